@@ -1,0 +1,96 @@
+"""Semantic checks: diagnostics (never exceptions) with file:line:col.
+
+Codes: ``undeclared-instance``, ``undeclared-type``, ``arity``,
+``unknown-predicate``, ``unreachable-future``, ``future-in-init``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from symplan_core.bddl.diagnostics import Diagnostic
+from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
+from symplan_core.bddl.vocabulary import ROOM_PREDICATES, vocabulary
+
+
+def iter_atoms(f: Formula) -> Iterator[Atom]:
+    if isinstance(f, Atom):
+        yield f
+    elif isinstance(f, (And, Or)):
+        for p in f.parts:
+            yield from iter_atoms(p)
+    elif isinstance(f, Not):
+        yield from iter_atoms(f.body)
+    elif isinstance(f, Imply):
+        yield from iter_atoms(f.antecedent)
+        yield from iter_atoms(f.consequent)
+    elif isinstance(f, Quantifier):
+        yield from iter_atoms(f.body)
+
+
+def iter_quantifiers(f: Formula) -> Iterator[Quantifier]:
+    if isinstance(f, Quantifier):
+        yield f
+        yield from iter_quantifiers(f.body)
+    elif isinstance(f, (And, Or)):
+        for p in f.parts:
+            yield from iter_quantifiers(p)
+    elif isinstance(f, Not):
+        yield from iter_quantifiers(f.body)
+    elif isinstance(f, Imply):
+        yield from iter_quantifiers(f.antecedent)
+        yield from iter_quantifiers(f.consequent)
+
+
+def _check_atom(atom: Atom, problem: Problem, vocab: dict[str, int], where: str) -> Iterator[Diagnostic]:
+    arity = vocab.get(atom.predicate)
+    if arity is None:
+        yield Diagnostic("error", "unknown-predicate",
+                         f"unknown predicate {atom.predicate!r} in {where} (domain {problem.domain})", atom.pos)
+    elif arity != len(atom.args):
+        yield Diagnostic("error", "arity",
+                         f"{atom.predicate} takes {arity} argument(s), got {len(atom.args)} in {where}", atom.pos)
+    for k, arg in enumerate(atom.args):
+        if arg.startswith("?") or (k == 1 and atom.predicate in ROOM_PREDICATES):
+            continue
+        if arg not in problem.objects:
+            yield Diagnostic("error", "undeclared-instance", f"instance {arg!r} in {where} is not declared", atom.pos)
+
+
+def check_problem(problem: Problem) -> list[Diagnostic]:
+    """All semantic findings for a parsed problem, parser warnings first."""
+    vocab = vocabulary(problem.domain)
+    found: list[Diagnostic] = list(getattr(problem, "notes", ()))
+    for lit in problem.init:
+        found.extend(_check_atom(lit.atom, problem, vocab, ":init"))
+    for atom in iter_atoms(problem.goal):
+        found.extend(_check_atom(atom, problem, vocab, ":goal"))
+    declared_types = set(problem.objects.values())
+    for q in iter_quantifiers(problem.goal):
+        for param in q.params:
+            if param.type not in declared_types:
+                found.append(Diagnostic("error", "undeclared-type",
+                                        f"{q.kind} over type {param.type!r} with no declared instances", param.pos))
+    found.extend(_future_checks(problem))
+    return found
+
+
+def _future_checks(problem: Problem) -> Iterator[Diagnostic]:
+    future = {lit.args[0]: lit for lit in problem.init if lit.predicate == "future" and not lit.negated and lit.args}
+    if not future:
+        return
+    for lit in problem.init:
+        if lit.predicate != "future" and any(a in future for a in lit.args):
+            yield Diagnostic("error", "future-in-init",
+                             f"{lit.predicate} over future object(s) in :init: they do not exist yet", lit.atom.pos)
+    # A future object is reachable when the goal asks for it (or its type) to become real.
+    wanted = set()
+    for atom in iter_atoms(problem.goal):
+        if atom.predicate == "real" and atom.args:
+            wanted.add(atom.args[0])
+    quantified_types = {p.var: p.type for q in iter_quantifiers(problem.goal) for p in q.params}
+    wanted_types = {quantified_types[v] for v in wanted if v in quantified_types}
+    for inst, lit in future.items():
+        if inst not in wanted and problem.objects.get(inst) not in wanted_types:
+            yield Diagnostic("warning", "unreachable-future",
+                             f"future object {inst} is never required to become real by the goal", lit.atom.pos)

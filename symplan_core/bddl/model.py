@@ -1,0 +1,174 @@
+"""Typed, plain-data model of a BDDL problem.
+
+The model is consumed by the engine, planners and prompt builders; it never
+depends on them. Source positions are carried for diagnostics but excluded
+from equality, so ``parse(write(parse(f))) == parse(f)`` holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePos:
+    """A 1-based line/column position in a named source."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_POS = SourcePos("<none>", 0, 0)
+
+
+def _pos_field() -> SourcePos:
+    return field(default=NO_POS, compare=False, repr=False, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """``(predicate arg ...)``. Bound variables keep their ``?``; instances do not."""
+
+    predicate: str
+    args: tuple[str, ...]
+    pos: SourcePos = _pos_field()
+
+    def to_list(self) -> list:
+        return [self.predicate, *self.args]
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    body: Formula
+    pos: SourcePos = _pos_field()
+
+    def to_list(self) -> list:
+        return ["not", self.body.to_list()]
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    parts: tuple[Formula, ...]
+    pos: SourcePos = _pos_field()
+
+    def to_list(self) -> list:
+        return ["and", *(p.to_list() for p in self.parts)]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    parts: tuple[Formula, ...]
+    pos: SourcePos = _pos_field()
+
+    def to_list(self) -> list:
+        return ["or", *(p.to_list() for p in self.parts)]
+
+
+@dataclass(frozen=True, slots=True)
+class Imply:
+    antecedent: Formula
+    consequent: Formula
+    pos: SourcePos = _pos_field()
+
+    def to_list(self) -> list:
+        return ["imply", self.antecedent.to_list(), self.consequent.to_list()]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A quantified variable ``?name - type``."""
+
+    var: str
+    type: str
+    pos: SourcePos = _pos_field()
+
+    def to_list(self) -> list:
+        return [self.var, self.type]
+
+
+@dataclass(frozen=True, slots=True)
+class Quantifier:
+    """forall / exists / forn over one variable; forpairs / fornpairs over two.
+
+    ``count`` is the ``n`` of forn/fornpairs and None otherwise.
+    """
+
+    kind: str
+    params: tuple[Param, ...]
+    body: Formula
+    count: int | None = None
+    pos: SourcePos = _pos_field()
+
+    def to_list(self) -> list:
+        head: list = [self.kind]
+        if self.count is not None:
+            head.append(self.count)
+        return [*head, *(p.to_list() for p in self.params), self.body.to_list()]
+
+
+Formula = Union[Atom, Not, And, Or, Imply, Quantifier]
+
+CONNECTIVES = ("and", "or", "not", "imply")
+QUANTIFIERS = ("forall", "exists", "forn", "forpairs", "fornpairs")
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A possibly negated ground atom of ``:init``."""
+
+    atom: Atom
+    negated: bool = False
+
+    @property
+    def predicate(self) -> str:
+        return self.atom.predicate
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return self.atom.args
+
+    def to_list(self) -> list:
+        return ["not", self.atom.to_list()] if self.negated else self.atom.to_list()
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectDecl:
+    instance: str
+    type: str
+    pos: SourcePos = _pos_field()
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One BDDL problem. ``objects`` keeps declaration order (first wins on duplicates)."""
+
+    name: str
+    domain: str
+    objects: dict[str, str]
+    init: tuple[Literal, ...]
+    goal: Formula
+    decls: tuple[ObjectDecl, ...] = field(default=(), compare=False, repr=False)
+    duplicates: tuple[ObjectDecl, ...] = field(default=(), compare=False, repr=False)
+    source: str = field(default="<string>", compare=False, repr=False)
+    notes: tuple = field(default=(), compare=False, repr=False)
+
+    def instances_of(self, type_name: str) -> list[str]:
+        return [inst for inst, typ in self.objects.items() if typ == type_name]
+
+    @property
+    def types(self) -> list[str]:
+        return list(dict.fromkeys(self.objects.values()))
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "domain": self.domain,
+            "objects": dict(self.objects),
+            "init": [lit.to_list() for lit in self.init],
+            "goal": self.goal.to_list(),
+        }

@@ -1,0 +1,73 @@
+"""``symplan data`` and ``symplan tasks``."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from symplan_core.cli.common import Benchmark, BenchmarkOrAll, benchmarks_of, console, fail, print_json
+from symplan_core.data.fetch import BENCHMARKS, DataError, data_dir, fetch
+
+data_app = typer.Typer(help="Fetch and inspect the BEHAVIOR task data.", no_args_is_help=True)
+tasks_app = typer.Typer(help="List and inspect tasks.", no_args_is_help=True)
+
+
+@data_app.command("fetch")
+def data_fetch(
+    benchmark: BenchmarkOrAll = typer.Option(BenchmarkOrAll.all, help="Which benchmark to fetch."),
+) -> None:
+    """Download B-100 (bddl 1.0.1) and B-1K (bddl 3.6.0) from PyPI, verify hashes, cache.
+
+    Data goes to $SYMPLAN_DATA_DIR (default: the user cache dir). A no-op once complete.
+    """
+    for bench in benchmarks_of(benchmark):
+        try:
+            with console.status(f"fetching {bench}"):
+                report = fetch(bench, progress=lambda msg: console.log(msg))
+        except DataError as exc:
+            fail(str(exc))
+        state = "fetched" if report.fetched else "already present"
+        console.print(f"{bench}: {report.problems} problems {state} in {report.path}")
+
+
+@data_app.command("path")
+def data_path() -> None:
+    """Print the data directory."""
+    print(data_dir())
+
+
+@tasks_app.command("list")
+def tasks_list(
+    benchmark: Benchmark | None = typer.Option(None, help="Only this benchmark (default: both)."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """List the task (activity) names of B-100 and/or B-1K."""
+    from symplan_core.tasks import list_tasks
+
+    benches = [benchmark.value] if benchmark else list(BENCHMARKS)
+    try:
+        listing = {b: list_tasks(b) for b in benches}
+    except DataError as exc:
+        fail(str(exc))
+    if json_out:
+        print_json(listing)
+        return
+    for bench, names in listing.items():
+        for name in names:
+            print(f"{bench}\t{name}")
+
+
+@tasks_app.command("synset")
+def tasks_synset(synset: str = typer.Argument(..., help="e.g. cabinet.n.01")) -> None:
+    """Show the ability flags of a synset (with the hierarchy fallback)."""
+    from symplan_core.tasks import synset_info
+
+    try:
+        info = synset_info(synset)
+    except DataError as exc:
+        fail(str(exc))
+    if info is None:
+        fail(f"synset {synset!r} is unknown to BEHAVIOR's table and hierarchy")
+    table = Table("synset", "resolved from", "object type", "abilities")
+    table.add_row(synset, info.synset, info.object_type, ", ".join(sorted(info.abilities)) or "-")
+    console.print(table)

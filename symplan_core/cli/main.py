@@ -1,0 +1,30 @@
+"""The ``symplan`` command line."""
+
+from __future__ import annotations
+
+import typer
+
+from symplan_core.cli.bddl_cmd import bddl_app
+from symplan_core.cli.data_cmd import data_app, tasks_app
+
+app = typer.Typer(
+    help="SymPlan: verifiable LLM task planning (BDDL, symbolic engine, planners, evaluation).",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(data_app, name="data")
+app.add_typer(tasks_app, name="tasks")
+app.add_typer(bddl_app, name="bddl")
+
+
+@app.command("demo")
+def demo(task: str = typer.Argument("b100/assembling_gift_baskets", help="Task to show.")) -> None:
+    """Show one real task end to end: parse, check, environment view."""
+    from symplan_core.cli.demo import run_demo
+
+    run_demo(task)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,324 @@
+"""Planner backend for any OpenAI-compatible chat endpoint (vLLM, llama.cpp server, hosted APIs).
+
+Design notes:
+
+* One request per sample (``n=1``) instead of the API's ``n``: servers report ``usage`` per
+  request, so this is the only way to get each sample's own completion-token count (the paper
+  reports response lengths), and llama.cpp's server ignores ``n`` anyway. vLLM's prefix cache
+  makes the repeated prompt nearly free. With a seed, sample ``i`` uses ``seed + i`` so the
+  samples differ but stay reproducible.
+* The HTTP client lives on a private event loop in a daemon thread, so the synchronous
+  :meth:`plan` and the asynchronous :meth:`aplan` (called from any loop) share one connection
+  pool and one concurrency bound.
+* Nothing a server does makes :meth:`plan` raise: refused connections, timeouts, HTTP errors
+  and unparseable bodies become :attr:`Completion.error` after bounded retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import threading
+import time
+from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import httpx
+
+from symplan_core.llm.base import (
+    Completion,
+    FinishReason,
+    PlannerBackend,
+    PlannerPrompt,
+    PromptInput,
+    Sampling,
+    _check_sample_count,
+    as_planner_prompt,
+)
+from symplan_core.llm.spec import OpenAIBackendConfig
+
+_RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504})
+_ERROR_BODY_PREVIEW_CHARS = 200
+
+_Result = TypeVar("_Result")
+
+
+class BackendConfigurationError(ValueError):
+    """The backend cannot be constructed from its config (e.g. a named API key is unset)."""
+
+
+@dataclass(frozen=True)
+class _HttpOutcome:
+    """Result of one request after retries: a response or the reason there is none."""
+
+    response: httpx.Response | None
+    error: str | None
+    attempts: int
+    latency_s: float
+
+
+class OpenAIBackend(PlannerBackend):
+    name = "openai"
+
+    def __init__(self, config: OpenAIBackendConfig) -> None:
+        self.config = config
+        self._headers = {"Content-Type": "application/json"}
+        if config.api_key_env is not None:
+            api_key = os.environ.get(config.api_key_env)
+            if not api_key:
+                raise BackendConfigurationError(
+                    f"environment variable {config.api_key_env} (api_key_env) is not set"
+                )
+            self._headers["Authorization"] = f"Bearer {api_key}"
+        self._model_name = config.model
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="symplan-openai-client", daemon=True
+        )
+        self._thread.start()
+        # Created on the private loop on first use: asyncio primitives bind to their loop.
+        self._client: httpx.AsyncClient | None = None
+        self._semaphore: asyncio.Semaphore | None = None
+        self._closed = False
+
+    # -- public API -------------------------------------------------------------------------
+
+    def plan(
+        self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None
+    ) -> list[Completion]:
+        return self._submit(self._plan(as_planner_prompt(prompt), n, sampling)).result()
+
+    async def aplan(
+        self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None
+    ) -> list[Completion]:
+        coroutine = self._plan(as_planner_prompt(prompt), n, sampling)
+        return await asyncio.wrap_future(self._submit(coroutine))
+
+    def plan_many(
+        self, prompts: Sequence[PromptInput], n: int = 1, sampling: Sampling | None = None
+    ) -> list[list[Completion]]:
+        return self._submit(self._plan_many(prompts, n, sampling)).result()
+
+    async def aplan_many(
+        self, prompts: Sequence[PromptInput], n: int = 1, sampling: Sampling | None = None
+    ) -> list[list[Completion]]:
+        return await asyncio.wrap_future(self._submit(self._plan_many(prompts, n, sampling)))
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._client is not None:
+            asyncio.run_coroutine_threadsafe(self._client.aclose(), self._loop).result()
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _submit(self, coroutine: Coroutine[Any, Any, _Result]):  # -> concurrent Future
+        if self._closed:
+            coroutine.close()
+            raise RuntimeError("the OpenAI backend is closed")
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+
+    def _ensure_client(self) -> tuple[httpx.AsyncClient, asyncio.Semaphore]:
+        if self._client is None or self._semaphore is None:
+            limits = httpx.Limits(
+                max_connections=self.config.concurrency,
+                max_keepalive_connections=self.config.concurrency,
+            )
+            timeout = httpx.Timeout(self.config.timeout, connect=self.config.connect_timeout)
+            self._client = httpx.AsyncClient(timeout=timeout, limits=limits, headers=self._headers)
+            self._semaphore = asyncio.Semaphore(self.config.concurrency)
+        return self._client, self._semaphore
+
+    async def _plan_many(
+        self, prompts: Sequence[PromptInput], n: int, sampling: Sampling | None
+    ) -> list[list[Completion]]:
+        normalised = [as_planner_prompt(prompt) for prompt in prompts]
+        return list(await asyncio.gather(*(self._plan(p, n, sampling) for p in normalised)))
+
+    async def _plan(
+        self, prompt: PlannerPrompt, n: int, sampling: Sampling | None
+    ) -> list[Completion]:
+        _check_sample_count(n)
+        sampling = sampling or Sampling()
+        model_name, model_error = await self._resolve_model_name()
+        if model_error is not None:
+            return [Completion.failed(model_error)] * n
+        messages = [message.as_dict() for message in prompt.messages]
+        samples = (
+            self._sample(messages, model_name, sampling, sample_index) for sample_index in range(n)
+        )
+        return list(await asyncio.gather(*samples))
+
+    async def _resolve_model_name(self) -> tuple[str, str | None]:
+        """The configured model, else the first one the server lists (llama.cpp, single vLLM)."""
+        if self._model_name is not None:
+            return self._model_name, None
+        outcome = await self._send("GET", "/models", None)
+        if outcome.response is None:
+            return "", f"could not list models: {outcome.error}"
+        try:
+            listed = outcome.response.json()["data"]
+            model_name = str(listed[0]["id"])
+        except (ValueError, KeyError, IndexError, TypeError):
+            preview = outcome.response.text[:_ERROR_BODY_PREVIEW_CHARS]
+            return "", f"could not read the model list from /models: {preview!r}"
+        self._model_name = model_name
+        return model_name, None
+
+    async def _sample(
+        self,
+        messages: list[dict[str, str]],
+        model_name: str,
+        sampling: Sampling,
+        sample_index: int,
+    ) -> Completion:
+        payload: dict[str, Any] = {
+            "model": model_name,
+            "messages": messages,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
+            "max_tokens": sampling.max_tokens,
+            "n": 1,
+        }
+        if sampling.seed is not None:
+            payload["seed"] = sampling.seed + sample_index
+        if sampling.stop:
+            payload["stop"] = list(sampling.stop)
+        if self.config.chat_template_kwargs:
+            payload["chat_template_kwargs"] = dict(self.config.chat_template_kwargs)
+        outcome = await self._send("POST", "/chat/completions", payload)
+        metadata = {"attempts": outcome.attempts, "model": model_name}
+        if outcome.response is None:
+            return Completion(
+                text="",
+                finish_reason="error",
+                error=outcome.error,
+                latency_s=outcome.latency_s,
+                metadata=metadata,
+            )
+        return parse_chat_completion(outcome.response.content, outcome.latency_s, metadata)
+
+    async def _send(self, method: str, path: str, payload: dict[str, Any] | None) -> _HttpOutcome:
+        """One request with retries on refused connections, 429 and 5xx (exponential backoff)."""
+        client, semaphore = self._ensure_client()
+        url = f"{self.config.base_url}{path}"
+        error = "no attempt made"
+        latency_s = 0.0
+        attempts = 0
+        for attempt in range(self.config.max_retries + 1):
+            attempts = attempt + 1
+            retry_after_s: float | None = None
+            async with semaphore:
+                started = time.perf_counter()
+                try:
+                    response = await client.request(method, url, json=payload)
+                except httpx.TimeoutException as exc:
+                    latency_s = time.perf_counter() - started
+                    error = f"timeout ({type(exc).__name__}) after {latency_s:.2f}s on {url}"
+                    retryable = isinstance(exc, httpx.ConnectTimeout) or (
+                        self.config.retry_on_timeout
+                    )
+                except httpx.TransportError as exc:
+                    latency_s = time.perf_counter() - started
+                    error = f"connection failed ({type(exc).__name__}: {exc}) on {url}"
+                    retryable = True
+                else:
+                    latency_s = time.perf_counter() - started
+                    if response.is_success:
+                        return _HttpOutcome(response, None, attempts, latency_s)
+                    preview = response.text[:_ERROR_BODY_PREVIEW_CHARS]
+                    error = f"HTTP {response.status_code} from {url}: {preview!r}"
+                    retryable = response.status_code in _RETRYABLE_STATUS
+                    retry_after_s = _retry_after_seconds(response)
+            if not retryable or attempt == self.config.max_retries:
+                break
+            await asyncio.sleep(self._backoff_delay(attempt, retry_after_s))
+        if attempts > 1:
+            error = f"{error} (gave up after {attempts} attempts)"
+        return _HttpOutcome(None, error, attempts, latency_s)
+
+    def _backoff_delay(self, attempt: int, retry_after_s: float | None) -> float:
+        exponential = self.config.backoff * (2**attempt)
+        # Jitter spreads out the retries of many concurrent samples hitting the same outage.
+        delay = exponential * random.uniform(0.5, 1.0)
+        if retry_after_s is not None:
+            delay = max(delay, retry_after_s)
+        return min(delay, self.config.max_backoff)
+
+
+def _retry_after_seconds(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None  # an HTTP date; the exponential schedule is good enough
+
+
+def parse_chat_completion(
+    body: bytes | str, latency_s: float = 0.0, metadata: dict[str, Any] | None = None
+) -> Completion:
+    """Read an OpenAI chat-completion body; anything unexpected becomes ``Completion.error``.
+
+    A server-side reasoning field (vLLM's ``reasoning_content`` with a reasoning parser) is put
+    back as ``<think>...</think>`` in front of the answer, because the planner output format
+    expects the thinking inline.
+    """
+    metadata = dict(metadata or {})
+
+    def failed(reason: str) -> Completion:
+        preview = body[:_ERROR_BODY_PREVIEW_CHARS]
+        return Completion(
+            text="",
+            finish_reason="error",
+            error=f"{reason}: {preview!r}",
+            latency_s=latency_s,
+            metadata=metadata,
+        )
+
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return failed("response is not JSON")
+    if not isinstance(data, dict):
+        return failed("response is not a JSON object")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return failed("response has no choices")
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        return failed("response choice has no message")
+    content = message.get("content") or ""
+    reasoning = message.get("reasoning_content") or message.get("reasoning")
+    if not isinstance(content, str) or (reasoning is not None and not isinstance(reasoning, str)):
+        return failed("response message content is not text")
+    text = f"<think>{reasoning}</think>{content}" if reasoning and "<think>" not in content else content
+    raw_finish_reason = choices[0].get("finish_reason")
+    metadata["raw_finish_reason"] = raw_finish_reason
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    return Completion(
+        text=text,
+        prompt_tokens=_optional_int(usage.get("prompt_tokens")),
+        completion_tokens=_optional_int(usage.get("completion_tokens")),
+        finish_reason=_normalise_finish_reason(raw_finish_reason),
+        latency_s=latency_s,
+        metadata=metadata,
+    )
+
+
+def _normalise_finish_reason(raw: object) -> FinishReason | None:
+    if raw is None:
+        return None
+    return "length" if raw == "length" else "stop"
+
+
+def _optional_int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -1,0 +1,159 @@
+"""Task registry: which tasks exist, their problems, and synset knowledge.
+
+Answers "which tasks exist in b100/b1k", "give me the problem for activity X"
+and "the ability flags of synset Y" from the fetched data directory.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from symplan_core.bddl import Problem, parse_file
+from symplan_core.data.fetch import BENCHMARKS, DataError, data_dir, is_complete
+
+ABILITY_COLUMNS = (
+    "breakable", "fillable", "flammable", "openable", "toggleable", "cookable", "heatSource",
+    "coldSource", "sliceable", "diceable", "slicer", "assembleable", "meltable", "particleRemover",
+    "particleApplier", "particleSource", "needsOrientation", "particleSink", "sceneObject",
+    "waterCook", "mixingTool",
+)
+
+
+class TaskNotFound(DataError):
+    """No such task (or an ambiguous name) in the requested benchmark(s)."""
+
+
+@dataclass(frozen=True)
+class SynsetInfo:
+    """Ability flags of one synset (from BEHAVIOR's ``synsets.csv``)."""
+
+    synset: str
+    abilities: frozenset[str]
+    object_type: str  # rigidBody, liquid, macroPhysicalParticleSystem, ...
+    hypernyms: tuple[str, ...]
+
+    @property
+    def is_substance(self) -> bool:
+        return self.object_type not in ("rigidBody", "cloth", "softBody", "")
+
+
+def benchmark_dir(benchmark: str, base: Path | None = None) -> Path:
+    if benchmark not in BENCHMARKS:
+        raise TaskNotFound(f"unknown benchmark {benchmark!r}; choose from {', '.join(BENCHMARKS)}")
+    if not is_complete(benchmark, base):
+        raise DataError(f"{benchmark} task data missing in {(base or data_dir())}; run `symplan data fetch`")
+    return (base or data_dir()) / benchmark
+
+
+def list_tasks(benchmark: str) -> list[str]:
+    return sorted(p.stem for p in (benchmark_dir(benchmark) / "problems").glob("*.bddl"))
+
+
+def problem_path(task: str, benchmark: str | None = None) -> tuple[str, Path]:
+    """Resolve a task name (``activity``, ``b100/activity``) or a file path.
+
+    Returns ``(benchmark, path)``; benchmark is ``"file"`` for a path. A name
+    found in both benchmarks without one given is an error, not a guess.
+    """
+    as_path = Path(task)
+    if task.endswith(".bddl") or as_path.is_file():
+        if not as_path.is_file():
+            raise TaskNotFound(f"no such BDDL file: {task}")
+        return "file", as_path
+    if "/" in task:
+        benchmark, task = task.split("/", 1)
+    candidates = [benchmark] if benchmark else list(BENCHMARKS)
+    found = []
+    for bench in candidates:
+        path = benchmark_dir(bench) / "problems" / f"{task}.bddl"
+        if path.is_file():
+            found.append((bench, path))
+    if not found:
+        where = benchmark or " or ".join(BENCHMARKS)
+        raise TaskNotFound(f"no task {task!r} in {where}")
+    if len(found) > 1:
+        raise TaskNotFound(f"task {task!r} exists in both b100 and b1k; pass a benchmark (e.g. b100/{task})")
+    return found[0]
+
+
+@lru_cache(maxsize=2048)
+def _cached_parse(path: str, mtime: float) -> Problem:
+    return parse_file(path)
+
+
+def load_problem(task: str, benchmark: str | None = None) -> Problem:
+    """Parsed problem for an activity name, ``bench/activity`` or a .bddl path."""
+    _bench, path = problem_path(task, benchmark)
+    return _cached_parse(str(path), path.stat().st_mtime)
+
+
+def task_benchmark(task: str, benchmark: str | None = None) -> str:
+    return problem_path(task, benchmark)[0]
+
+
+@lru_cache(maxsize=1)
+def synset_table() -> dict[str, SynsetInfo]:
+    path = benchmark_dir("b1k") / "synsets.csv"
+    table: dict[str, SynsetInfo] = {}
+    with path.open(newline="") as fh:
+        for row in csv.DictReader(fh):
+            abilities = frozenset(c for c in ABILITY_COLUMNS if row.get(c, "0").strip() == "1")
+            hypernyms = tuple(h.strip() for h in row["hypernyms"].split(",") if h.strip())
+            table[row["synset"]] = SynsetInfo(row["synset"], abilities, row["objectType"].strip(), hypernyms)
+    return table
+
+
+@lru_cache(maxsize=1)
+def synset_parents() -> dict[str, str]:
+    """Child -> parent in BEHAVIOR's WordNet-style hierarchy (first parent wins)."""
+    tree = json.loads((benchmark_dir("b1k") / "output_hierarchy.json").read_text())
+    parents: dict[str, str] = {}
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for child in node.get("children", []):
+            parents.setdefault(child["name"], node["name"])
+            stack.append(child)
+    return parents
+
+
+@lru_cache(maxsize=1)
+def _known_children() -> dict[str, list[SynsetInfo]]:
+    children: dict[str, list[SynsetInfo]] = {}
+    for info in synset_table().values():
+        for parent in info.hypernyms:
+            children.setdefault(parent, []).append(info)
+    return children
+
+
+@lru_cache(maxsize=4096)
+def synset_info(synset: str) -> SynsetInfo | None:
+    """Ability flags of a synset, resolved in order:
+
+    1. its own row in ``synsets.csv``;
+    2. its nearest ancestor with a row (``output_hierarchy.json``);
+    3. for B-100 synsets absent from both (``candle.n.01``), the abilities shared
+       by all its known kinds in the table (``pillar_candle.n.01`` ...), since
+       those are what the general word is sure to have;
+    4. None: callers apply a permissive default.
+    """
+    table = synset_table()
+    parents = synset_parents()
+    seen = set()
+    current: str | None = synset
+    while current and current not in seen:
+        if current in table:
+            return table[current]
+        seen.add(current)
+        current = parents.get(current)
+    kinds = _known_children().get(synset)
+    if kinds:
+        shared = frozenset.intersection(*(k.abilities for k in kinds))
+        types = {k.object_type for k in kinds}
+        object_type = types.pop() if len(types) == 1 else "rigidBody"
+        return SynsetInfo(synset, shared, object_type, ())
+    return None
