@@ -1,0 +1,134 @@
+"""The action library as data: 14 base (B-100) + 20 B-1K actions of the paper.
+
+Each action is a declarative :class:`ActionSpec`. Preconditions and effects are
+short strings over the action's parameter names, interpreted by
+:mod:`symplan_core.engine.execute` and readable by people and prompt builders:
+
+Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
+    ``exists:o``           o is not a ``future`` object
+    ``near:o``             agent is near o (``navigate`` first) or holds it
+    ``held:o``             o is in a hand
+    ``free_hand``          a hand is free (single-arm: 1, dual-arm: 2 hands)
+    ``graspable:o``        o is neither a fixture (sceneObject/floor) nor a substance
+    ``accessible:o``       o is not inside a closed openable container
+    ``open_if_openable:t`` t is open, when t can open
+    ``ability:o:FLAG``     BEHAVIOR ability FLAG of o (openable, toggleable, ...)
+    ``substance:s``        s is a substance (water, stain, ...)
+    ``holding:FLAG``       some held object has FLAG (``cut`` needs a slicer)
+    ``has_substance:o``    o is filled with / contains some substance
+    ``heated:o``           o sits (transitively) on/in a heat source that is on
+Redundancy (ADDITIONAL_STEP warnings, effects still apply)
+    ``already:PRED:o``     the effect already holds
+Effects
+    ``navigate:o``  ``grasp:o``  ``place:REL:o:t``  ``release:o``
+    ``add:PRED:args...``  ``del:PRED:args...``  ``pour:o:t``  ``clean:o``  ``make:o``
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    name: str
+    params: tuple[str, ...]
+    pre: tuple[str, ...]
+    effects: tuple[str, ...]
+    doc: str
+    added_in: str = "b100"  # "b100" = base set; "b1k" = B-1K addition
+    redundant: tuple[str, ...] = ()
+
+    @property
+    def signature(self) -> str:
+        return f"{self.name}({', '.join(self.params)})"
+
+
+def _a(name, params, pre, effects, doc, added_in="b100", redundant=()):
+    return ActionSpec(name, tuple(params.split()) if params else (), tuple(pre.split()),
+                      tuple(effects.split()), doc, added_in, tuple(redundant.split()) if redundant else ())
+
+
+_HAND = "free_hand"
+
+BASE_ACTIONS: tuple[ActionSpec, ...] = (
+    _a("navigate", "obj", "exists:obj", "navigate:obj",
+       "Go to obj; reaches obj and what is (transitively) on, in or under it."),
+    _a("grasp", "obj", f"exists:obj graspable:obj near:obj accessible:obj {_HAND}", "grasp:obj",
+       "Pick obj up with a free hand; it leaves its support.", redundant="already:held:obj"),
+    _a("place_on_top", "obj tgt", "held:obj exists:tgt near:tgt", "place:ontop:obj:tgt",
+       "Put the held obj on top of tgt."),
+    _a("place_inside", "obj tgt", "held:obj exists:tgt near:tgt accessible:tgt open_if_openable:tgt",
+       "place:inside:obj:tgt", "Put the held obj inside tgt (open it first if it opens)."),
+    _a("place_next_to", "obj tgt", "held:obj exists:tgt near:tgt", "place:nextto:obj:tgt",
+       "Put the held obj next to tgt, on tgt's support."),
+    _a("place_under", "obj tgt", "held:obj exists:tgt near:tgt", "place:under:obj:tgt",
+       "Put the held obj under tgt."),
+    _a("open", "obj", f"exists:obj ability:obj:openable near:obj accessible:obj {_HAND}", "add:open:obj",
+       "Open obj.", redundant="already:open:obj"),
+    _a("close", "obj", f"exists:obj ability:obj:openable near:obj {_HAND}", "del:open:obj",
+       "Close obj.", redundant="already_not:open:obj"),
+    _a("toggle_on", "obj", f"exists:obj ability:obj:toggleable near:obj {_HAND}", "add:toggled_on:obj",
+       "Switch obj on.", redundant="already:toggled_on:obj"),
+    _a("cut", "obj", "exists:obj ability:obj:sliceable near:obj accessible:obj holding:slicer", "add:sliced:obj",
+       "Slice obj with a held slicer (knife).", redundant="already:sliced:obj"),
+    _a("pour", "obj tgt", "held:obj has_substance:obj exists:tgt near:tgt", "pour:obj:tgt",
+       "Pour the substance in the held obj onto/into tgt."),
+    _a("clean", "obj", "exists:obj near:obj accessible:obj", "clean:obj",
+       "Remove what covers obj (stains, dust, ...)."),
+    _a("wait_for_cooked", "obj", "exists:obj ability:obj:cookable heated:obj", "add:cooked:obj",
+       "Wait until obj, on/in a heat source that is on, is cooked.", redundant="already:cooked:obj"),
+    _a("soak", "obj tgt", "exists:obj near:obj substance:tgt exists:tgt", "add:saturated:obj:tgt",
+       "Soak obj with the substance tgt (e.g. water).", redundant="already:saturated:obj:tgt"),
+)
+
+B1K_ACTIONS: tuple[ActionSpec, ...] = (
+    _a("toggle_off", "obj", f"exists:obj ability:obj:toggleable near:obj {_HAND}", "del:toggled_on:obj",
+       "Switch obj off.", "b1k", "already_not:toggled_on:obj"),
+    _a("fill", "obj tgt", "exists:obj ability:obj:fillable near:obj substance:tgt exists:tgt",
+       "add:filled:obj:tgt", "Fill container obj with the substance tgt.", "b1k", "already:filled:obj:tgt"),
+    _a("fold", "obj", "exists:obj near:obj", "add:folded:obj del:unfolded:obj", "Fold obj.", "b1k",
+       "already:folded:obj"),
+    _a("unfold", "obj", "exists:obj near:obj", "add:unfolded:obj del:folded:obj", "Unfold obj.", "b1k",
+       "already:unfolded:obj"),
+    _a("attach", "obj tgt", "held:obj exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
+       "Attach the held obj to tgt.", "b1k"),
+    _a("screw", "obj tgt", "held:obj exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
+       "Screw the held obj onto tgt (an attachment).", "b1k"),
+    _a("overlay", "obj tgt", "held:obj exists:tgt near:tgt", "release:obj add:overlaid:obj:tgt",
+       "Lay the held obj flat over tgt.", "b1k"),
+    _a("drape", "obj tgt", "held:obj exists:tgt near:tgt", "release:obj add:draped:obj:tgt",
+       "Drape the held obj over tgt.", "b1k"),
+    _a("heat", "obj", "exists:obj heated:obj", "add:hot:obj", "Let obj get hot on/in a heat source that is on.",
+       "b1k", "already:hot:obj"),
+    _a("water", "obj", "exists:obj near:obj", "add:watered:obj", "Water obj (a plant).", "b1k",
+       "already:watered:obj"),
+    _a("saturate", "obj tgt", "exists:obj near:obj substance:tgt exists:tgt", "add:saturated:obj:tgt",
+       "Saturate obj with the substance tgt.", "b1k", "already:saturated:obj:tgt"),
+    _a("paint", "obj", "exists:obj near:obj", "add:painted:obj", "Paint obj.", "b1k", "already:painted:obj"),
+    _a("set_timer", "obj", f"exists:obj near:obj {_HAND}", "add:timeset:obj", "Set the timer of obj.", "b1k",
+       "already:timeset:obj"),
+    _a("make", "obj", "", "make:obj", "Make the future object obj real (cook, mix, assemble it).", "b1k",
+       "already:real:obj"),
+    _a("repair", "obj", "exists:obj near:obj", "del:broken:obj", "Repair obj.", "b1k", "already_not:broken:obj"),
+    _a("break_obj", "obj", "exists:obj near:obj", "add:broken:obj", "Break obj.", "b1k", "already:broken:obj"),
+    _a("burn", "obj", "exists:obj heated:obj", "add:burnt:obj", "Burn obj on a heat source.", "b1k",
+       "already:burnt:obj"),
+    _a("ignite", "obj", "exists:obj near:obj", "add:on_fire:obj", "Set obj on fire.", "b1k",
+       "already:on_fire:obj"),
+    _a("patch", "obj", "exists:obj near:obj", "del:torn:obj add:patched:obj", "Patch the torn obj.", "b1k"),
+    _a("uncrimp", "obj", "exists:obj near:obj", "del:crumpled:obj", "Smooth out the crumpled obj.", "b1k"),
+)
+
+ACTION_SETS: dict[str, tuple[ActionSpec, ...]] = {
+    "b100": BASE_ACTIONS,
+    "b1k": BASE_ACTIONS + B1K_ACTIONS,
+}
+
+
+def action_set(name: str) -> dict[str, ActionSpec]:
+    """Actions by name for ``"b100"`` (14) or ``"b1k"`` (34)."""
+    try:
+        return {a.name: a for a in ACTION_SETS[name]}
+    except KeyError:
+        raise ValueError(f"unknown action set {name!r}; choose from {', '.join(ACTION_SETS)}") from None

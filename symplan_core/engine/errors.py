@@ -1,0 +1,44 @@
+"""Error kinds of plan verification (after the Embodied Agent Interface taxonomy)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import Enum
+
+
+class ErrorKind(str, Enum):
+    PARSE = "PARSE"  # a line that is not `action(arg, ...)`
+    UNKNOWN_ACTION = "UNKNOWN_ACTION"  # not in the task's action set
+    UNKNOWN_OBJECT = "UNKNOWN_OBJECT"  # hallucinated object name
+    ARITY = "ARITY"  # wrong number of arguments
+    AFFORDANCE = "AFFORDANCE"  # object cannot take part in the action (e.g. grasp a fixture)
+    MISSING_STEP = "MISSING_STEP"  # a precondition literal does not hold
+    WRONG_TEMPORAL_ORDER = "WRONG_TEMPORAL_ORDER"  # it held earlier in the plan, not now
+    ADDITIONAL_STEP = "ADDITIONAL_STEP"  # redundant action (warning only)
+
+
+#: Malformed calls are recorded and skipped; the others are recorded and their effects apply.
+SKIPPED_KINDS = frozenset({ErrorKind.PARSE, ErrorKind.UNKNOWN_ACTION, ErrorKind.UNKNOWN_OBJECT,
+                           ErrorKind.ARITY, ErrorKind.AFFORDANCE})
+
+
+@dataclass(frozen=True, slots=True)
+class EngineError:
+    """One finding at one step. ``step`` is 0-based over code lines; ``precondition``
+    names the failed literal for MISSING_STEP / WRONG_TEMPORAL_ORDER."""
+
+    step: int
+    call: str
+    kind: ErrorKind
+    message: str
+    hint: str
+    precondition: str = ""
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["kind"] = self.kind.value
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> EngineError:
+        return cls(**{**data, "kind": ErrorKind(data["kind"])})

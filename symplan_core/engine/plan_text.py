@@ -1,0 +1,119 @@
+"""Parse planner output with a restricted grammar. LLM output is data, never code.
+
+Accepted input: the paper's response format
+``<think>...</think><answer><steps>...</steps><code>...</code></answer>`` or bare
+code. A code line must be ``name(arg, arg, ...)`` where names and arguments are
+plain identifiers (letters, digits, ``_ . - *``), optionally quoted, optionally
+prefixed by a step number and followed by ``;`` or a ``#`` comment. Anything else
+is a PARSE error for that line; nothing is ever evaluated.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_LINE = re.compile(
+    r"""^\s*(?:\d+\s*[.):]\s*)?(?:[-*]\s+)?     # optional numbering / bullet
+        ([A-Za-z_][A-Za-z0-9_]*)\s*               # action name
+        \(\s*(.*?)\s*\)\s*;?\s*(?:\#.*)?$         # (args) ; # comment
+    """,
+    re.VERBOSE,
+)
+_ARG = re.compile(r"""^(['"]?)([A-Za-z0-9_][A-Za-z0-9_.\-*]*)\1$""")
+_TAG = re.compile(r"<(/?)(think|answer|steps|code)>", re.IGNORECASE)
+_FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One parsed code line. ``step`` counts code lines from 0."""
+
+    step: int
+    action: str
+    args: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    step: int
+    text: str
+    reason: str
+
+
+@dataclass
+class ParsedPlan:
+    items: list[Call | BadLine] = field(default_factory=list)
+    format_ok: bool = False
+    format_issues: list[str] = field(default_factory=list)
+    steps_text: str = ""
+    think_text: str = ""
+
+    @property
+    def calls(self) -> list[Call]:
+        return [c for c in self.items if isinstance(c, Call)]
+
+
+def _section(text: str, tag: str) -> str | None:
+    m = re.search(rf"<{tag}>(.*?)</{tag}>", text, re.IGNORECASE | re.DOTALL)
+    return m.group(1) if m else None
+
+
+def check_format(text: str) -> list[str]:
+    """Problems with the response format (for the format reward); [] when well-formed."""
+    issues = []
+    for tag in ("think", "answer", "steps", "code"):
+        opens = len(re.findall(rf"<{tag}>", text, re.IGNORECASE))
+        closes = len(re.findall(rf"</{tag}>", text, re.IGNORECASE))
+        if opens != 1 or closes != 1:
+            issues.append(f"expected one <{tag}>...</{tag}>, found {opens} open / {closes} close")
+    answer = _section(text, "answer") or ""
+    for tag in ("steps", "code"):
+        if _section(answer, tag) is None and not any(tag in i for i in issues):
+            issues.append(f"<{tag}> is not inside <answer>")
+    order = [m.group(2).lower() + ("/" if m.group(1) else "") for m in _TAG.finditer(text)]
+    if not issues and order != ["think", "think/", "answer", "steps", "steps/", "code", "code/", "answer/"]:
+        issues.append("tags out of order (want <think>, then <answer><steps/><code/></answer>)")
+    return issues
+
+
+def parse_line(line: str, step: int) -> Call | BadLine:
+    m = _LINE.match(line)
+    if not m:
+        return BadLine(step, line.strip(), "not of the form action(arg, ...)")
+    name, raw_args = m.group(1), m.group(2)
+    args: list[str] = []
+    if raw_args:
+        for raw in raw_args.split(","):
+            am = _ARG.match(raw.strip())
+            if not am:
+                return BadLine(step, line.strip(), f"argument {raw.strip()!r} is not a plain object name")
+            args.append(am.group(2))
+    return Call(step, name, tuple(args), line.strip())
+
+
+def parse_plan(text: str) -> ParsedPlan:
+    """Split a response into code calls; bad lines are kept as :class:`BadLine`."""
+    issues = check_format(text)
+    code = _section(text, "code")
+    if code is None:
+        # Bare code (or a broken response): use what follows the last <code>, else everything.
+        tail = re.split(r"<code>", text, flags=re.IGNORECASE)[-1]
+        code = re.sub(r"</?(think|answer|steps|code)>", "", tail, flags=re.IGNORECASE) \
+            if "<code>" in text.lower() else (text if not re.search(r"<think>|<answer>", text, re.I) else "")
+    plan = ParsedPlan(format_ok=not issues, format_issues=issues,
+                      steps_text=(_section(text, "steps") or "").strip(),
+                      think_text=(_section(text, "think") or "").strip())
+    step = 0
+    for line in code.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or _FENCE.match(stripped):
+            continue
+        plan.items.append(parse_line(stripped, step))
+        step += 1
+    return plan
+
+
+def format_call(action: str, args) -> str:
+    return f"{action}({', '.join(args)})"

@@ -1,0 +1,229 @@
+"""Compile a task once, verify many plans; metrics of the paper (GCR, EP, SP).
+
+``verify`` executes every call against the state: malformed calls are recorded
+and skipped, failed preconditions are recorded and their effects still apply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from symplan_core.bddl.environment import NameMap
+from symplan_core.bddl.model import Problem
+from symplan_core.bddl.normalize import to_omnigibson
+from symplan_core.engine.actions import ActionSpec, action_set
+from symplan_core.engine.errors import SKIPPED_KINDS, EngineError, ErrorKind
+from symplan_core.engine.execute import (
+    CompiledAction,
+    apply_effects,
+    check_preconditions,
+    compile_action,
+    redundant_effect,
+)
+from symplan_core.engine.goals import GoalEvaluator
+from symplan_core.engine.plan_text import BadLine, Call, ParsedPlan, format_call, parse_plan
+from symplan_core.engine.state import SUPPORT_RELATIONS, State
+from symplan_core.engine.world import World, build_world
+
+HAND_CAPACITY = {"single": 1, "dual": 2}
+_STATIC = frozenset({"inroom"})
+
+
+@dataclass
+class StepOutcome:
+    """Result of applying one call: its errors/warnings and the literals it changed."""
+
+    errors: list[EngineError]
+    warnings: list[EngineError]
+    added: set[tuple[str, ...]] = field(default_factory=set)
+    removed: set[tuple[str, ...]] = field(default_factory=set)
+    applied: bool = True
+
+
+@dataclass
+class VerifyResult:
+    gcr: float
+    grounded_fraction: float
+    engine_pass: bool
+    strict_pass: bool
+    errors: list[EngineError]
+    warnings: list[EngineError]
+    goal_conjuncts: list[bool]
+    format_ok: bool
+    format_issues: list[str]
+    calls: list[Call]
+    commands: int
+    executable_prefix: int
+    trace: list[dict] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "gcr": self.gcr, "grounded_fraction": self.grounded_fraction,
+            "engine_pass": self.engine_pass, "strict_pass": self.strict_pass,
+            "errors": [e.to_json() for e in self.errors],
+            "warnings": [w.to_json() for w in self.warnings],
+            "goal_conjuncts": self.goal_conjuncts, "format_ok": self.format_ok,
+            "format_issues": self.format_issues,
+            "calls": [{"step": c.step, "action": c.action, "args": list(c.args), "text": c.text} for c in self.calls],
+            "commands": self.commands, "executable_prefix": self.executable_prefix, "trace": self.trace,
+        }
+
+
+class CompiledTask:
+    """A task ready for verification: world, initial state, goal and action set."""
+
+    def __init__(self, problem: Problem, robot: str = "single", actions: str | None = None):
+        if robot not in HAND_CAPACITY:
+            raise ValueError(f"robot must be 'single' or 'dual', not {robot!r}")
+        self.source_problem = problem
+        self.problem = to_omnigibson(problem)
+        self.robot = robot
+        self.capacity = HAND_CAPACITY[robot]
+        self.action_set_name = actions or ("b100" if problem.domain == "igibson" else "b1k")
+        self.specs: dict[str, ActionSpec] = action_set(self.action_set_name)
+        self.actions: dict[str, CompiledAction] = {n: compile_action(s) for n, s in self.specs.items()}
+        self.world: World = build_world(self.problem)
+        self.names = NameMap.for_objects(self.world.objects)
+        self.evaluator = GoalEvaluator(self.world.by_type)
+        self.conjuncts = self.evaluator.conjuncts(self.problem.goal)
+        self._leaves = [leaf for c in self.conjuncts for leaf in self.evaluator.leaves(c)]
+        self._initial = self._build_initial()
+        longest_first = sorted(self.names.to_short, key=len, reverse=True)
+        self._full_name = re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
+
+    def shorten_text(self, text: str) -> str:
+        """Rewrite full instance names in a message to the short names planners see."""
+        if self._full_name is None:
+            return text
+        return self._full_name.sub(lambda m: self.names.short(m.group()), text)
+
+    def add_actions(self, specs) -> None:
+        """Extend the action set (used by action discovery's validation)."""
+        for spec in specs:
+            self.specs[spec.name] = spec
+            self.actions[spec.name] = compile_action(spec)
+
+    def _build_initial(self) -> State:
+        state = State()
+        agent = self.world.agent
+        for lit in self.problem.init:
+            if lit.negated or lit.predicate in _STATIC or (agent and agent in lit.args):
+                continue
+            pred, args = lit.predicate, lit.args
+            if pred in SUPPORT_RELATIONS and len(args) == 2:
+                state.support.setdefault(args[0], (pred, args[1]))  # first support wins
+            elif pred == "nextto" and len(args) == 2:
+                state.nextto.add(frozenset(args))
+            elif pred == "future":
+                state.future.add(args[0])
+            elif pred == "real":
+                state.future.discard(args[0])
+            else:
+                state.facts.add((pred, *args))
+        return state
+
+    def initial_state(self) -> State:
+        return self._initial.copy()
+
+    # -- calls ------------------------------------------------------------
+    def resolve(self, call: Call) -> tuple[CompiledAction | None, list[str], EngineError | None]:
+        """Check a call is well-formed: known action, arity, known objects."""
+        action = self.actions.get(call.action)
+        if action is None:
+            allowed = ", ".join(sorted(self.actions))
+            return None, [], EngineError(call.step, call.text, ErrorKind.UNKNOWN_ACTION,
+                                         f"unknown action {call.action!r}", f"use one of: {allowed}")
+        want = len(action.spec.params)
+        if len(call.args) != want:
+            return None, [], EngineError(call.step, call.text, ErrorKind.ARITY,
+                                         f"{call.action} takes {want} argument(s), got {len(call.args)}",
+                                         f"call it as {action.spec.signature}")
+        args = []
+        for raw in call.args:
+            full = self.names.full(raw)
+            if full is None:
+                return None, [], EngineError(call.step, call.text, ErrorKind.UNKNOWN_OBJECT,
+                                             f"no object {raw!r} in this scene",
+                                             "use only objects listed in the environment")
+            args.append(full)
+        return action, args, None
+
+    def apply(self, state: State, call: Call, trace: bool = True) -> StepOutcome:
+        """Execute one call on ``state`` (mutated). Malformed calls change nothing."""
+        action, args, problem = self.resolve(call)
+        if problem is not None:
+            return StepOutcome([problem], [], applied=False)
+        failures = check_preconditions(action, self.world, state, args, self.capacity)
+        errors, warnings = [], []
+        for kind, literal, message, hint in failures:
+            err = EngineError(call.step, call.text, kind, self.shorten_text(message), self.shorten_text(hint),
+                              self.shorten_text(literal))
+            if kind in SKIPPED_KINDS:
+                return StepOutcome([err], [], applied=False)
+            errors.append(err)
+        redundant = redundant_effect(action, state, args)
+        if redundant is not None:
+            redundant = self.shorten_text(redundant)
+            warnings.append(EngineError(call.step, call.text, ErrorKind.ADDITIONAL_STEP,
+                                        f"{redundant} already holds", "drop this step", redundant))
+        before = state.literals() if trace else None
+        apply_effects(action, self.world, state, args)
+        outcome = StepOutcome(errors, warnings)
+        if trace:
+            after = state.literals()
+            outcome.added, outcome.removed = after - before, before - after
+        return outcome
+
+    # -- goal ---------------------------------------------------------------
+    def goal_report(self, state: State) -> tuple[list[bool], float]:
+        holds = state.holds
+        per_conjunct = [self.evaluator.evaluate(c, holds) for c in self.conjuncts]
+        leaves = [self.evaluator.evaluate(f, holds, env) for f, env in self._leaves]
+        return per_conjunct, (sum(leaves) / len(leaves) if leaves else 1.0)
+
+    def call_text(self, action: str, args) -> str:
+        """A call written with the task's short names (what planners see)."""
+        return format_call(action, [self.names.short(a) for a in args])
+
+
+def compile_task(problem: Problem, robot: str = "single", actions: str | None = None) -> CompiledTask:
+    return CompiledTask(problem, robot, actions)
+
+
+def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = None,
+           trace: bool = False) -> VerifyResult:
+    """Execute a plan (response text or parsed) from ``state`` (default: the initial state)."""
+    parsed = parse_plan(plan) if isinstance(plan, str) else plan
+    state = task.initial_state() if state is None else state.copy()
+    errors: list[EngineError] = []
+    warnings: list[EngineError] = []
+    steps: list[dict] = []
+    prefix = None
+    for item in parsed.items:
+        if isinstance(item, BadLine):
+            errors.append(EngineError(item.step, item.text, ErrorKind.PARSE, item.reason,
+                                      "write one call per line as action(arg, ...)"))
+            outcome_errors: list[EngineError] = [errors[-1]]
+        else:
+            outcome = task.apply(state, item, trace=trace)
+            errors.extend(outcome.errors)
+            warnings.extend(outcome.warnings)
+            outcome_errors = outcome.errors
+            if trace:
+                steps.append({"step": item.step, "call": item.text, "applied": outcome.applied,
+                              "errors": [e.kind.value for e in outcome.errors],
+                              "added": sorted(map(list, outcome.added)),
+                              "removed": sorted(map(list, outcome.removed))})
+        if outcome_errors and prefix is None:
+            prefix = item.step
+    conjuncts, grounded = task.goal_report(state)
+    gcr = sum(conjuncts) / len(conjuncts) if conjuncts else 1.0
+    engine_pass = all(conjuncts)
+    return VerifyResult(
+        gcr=gcr, grounded_fraction=grounded, engine_pass=engine_pass,
+        strict_pass=engine_pass and not errors, errors=errors, warnings=warnings,
+        goal_conjuncts=conjuncts, format_ok=parsed.format_ok, format_issues=parsed.format_issues,
+        calls=parsed.calls, commands=len(parsed.items),
+        executable_prefix=len(parsed.items) if prefix is None else prefix, trace=steps,
+    )
