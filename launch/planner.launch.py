@@ -1,0 +1,1 @@
+../ros2_ws/src/symplan_ros/launch/planner.launch.py

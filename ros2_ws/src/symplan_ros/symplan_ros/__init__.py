@@ -1,0 +1,1 @@
+"""SymPlan ROS 2 runtime: verified planning as a lifecycle node."""

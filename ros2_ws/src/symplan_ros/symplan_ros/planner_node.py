@@ -1,0 +1,305 @@
+"""`symplan_planner`: lifecycle node around PlanningSession (thin ROS glue only).
+
+Interfaces (relative to the node's name, e.g. /symplan_planner/...):
+  ~/plan          action symplan_interfaces/Plan   one goal at a time: a goal arriving while
+                                                     one runs is rejected (the client retries)
+  ~/verify_plan   service symplan_interfaces/VerifyPlan
+  ~/task_bddl     std_msgs/String, transient-local  the problem being planned (first line is a
+                                                     `; symplan goal_id=...` comment)
+  ~/subgoal       symplan_interfaces/Subgoal        only subgoals of engine-validated plans
+  ~/skill_status  symplan_interfaces/SkillStatus    (subscribed) controller reports
+  ~/plan_status   symplan_interfaces/PlanStatus, transient-local
+  /diagnostics    diagnostic_msgs/DiagnosticArray   planner, LLM endpoint and camera health
+Needs a MultiThreadedExecutor: the action callback waits for skill_status callbacks.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from diagnostic_msgs.msg import DiagnosticArray
+from rclpy.action import ActionServer, CancelResponse, GoalResponse
+from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from sensor_msgs.msg import CameraInfo, Image
+from std_msgs.msg import String
+from symplan_interfaces.action import Plan
+from symplan_interfaces.msg import PlanStatus, SkillStatus
+from symplan_interfaces.msg import Subgoal as SubgoalMsg
+from symplan_interfaces.srv import VerifyPlan
+
+from symplan_ros import core_adapter as core
+from symplan_ros.monitors import ERROR, OK, WARN, CameraMonitor, Health, diagnostic_array
+from symplan_ros.params import PlannerConfig, declare_parameters, read_config
+from symplan_ros.scene import BddlSceneSource, KeyFrameBuffer, Scene, SceneError, TaskRequest
+from symplan_ros.session import Outcome, PlanningSession, SessionResult, Subgoal
+
+LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                     reliability=ReliabilityPolicy.RELIABLE)
+RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
+_POLL_S = 0.02  # granularity of cancel checks while waiting for a skill status
+
+
+class PlannerNode(LifecycleNode):
+    def __init__(self, node_name: str = "symplan_planner", *, backend_factory: Any = None,
+                 **kwargs: Any) -> None:
+        super().__init__(node_name, **kwargs)
+        declare_parameters(self)
+        # Tests and embedders may inject a backend factory (spec -> backend); default: symplan_core.
+        self._backend_factory = backend_factory or core.make_backend
+        self._cb = ReentrantCallbackGroup()
+        self._diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        self.config: PlannerConfig | None = None
+        self.session: PlanningSession | None = None
+        self.scene_source: BddlSceneSource | None = None
+        self.camera = CameraMonitor(KeyFrameBuffer())
+        self._entities: list[tuple[str, Any]] = []
+        self._active = False
+        self._busy = False
+        self._goal_lock = threading.Lock()
+        self._status_cv = threading.Condition()
+        self._statuses: dict[tuple[str, int], tuple[int, str]] = {}
+        self._last_result: SessionResult | None = None
+        self._lifecycle = "unconfigured"
+
+    @property
+    def is_active(self) -> bool:
+        return self._active
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
+        try:
+            cfg = read_config(self)
+            backend = self._backend_factory(cfg.backend)
+        except Exception as exc:  # noqa: BLE001 - a bad parameter fails the transition, not the node
+            self.get_logger().error(f"configure failed: {type(exc).__name__}: {exc}")
+            return TransitionCallbackReturn.FAILURE
+        self.config = cfg
+        self.session = PlanningSession(
+            backend, robot=cfg.robot, prompt_variant=cfg.prompt_variant,
+            repair_rounds=cfg.repair_rounds, fallback=cfg.fallback, replan_limit=cfg.replan_limit,
+            backend_name=core.backend_name(cfg.backend))
+        self.camera = CameraMonitor(KeyFrameBuffer(cfg.keyframe_capacity, cfg.keyframe_threshold))
+        self.camera.enabled = bool(cfg.rgb_topic or cfg.depth_topic)
+        self.scene_source = BddlSceneSource(self.camera.keyframes, cfg.scene_task_id,
+                                            cfg.scene_benchmark, cfg.scene_bddl_file)
+        self._subgoal_pub = self.create_lifecycle_publisher(SubgoalMsg, "~/subgoal", RELIABLE)
+        self._bddl_pub = self.create_lifecycle_publisher(String, "~/task_bddl", LATCHED)
+        self._status_pub = self.create_lifecycle_publisher(PlanStatus, "~/plan_status", LATCHED)
+        subs = [self.create_subscription(SkillStatus, "~/skill_status", self._on_skill_status, RELIABLE,
+                                         callback_group=self._cb)]
+        for topic, kind, cb in ((cfg.rgb_topic, Image, self._on_rgb), (cfg.depth_topic, Image, self._on_depth),
+                                (cfg.info_topic, CameraInfo, self.camera.on_info)):
+            if topic:
+                subs.append(self.create_subscription(kind, topic, cb, qos_profile_sensor_data,
+                                                     callback_group=self._cb))
+        self._entities = [("subscription", s) for s in subs] + [
+            ("action", ActionServer(self, Plan, "~/plan", execute_callback=self._execute,
+                                    goal_callback=self._on_goal, cancel_callback=self._on_cancel,
+                                    callback_group=self._cb)),
+            ("service", self.create_service(VerifyPlan, "~/verify_plan", self._on_verify,
+                                            callback_group=self._cb)),
+            ("timer", self.create_timer(cfg.diagnostics_period_s, self.publish_diagnostics,
+                                        callback_group=self._cb)),
+        ]
+        self._lifecycle = "inactive"
+        self.get_logger().info(f"configured: backend={cfg.backend} robot={cfg.robot}")
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self._active, self._lifecycle = True, "active"
+        ret = super().on_activate(state)
+        self._publish_status(PlanStatus.STATE_IDLE, message="ready")
+        return ret
+
+    def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self._active, self._lifecycle = False, "inactive"  # a running goal sees this and cancels
+        with self._status_cv:
+            self._status_cv.notify_all()
+        return super().on_deactivate(state)
+
+    def on_cleanup(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self._destroy_entities()
+        self._lifecycle = "unconfigured"
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_shutdown(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self._active = False
+        self._destroy_entities()
+        self._lifecycle = "finalized"
+        return TransitionCallbackReturn.SUCCESS
+
+    def _destroy_entities(self) -> None:
+        for kind, entity in self._entities:
+            if kind == "action":
+                entity.destroy()
+            elif kind == "subscription":
+                self.destroy_subscription(entity)
+            elif kind == "service":
+                self.destroy_service(entity)
+            elif kind == "timer":
+                self.destroy_timer(entity)
+        self._entities = []
+        for name in ("_subgoal_pub", "_bddl_pub", "_status_pub"):
+            pub = getattr(self, name, None)
+            if pub is not None:
+                self.destroy_lifecycle_publisher(pub)
+                setattr(self, name, None)
+
+    # ---- plan action -----------------------------------------------------------------------
+    def _on_goal(self, goal: Plan.Goal) -> GoalResponse:
+        with self._goal_lock:
+            if not self._active or self._busy:
+                self.get_logger().warn("rejecting Plan goal: " + ("busy" if self._busy else "not active"))
+                return GoalResponse.REJECT
+            self._busy = True
+            return GoalResponse.ACCEPT
+
+    def _on_cancel(self, goal_handle: Any) -> CancelResponse:
+        with self._status_cv:
+            self._status_cv.notify_all()
+        return CancelResponse.ACCEPT
+
+    def _execute(self, goal_handle: Any) -> Plan.Result:
+        g = goal_handle.request
+        request = TaskRequest(g.instruction, g.bddl, g.task_id, g.benchmark, g.robot, g.execute)
+
+        def cancelled() -> bool:
+            return goal_handle.is_cancel_requested or not self._active
+
+        def feedback(stage: str, attempt: int, message: str, index: int = 0, count: int = 0) -> None:
+            goal_handle.publish_feedback(Plan.Feedback(stage=stage, attempt=attempt, message=message,
+                                                       subgoal_index=index, subgoal_count=count))
+            state = PlanStatus.STATE_EXECUTING if stage == "executing" else PlanStatus.STATE_PLANNING
+            self._publish_status(state, message=f"{stage}: {message}")
+
+        try:
+            assert self.session is not None and self.scene_source is not None
+            result = self.session.run(request, self.scene_source,
+                                      lambda sub: self._dispatch(sub, cancelled), feedback,
+                                      cancelled, on_scene=self._publish_bddl)
+        except Exception as exc:  # noqa: BLE001 - the node must survive any planning bug
+            self.get_logger().error(f"plan goal crashed: {type(exc).__name__}: {exc}")
+            result = SessionResult(False, f"internal error: {exc}", errors=[f"{type(exc).__name__}: {exc}"])
+        finally:
+            with self._goal_lock:
+                self._busy = False
+        self._last_result = result
+        final = (PlanStatus.STATE_SUCCEEDED if result.success else
+                 PlanStatus.STATE_CANCELED if result.canceled else PlanStatus.STATE_FAILED)
+        self._publish_status(final, plan_id=result.plan_id, replans=result.replans, message=result.message)
+        if result.canceled and goal_handle.is_cancel_requested:
+            goal_handle.canceled()
+        elif result.success:
+            goal_handle.succeed()
+        else:
+            goal_handle.abort()
+        self.publish_diagnostics()
+        return Plan.Result(
+            success=result.success, plan_id=result.plan_id, final_bddl=result.bddl,
+            subgoals=[_to_msg(s) for s in result.executed], gcr=result.gcr,
+            strict_pass=result.strict_pass, replans=result.replans, errors=result.errors,
+            message=result.message)
+
+    def _dispatch(self, sub: Subgoal, cancelled: Any) -> tuple[Outcome, str]:
+        """Publish one validated subgoal and wait for its SUCCEEDED/FAILED (or time out)."""
+        assert self.config is not None and self._subgoal_pub is not None
+        key = (sub.plan_id, sub.index)
+        with self._status_cv:
+            self._statuses.pop(key, None)
+        self._subgoal_pub.publish(_to_msg(sub))
+        self._publish_status(PlanStatus.STATE_EXECUTING, plan_id=sub.plan_id, index=sub.index,
+                             count=sub.count, message=sub.text)
+        timeout = self.config.skill_timeout_s
+        waited = 0.0
+        with self._status_cv:
+            while True:
+                status = self._statuses.get(key)
+                if status is not None and status[0] == SkillStatus.SUCCEEDED:
+                    return Outcome.SUCCEEDED, status[1]
+                if status is not None and status[0] == SkillStatus.FAILED:
+                    return Outcome.FAILED, status[1]
+                if cancelled():
+                    return Outcome.CANCELED, "canceled"
+                if waited >= timeout:
+                    return Outcome.TIMEOUT, f"no SUCCEEDED/FAILED within {timeout:.1f}s"
+                self._status_cv.wait(_POLL_S)
+                waited += _POLL_S
+
+    def _on_skill_status(self, msg: SkillStatus) -> None:
+        with self._status_cv:
+            self._statuses[(msg.plan_id, int(msg.index))] = (int(msg.status), msg.message)
+            if len(self._statuses) > 10_000:  # bound memory on a long-running node
+                self._statuses.pop(next(iter(self._statuses)))
+            self._status_cv.notify_all()
+
+    def _publish_bddl(self, scene: Scene, goal_id: str) -> None:
+        if self._bddl_pub is not None:
+            self._bddl_pub.publish(String(data=f"; symplan goal_id={goal_id}\n{scene.bddl_text}"))
+
+    def _publish_status(self, state: str, plan_id: str = "", index: int = 0, count: int = 0,
+                        replans: int = 0, message: str = "") -> None:
+        pub = getattr(self, "_status_pub", None)
+        if pub is not None:
+            pub.publish(PlanStatus(state=state, plan_id=plan_id, index=index, count=count,
+                                   replans=replans, message=message[:500]))
+
+    # ---- verify service --------------------------------------------------------------------
+    def _on_verify(self, req: VerifyPlan.Request, resp: VerifyPlan.Response) -> VerifyPlan.Response:
+        assert self.session is not None and self.scene_source is not None
+        try:
+            scene = self.scene_source.resolve(TaskRequest(bddl=req.bddl, task_id=req.task_id,
+                                                          benchmark=req.benchmark))
+            result = self.session.verify_text(scene.problem, req.plan_text, req.robot)
+        except (SceneError, ValueError) as exc:
+            resp.ok, resp.errors = False, [f"{type(exc).__name__}: {exc}"]
+            return resp
+        except Exception as exc:  # noqa: BLE001 - a malformed request must not take the node down
+            resp.ok, resp.errors = False, [f"{type(exc).__name__}: {exc}"]
+            return resp
+        resp.ok = True
+        resp.format_ok, resp.engine_pass = bool(result.format_ok), bool(result.engine_pass)
+        resp.strict_pass, resp.gcr = bool(result.strict_pass), float(result.gcr)
+        resp.calls = [core.call_text(c) for c in result.calls]
+        resp.errors = core.error_lines(result) if not result.strict_pass else []
+        resp.warnings = [str(w) for w in (result.warnings or [])]
+        resp.result_json = core.to_json_text(result)
+        return resp
+
+    # ---- cameras and diagnostics -----------------------------------------------------------
+    def _on_rgb(self, msg: Image) -> None:
+        if self.camera.on_rgb(msg) is not None:
+            self.publish_diagnostics()  # report a rejected frame at once, not at the next tick
+
+    def _on_depth(self, msg: Image) -> None:
+        if self.camera.on_depth(msg) is not None:
+            self.publish_diagnostics()
+
+    def health(self) -> list[Health]:
+        last = self._last_result
+        planner_level = OK if self._lifecycle == "active" else WARN
+        planner_msg = f"{self._lifecycle}{', busy' if self._busy else ''}"
+        values = {"lifecycle": self._lifecycle, "busy": str(self._busy)}
+        if last is not None:
+            values.update(last_success=str(last.success), last_message=last.message[:200],
+                          last_replans=str(last.replans))
+            if not last.success and not last.canceled:
+                planner_level, planner_msg = WARN, f"last goal failed: {last.message[:120]}"
+        items = [Health("planner", planner_level, planner_msg, values)]
+        err = self.session.last_backend_error if self.session else None
+        spec = self.config.backend if self.config else ""
+        items.append(Health("llm endpoint", ERROR if err else OK, err or "ok", {"backend": spec}))
+        items.append(self.camera.health())
+        return items
+
+    def publish_diagnostics(self) -> None:
+        self._diag_pub.publish(diagnostic_array(self.get_name(), self.get_clock().now().to_msg(),
+                                                self.health()))
+
+
+def _to_msg(sub: Subgoal) -> SubgoalMsg:
+    return SubgoalMsg(plan_id=sub.plan_id, index=sub.index, count=sub.count, action=sub.action,
+                      args=list(sub.args), text=sub.text, expected_add=list(sub.expected_add),
+                      expected_del=list(sub.expected_del))

@@ -1,0 +1,224 @@
+"""Planning session: plan -> verify -> subgoals -> apply effects -> replan. No ROS in here.
+
+The ROS node is a thin shell around :class:`PlanningSession`; tests drive the same class
+without DDS. The safety invariant lives here: a :class:`Subgoal` exists only inside a
+:class:`ValidatedPlan`, and a ValidatedPlan is only built from a plan that strict-passed
+the engine from the session's current symbolic state (the state the subgoals will run on).
+LLM output is only ever parsed by the engine (data, never code).
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from symplan_ros import core_adapter as core
+from symplan_ros.scene import Scene, SceneError, SceneSource, TaskRequest
+
+STAGES = ("scene", "bddl_check", "planning", "verifying", "repairing", "executing")
+
+
+class Outcome(Enum):
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    TIMEOUT = "timeout"
+    CANCELED = "canceled"
+
+
+@dataclass(frozen=True)
+class Subgoal:
+    plan_id: str
+    index: int
+    count: int
+    action: str
+    args: tuple[str, ...]
+    text: str
+    expected_add: tuple[str, ...]
+    expected_del: tuple[str, ...]
+    call: Any = field(compare=False, repr=False)  # the engine's Call, applied on SUCCEEDED
+
+
+@dataclass(frozen=True)
+class ValidatedPlan:
+    plan_id: str
+    attempt: int
+    text: str
+    gcr: float
+    subgoals: tuple[Subgoal, ...]
+    source: str  # backend name that produced it ("reference" for the fallback)
+
+
+@dataclass
+class SessionResult:
+    success: bool
+    message: str
+    bddl: str = ""
+    plan_id: str = ""
+    gcr: float = 0.0
+    strict_pass: bool = False
+    replans: int = 0
+    executed: list[Subgoal] = field(default_factory=list)  # validated subgoals, in order run
+    errors: list[str] = field(default_factory=list)
+    canceled: bool = False
+
+
+# (stage, attempt, message[, subgoal_index, subgoal_count])
+Feedback = Callable[..., None]
+Dispatch = Callable[[Subgoal], tuple[Outcome, str]]  # run one subgoal, report its outcome
+
+
+class PlanningSession:
+    """Owns the backend and the symbolic state of one goal at a time.
+
+    Not thread-safe by design: the node runs one goal at a time and serialises calls.
+    """
+
+    def __init__(self, backend: Any, robot: str = "single", prompt_variant: str = "guided",
+                 repair_rounds: int = 2, fallback: str = "reference", replan_limit: int = 3,
+                 backend_name: str = "backend") -> None:
+        self.backend = backend
+        self.backend_name = backend_name
+        self.robot = robot
+        self.prompt_variant = prompt_variant
+        self.repair_rounds = repair_rounds
+        self.fallback = fallback
+        self.replan_limit = replan_limit
+        self._fallback_backend: Any = None
+        self._ids = itertools.count()
+        self.last_backend_error: str | None = None  # for the LLM-endpoint diagnostic
+
+    # ---- planning ----------------------------------------------------------------------
+    def plan(self, task: Any, problem: Any, state: Any, attempt: int, goal_id: str,
+             feedback: Feedback, history: list[str]) -> tuple[ValidatedPlan | None, list[str]]:
+        """Ask the backend (with repair rounds, then the fallback) for a plan from ``state``.
+
+        Returns the validated plan, or None and the error trace of every rejected attempt.
+        """
+        errors: list[str] = []
+        messages = core.prompt_messages(task, problem, state, self.robot, self.prompt_variant, history)
+        for round_ in range(self.repair_rounds + 1):
+            feedback("planning" if round_ == 0 else "repairing", attempt,
+                     f"asking {self.backend_name} (round {round_ + 1}/{self.repair_rounds + 1})")
+            text, err = core.complete(self.backend, messages)
+            self.last_backend_error = err
+            if err is not None:
+                errors.append(f"attempt {attempt} round {round_}: backend error: {err}")
+                break  # an unreachable endpoint will not recover within a repair round
+            plan, verrors = self._verify(task, text, state, attempt, goal_id, feedback, self.backend_name)
+            if plan is not None:
+                return plan, errors
+            errors.extend(f"attempt {attempt} round {round_}: {e}" for e in verrors)
+            messages = core.repair_messages(messages, text, verrors)
+        if self.fallback == "reference" and self.backend_name != "reference":
+            feedback("repairing", attempt, "falling back to the reference planner")
+            if self._fallback_backend is None:
+                self._fallback_backend = core.make_backend("reference")
+            ref_messages = core.prompt_messages(task, problem, state, self.robot, self.prompt_variant, history)
+            text, err = core.complete(self._fallback_backend, ref_messages)
+            if err is None:
+                plan, verrors = self._verify(task, text, state, attempt, goal_id, feedback, "reference")
+                if plan is not None:
+                    return plan, errors
+                errors.extend(f"attempt {attempt} fallback: {e}" for e in verrors)
+            else:
+                errors.append(f"attempt {attempt} fallback: backend error: {err}")
+        return None, errors
+
+    def _verify(self, task: Any, text: str, state: Any, attempt: int, goal_id: str,
+                feedback: Feedback, source: str) -> tuple[ValidatedPlan | None, list[str]]:
+        feedback("verifying", attempt, "checking the plan with the engine")
+        result = core.verify(task, text, state)
+        if not result.strict_pass:
+            return None, core.error_lines(result) or ["plan did not strict-pass the engine"]
+        plan_id = f"{goal_id}-{attempt}-{next(self._ids)}"
+        subgoals = core.subgoals_for(task, state, result.calls, plan_id, Subgoal)
+        return ValidatedPlan(plan_id, attempt, text, float(result.gcr), tuple(subgoals), source), []
+
+    # ---- the whole goal ----------------------------------------------------------------
+    def run(self, request: TaskRequest, scene_source: SceneSource, dispatch: Dispatch,
+            feedback: Feedback, should_cancel: Callable[[], bool] = lambda: False,
+            on_scene: Callable[[Scene, str], None] | None = None) -> SessionResult:
+        """Plan and execute one goal; never raises for bad input (see SessionResult.errors)."""
+        goal_id = uuid.uuid4().hex[:8]
+        feedback("scene", 0, "resolving the scene")
+        try:
+            scene: Scene = scene_source.resolve(request)
+        except SceneError as exc:
+            return SessionResult(False, f"scene: {exc}", errors=[f"scene: {exc}"])
+        if on_scene is not None:
+            on_scene(scene, goal_id)
+        feedback("bddl_check", 0, f"compiling {scene.origin}")
+        try:
+            task = core.compile_task(scene.problem, request.robot or self.robot)
+        except Exception as exc:  # noqa: BLE001 - any compile failure is a typed result, not a crash
+            return SessionResult(False, f"bddl_check: {exc}", bddl=scene.bddl_text,
+                                 errors=[f"bddl_check: {type(exc).__name__}: {exc}"])
+        state = task.initial_state()
+        result = SessionResult(False, "", bddl=scene.bddl_text)
+        history: list[str] = []
+        attempt = 0
+        while True:
+            if should_cancel():
+                return self._canceled(result)
+            plan, errors = self.plan(task, scene.problem, state, attempt, goal_id, feedback, history)
+            result.errors.extend(errors)
+            if plan is None:
+                result.message = f"no plan strict-passed the engine (attempt {attempt})"
+                return result
+            result.plan_id, result.gcr, result.strict_pass = plan.plan_id, plan.gcr, True
+            if not request.execute:
+                result.executed.extend(plan.subgoals)  # validated, reported, not dispatched
+                result.success, result.message = True, "plan validated (execute=false)"
+                return result
+            failure = self._execute(task, state, plan, dispatch, feedback, should_cancel, result)
+            if failure is None:
+                result.success = True
+                result.message = f"goal reached with {len(result.executed)} subgoals, {result.replans} replans"
+                return result
+            if result.canceled:
+                return self._canceled(result)
+            history.append(failure)
+            result.errors.append(f"attempt {attempt}: {failure}")
+            if result.replans >= self.replan_limit:
+                result.message = f"replan limit {self.replan_limit} reached: {failure}"
+                return result
+            result.replans += 1
+            attempt += 1
+            feedback("planning", attempt, f"replanning from the current state after: {failure}")
+
+    def _execute(self, task: Any, state: Any, plan: ValidatedPlan, dispatch: Dispatch,
+                 feedback: Feedback, should_cancel: Callable[[], bool],
+                 result: SessionResult) -> str | None:
+        """Run the plan's subgoals in order; None when all succeeded, else why it stopped."""
+        for sub in plan.subgoals:
+            if should_cancel():
+                result.canceled = True
+                return "canceled"
+            feedback("executing", plan.attempt, f"subgoal {sub.index + 1}/{sub.count}: {sub.text}",
+                     sub.index, sub.count)
+            outcome, message = dispatch(sub)
+            if outcome is Outcome.CANCELED:
+                result.canceled = True
+                return "canceled"
+            if outcome is not Outcome.SUCCEEDED:
+                return f"subgoal {sub.index} {sub.text} {outcome.value}: {message}".rstrip(": ")
+            errors = core.apply(task, state, sub.call)
+            result.executed.append(sub)
+            if errors:
+                # The controller says done but the engine cannot apply it: the state is unknown.
+                return f"subgoal {sub.index} {sub.text} not applicable to the symbolic state: {errors}"
+        return None
+
+    @staticmethod
+    def _canceled(result: SessionResult) -> SessionResult:
+        result.success, result.canceled, result.message = False, True, "canceled"
+        return result
+
+    def verify_text(self, problem: Any, plan_text: str, robot: str = "") -> Any:
+        """One-shot verification for the ~/verify_plan service (nothing executed)."""
+        task = core.compile_task(problem, robot or self.robot)
+        return core.verify(task, plan_text, task.initial_state())

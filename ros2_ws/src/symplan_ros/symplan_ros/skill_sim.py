@@ -1,0 +1,124 @@
+"""`symplan_skill_sim`: a skill-controller stand-in that executes subgoals against the engine.
+
+It keeps its own symbolic world, built from the planner's ~/task_bddl, and for each Subgoal:
+reports RUNNING, checks the step with the engine from its world state, applies it and reports
+SUCCEEDED, or reports FAILED when the engine rejects it or when the subgoal is the one chosen
+by ``fail_at`` (the N-th subgoal received, 0-based, failed ``fail_times`` times). A failed step
+leaves the world unchanged, as a real failed grasp would.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+import time
+from typing import Any
+
+import rclpy
+from rcl_interfaces.msg import ParameterDescriptor
+from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.node import Node
+from std_msgs.msg import String
+from symplan_interfaces.msg import SkillStatus, Subgoal
+
+from symplan_ros import core_adapter as core
+from symplan_ros.planner_node import LATCHED, RELIABLE
+
+_GOAL_ID = re.compile(r"^; symplan goal_id=(\S+)")
+
+
+class SkillSimNode(Node):
+    def __init__(self, node_name: str = "symplan_skill_sim", **kwargs: Any) -> None:
+        super().__init__(node_name, **kwargs)
+        p = self.declare_parameter
+        p("planner", "/symplan_planner", ParameterDescriptor(description="planner node path (topic prefix)"))
+        p("robot", "single", ParameterDescriptor(description="robot type for the engine"))
+        p("fail_at", -1, ParameterDescriptor(description="0-based count of the subgoal to fail (-1: none)"))
+        p("fail_times", 1, ParameterDescriptor(description="how many times the chosen subgoal fails"))
+        p("delay_s", 0.0, ParameterDescriptor(description="simulated execution time per subgoal"))
+        planner = self.get_parameter("planner").value.rstrip("/")
+        self._lock = threading.Lock()
+        self._world: tuple[str, Any, Any] | None = None  # (goal_id, compiled task, state)
+        self._world_cv = threading.Condition(self._lock)
+        self.received = 0
+        self.failures_injected = 0
+        self.log: list[tuple[str, int, str, int]] = []  # (plan_id, index, text, status)
+        cb = ReentrantCallbackGroup()
+        self._pub = self.create_publisher(SkillStatus, f"{planner}/skill_status", RELIABLE)
+        self.create_subscription(String, f"{planner}/task_bddl", self._on_bddl, LATCHED, callback_group=cb)
+        self.create_subscription(Subgoal, f"{planner}/subgoal", self._on_subgoal, RELIABLE, callback_group=cb)
+
+    def _on_bddl(self, msg: String) -> None:
+        from symplan_core.bddl import parse_problem
+
+        m = _GOAL_ID.match(msg.data)
+        goal_id = m.group(1) if m else ""
+        try:
+            task = core.compile_task(parse_problem(msg.data, filename="<task_bddl>"),
+                                     self.get_parameter("robot").value)
+        except Exception as exc:  # noqa: BLE001 - a bad problem only disables the simulator world
+            self.get_logger().error(f"cannot build world from task_bddl: {exc}")
+            return
+        with self._world_cv:
+            self._world = (goal_id, task, task.initial_state())
+            self._world_cv.notify_all()
+
+    def _report(self, sub: Subgoal, status: int, message: str) -> None:
+        self._pub.publish(SkillStatus(plan_id=sub.plan_id, index=sub.index, status=status, message=message))
+
+    def _on_subgoal(self, sub: Subgoal) -> None:
+        goal_id = sub.plan_id.split("-", 1)[0]
+        with self._world_cv:
+            # task_bddl and subgoal are different topics: wait briefly for this goal's world.
+            self._world_cv.wait_for(lambda: self._world is not None and self._world[0] == goal_id, timeout=5.0)
+            world = self._world
+            count = self.received
+            self.received += 1
+        self._report(sub, SkillStatus.RUNNING, "started")
+        delay = float(self.get_parameter("delay_s").value)
+        if delay > 0:
+            time.sleep(delay)
+        if world is None or world[0] != goal_id:
+            return self._finish(sub, SkillStatus.FAILED, "simulator has no world for this goal")
+        fail_at = int(self.get_parameter("fail_at").value)
+        fail_times = int(self.get_parameter("fail_times").value)
+        # Consecutive receptions fail, so with fail_times > 1 the replanned step fails too.
+        if 0 <= fail_at <= count < fail_at + fail_times:
+            self.failures_injected += 1
+            return self._finish(sub, SkillStatus.FAILED, f"injected failure at subgoal #{count}")
+        _, task, state = world
+        with self._lock:
+            result = core.verify(task, sub.text, state)
+            if result.errors or not result.calls:
+                return self._finish(sub, SkillStatus.FAILED, "; ".join(core.error_lines(result)) or "no call")
+            errors = core.apply(task, state, result.calls[0])
+        if errors:
+            return self._finish(sub, SkillStatus.FAILED, "; ".join(errors))
+        return self._finish(sub, SkillStatus.SUCCEEDED, "done")
+
+    def _finish(self, sub: Subgoal, status: int, message: str) -> None:
+        self.log.append((sub.plan_id, sub.index, sub.text, status))
+        self._report(sub, status, message)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from rclpy.executors import MultiThreadedExecutor
+
+    rclpy.init(args=argv if argv is not None else sys.argv)
+    node = SkillSimNode()
+    executor = MultiThreadedExecutor()
+    executor.add_node(node)
+    try:
+        executor.spin()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        executor.shutdown()
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
