@@ -24,6 +24,10 @@ FinishReason = Literal["stop", "length", "error"]
 _Result = TypeVar("_Result")
 
 
+class BackendUnavailableError(RuntimeError):
+    """The chosen backend cannot run here: a missing optional package or planner module."""
+
+
 class Sampling(BaseModel):
     """Sampling settings; the defaults are the paper's protocol (temperature 0.6, top-p 0.9)."""
 
@@ -126,9 +130,7 @@ class PlannerBackend(ABC):
     ) -> list[list[Completion]]:
         return list(await asyncio.gather(*(self.aplan(p, n, sampling) for p in prompts)))
 
-    def plan(
-        self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None
-    ) -> list[Completion]:
+    def plan(self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None) -> list[Completion]:
         return run_coroutine_sync(self.aplan(prompt, n, sampling))
 
     def plan_many(
@@ -136,7 +138,7 @@ class PlannerBackend(ABC):
     ) -> list[list[Completion]]:
         return run_coroutine_sync(self.aplan_many(prompts, n, sampling))
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - an optional hook, not an abstract method
         """Release connections, threads or model memory; the default holds nothing."""
 
     def __enter__(self) -> PlannerBackend:
@@ -161,9 +163,7 @@ class LocalPlannerBackend(PlannerBackend):
     def generate(self, prompt: PlannerPrompt, n: int, sampling: Sampling) -> list[Completion]:
         """Blocking generation; may raise, :meth:`plan` turns exceptions into errors."""
 
-    def plan(
-        self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None
-    ) -> list[Completion]:
+    def plan(self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None) -> list[Completion]:
         _check_sample_count(n)
         sampling = sampling or Sampling()
         started = time.perf_counter()

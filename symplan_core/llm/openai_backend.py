@@ -86,9 +86,7 @@ class OpenAIBackend(PlannerBackend):
 
     # -- public API -------------------------------------------------------------------------
 
-    def plan(
-        self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None
-    ) -> list[Completion]:
+    def plan(self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None) -> list[Completion]:
         return self._submit(self._plan(as_planner_prompt(prompt), n, sampling)).result()
 
     async def aplan(
@@ -142,18 +140,14 @@ class OpenAIBackend(PlannerBackend):
         normalised = [as_planner_prompt(prompt) for prompt in prompts]
         return list(await asyncio.gather(*(self._plan(p, n, sampling) for p in normalised)))
 
-    async def _plan(
-        self, prompt: PlannerPrompt, n: int, sampling: Sampling | None
-    ) -> list[Completion]:
+    async def _plan(self, prompt: PlannerPrompt, n: int, sampling: Sampling | None) -> list[Completion]:
         _check_sample_count(n)
         sampling = sampling or Sampling()
         model_name, model_error = await self._resolve_model_name()
         if model_error is not None:
             return [Completion.failed(model_error)] * n
         messages = [message.as_dict() for message in prompt.messages]
-        samples = (
-            self._sample(messages, model_name, sampling, sample_index) for sample_index in range(n)
-        )
+        samples = (self._sample(messages, model_name, sampling, sample_index) for sample_index in range(n))
         return list(await asyncio.gather(*samples))
 
     async def _resolve_model_name(self) -> tuple[str, str | None]:
@@ -222,9 +216,7 @@ class OpenAIBackend(PlannerBackend):
                 except httpx.TimeoutException as exc:
                     latency_s = time.perf_counter() - started
                     error = f"timeout ({type(exc).__name__}) after {latency_s:.2f}s on {url}"
-                    retryable = isinstance(exc, httpx.ConnectTimeout) or (
-                        self.config.retry_on_timeout
-                    )
+                    retryable = isinstance(exc, httpx.ConnectTimeout) or (self.config.retry_on_timeout)
                 except httpx.TransportError as exc:
                     latency_s = time.perf_counter() - started
                     error = f"connection failed ({type(exc).__name__}: {exc}) on {url}"
