@@ -70,7 +70,7 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
        "Close obj.", redundant="already_not:open:obj"),
     _a("toggle_on", "obj", f"exists:obj ability:obj:toggleable near:obj {_HAND}", "add:toggled_on:obj",
        "Switch obj on.", redundant="already:toggled_on:obj"),
-    _a("cut", "obj", "exists:obj ability:obj:sliceable near:obj accessible:obj holding:slicer", "add:sliced:obj",
+    _a("cut", "obj", "exists:obj ability:obj:sliceable|diceable near:obj accessible:obj holding:slicer", "add:sliced:obj",
        "Slice obj with a held slicer (knife).", redundant="already:sliced:obj"),
     _a("pour", "obj tgt", "held:obj has_substance:obj exists:tgt near:tgt", "pour:obj:tgt",
        "Pour the substance in the held obj onto/into tgt."),

@@ -121,11 +121,15 @@ def _open_if_openable(w, s, a, _cap):
     return (_temporal(s, ("open", t)), f"(open {t})", f"{t} is closed", f"open({t}) before placing inside it")
 
 
-def _ability(flag):
+def _ability(flags: str):
+    """``FLAG`` or ``FLAG|FLAG``: any of the alternatives suffices (sliceable|diceable)."""
+    options = flags.split("|")
+
     def check(w, s, a, _cap):
-        if w.allows(a[0], flag):
+        if any(w.allows(a[0], f) for f in options):
             return None
-        return (ErrorKind.AFFORDANCE, "", f"{a[0]} is not {flag}", f"choose an object that is {flag}")
+        return (ErrorKind.AFFORDANCE, "", f"{a[0]} is not {' or '.join(options)}",
+                f"choose an object that is {options[0]}")
     return check
 
 

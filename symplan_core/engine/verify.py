@@ -83,7 +83,8 @@ class CompiledTask:
         self.action_set_name = actions or ("b100" if problem.domain == "igibson" else "b1k")
         self.specs: dict[str, ActionSpec] = action_set(self.action_set_name)
         self.actions: dict[str, CompiledAction] = {n: compile_action(s) for n, s in self.specs.items()}
-        self.world: World = build_world(self.problem)
+        added = frozenset(self.problem.objects) - frozenset(problem.objects)  # substances from normalization
+        self.world: World = build_world(self.problem, problem.domain, added)
         self.names = NameMap.for_objects(self.world.objects)
         self.evaluator = GoalEvaluator(self.world.by_type)
         self.conjuncts = self.evaluator.conjuncts(self.problem.goal)

@@ -65,16 +65,67 @@ def _lookup_affordances(synset: str) -> Affordances:
     return Affordances(True, info.abilities, info.is_substance)
 
 
-def build_world(problem: Problem) -> World:
-    """``problem`` must already be in the omnigibson vocabulary."""
+#: A predicate over an object in the task file proves the ability it needs.
+_EVIDENCE = {"open": "openable", "toggled_on": "toggleable", "sliced": "sliceable", "cooked": "cookable",
+             "filled": "fillable", "contains": "fillable"}
+_MOVED = frozenset({"ontop", "inside", "under", "nextto", "touching", "overlaid", "draped", "attached"})
+
+
+def _task_evidence(problem: Problem) -> tuple[dict[str, set[str]], set[str]]:
+    """Abilities the task file itself asserts, and objects its goal asks to move."""
+    from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
+
+    var_type = {p.var: p.type for q in iter_quantifiers(problem.goal) for p in q.params}
+
+    def instances(arg: str) -> list[str]:
+        if arg in var_type:  # a quantified variable speaks for every instance of its type
+            return [i for i, t in problem.objects.items() if t == var_type[arg]]
+        return [arg]
+
+    abilities: dict[str, set[str]] = {}
+    moved: set[str] = set()
+    atoms = [lit.atom for lit in problem.init] + list(iter_atoms(problem.goal))
+    for atom in atoms:
+        if atom.predicate in _EVIDENCE and atom.args:
+            for inst in instances(atom.args[0]):
+                abilities.setdefault(inst, set()).add(_EVIDENCE[atom.predicate])
+    for atom in iter_atoms(problem.goal):
+        if atom.predicate in _MOVED and atom.args:
+            moved.update(instances(atom.args[0]))
+    return abilities, moved
+
+
+def build_world(problem: Problem, source_domain: str | None = None, substances: frozenset[str] = frozenset()) -> World:
+    """``problem`` must already be in the omnigibson vocabulary.
+
+    The synset table describes B-1K (OmniGibson). Two task-level corrections
+    keep it from contradicting the task file: abilities the file asserts
+    (``(open package.n.02_1)`` proves it openable) are added, and objects the
+    goal moves are not fixtures. In B-100 (iGibson) every declared object is a
+    rigid body (``juice.n.01`` is a bottle there), so only the substances that
+    normalization introduced (``stain.n.01``...) count as substances.
+    """
     agent = next((i for i, t in problem.objects.items() if t == AGENT_TYPE), None)
     objects = {i: t for i, t in problem.objects.items() if i != agent}
+    evidence, moved = _task_evidence(problem)
+    rigid_only = source_domain == "igibson"
     cache: dict[str, Affordances] = {}
     affordances = {}
     for inst, typ in objects.items():
         if typ not in cache:
             cache[typ] = _lookup_affordances(typ)
-        affordances[inst] = cache[typ]
+        aff = cache[typ]
+        extra = evidence.get(inst, set())
+        # Goal-moved objects drop "fixture"; B-100 objects drop "substance".
+        if inst in moved and "sceneObject" in aff.abilities:
+            aff = Affordances(aff.known, aff.abilities - {"sceneObject"}, aff.substance)
+        if rigid_only and aff.substance and inst not in substances:
+            aff = Affordances(aff.known, aff.abilities, False)
+        elif rigid_only and inst in substances:
+            aff = Affordances(True, aff.abilities, True)
+        if extra and aff.known and not extra <= aff.abilities:
+            aff = Affordances(True, aff.abilities | extra, aff.substance)
+        affordances[inst] = aff
     room_of = {lit.args[0]: lit.args[1] for lit in problem.init
                if lit.predicate == "inroom" and not lit.negated and len(lit.args) == 2}
     floors = frozenset(i for i, t in objects.items() if t in FLOOR_TYPES)

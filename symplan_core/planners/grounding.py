@@ -1,0 +1,149 @@
+"""Choose a ground target set for a goal formula: the literals a plan must make true.
+
+Choices (``exists``, ``forn``, ``or``, ``forpairs`` partners) are made in order
+of preference -- already true first, then declaration order -- and each choice
+must be consistent with the targets committed so far: no literal wanted both
+true and false, no object wanted on/in/under two different things. A choice
+that conflicts is undone and the next option tried, so two ``forn`` over the
+same candles pick different candles. The result is deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifier
+from symplan_core.engine.goals import GoalEvaluator
+from symplan_core.engine.state import State
+
+_SUPPORTS = ("ontop", "inside", "under")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    predicate: str
+    args: tuple[str, ...]
+    positive: bool = True
+
+    def __str__(self) -> str:
+        atom = f"({self.predicate} {' '.join(self.args)})"
+        return atom if self.positive else f"(not {atom})"
+
+
+class _Conflict(Exception):
+    pass
+
+
+class Grounder:
+    def __init__(self, evaluator: GoalEvaluator, state: State):
+        self.ev = evaluator
+        self.state = state
+        self.targets: list[Target] = []
+        self._polarity: dict[tuple, bool] = {}
+        self._support: dict[str, tuple[str, str]] = {}
+
+    # -- commitment ---------------------------------------------------------
+    def _snapshot(self):
+        return len(self.targets), dict(self._polarity), dict(self._support)
+
+    def _restore(self, snap) -> None:
+        n, pol, sup = snap
+        del self.targets[n:]
+        self._polarity, self._support = pol, sup
+
+    def _commit(self, t: Target) -> None:
+        key = (t.predicate, t.args)
+        if self._polarity.get(key, t.positive) != t.positive:
+            raise _Conflict(str(t))
+        if t.positive and t.predicate in _SUPPORTS and len(t.args) == 2:
+            if self._support.get(t.args[0], (t.predicate, t.args[1])) != (t.predicate, t.args[1]):
+                raise _Conflict(str(t))
+            self._support[t.args[0]] = (t.predicate, t.args[1])
+        if key not in self._polarity:
+            self._polarity[key] = t.positive
+            self.targets.append(t)
+
+    def _try(self, f: Formula, env: dict[str, str], positive: bool) -> bool:
+        snap = self._snapshot()
+        try:
+            self._ground(f, env, positive)
+            return True
+        except _Conflict:
+            self._restore(snap)
+            return False
+
+    def _choose(self, options: list[tuple[Formula, dict[str, str]]], positive: bool, count: int = 1) -> None:
+        """Ground ``count`` options, preferring true ones, skipping conflicting ones."""
+        ranked = sorted(options, key=lambda o: self.holds(o[0], o[1]) != positive)
+        chosen = 0
+        for f, env in ranked:
+            if chosen >= count:
+                return
+            if self._try(f, env, positive):
+                chosen += 1
+        for f, env in ranked[:count - chosen]:  # nothing consistent: keep the preferred option
+            self._ground_lenient(f, env, positive)
+
+    def _ground_lenient(self, f: Formula, env: dict[str, str], positive: bool) -> None:
+        try:
+            self._ground(f, env, positive)
+        except _Conflict:
+            pass
+
+    # -- grounding ------------------------------------------------------------
+    def holds(self, f: Formula, env: dict[str, str]) -> bool:
+        return self.ev.evaluate(f, self.state.holds, env)
+
+    def ground(self, f: Formula) -> list[Target]:
+        """Targets for ``f`` (conjuncts grounded left to right)."""
+        self._ground_lenient(f, {}, True)
+        return list(self.targets)
+
+    def _ground(self, f: Formula, env: dict[str, str], positive: bool) -> None:
+        if isinstance(f, Atom):
+            self._commit(Target(f.predicate, tuple(env.get(a, a) for a in f.args), positive))
+        elif isinstance(f, Not):
+            self._ground(f.body, env, not positive)
+        elif isinstance(f, Imply):
+            self._ground(Or((Not(f.antecedent), f.consequent)), env, positive)
+        elif isinstance(f, (And, Or)):
+            if isinstance(f, And) == positive:  # a conjunction (De Morgan under negation)
+                for part in f.parts:
+                    self._ground(part, env, positive)
+            else:
+                self._choose([(p, env) for p in f.parts], positive)
+        else:
+            self._quantifier(f, env, positive)
+
+    def _quantifier(self, q: Quantifier, env: dict[str, str], positive: bool) -> None:
+        var = q.params[0]
+        domain = self.ev.by_type.get(var.type, [])
+        binds = [(q.body, {**env, var.var: x}) for x in domain]
+        if q.kind in ("forall", "exists"):
+            if (q.kind == "forall") == positive:
+                for body, b in binds:
+                    self._ground(body, b, positive)
+            else:
+                self._choose(binds, positive)
+        elif q.kind == "forn":
+            self._choose(binds, positive, q.count or 0)
+        else:
+            self._pairs(q, env, positive)
+
+    def _pairs(self, q: Quantifier, env: dict[str, str], positive: bool) -> None:
+        a_var, b_var = q.params
+        left = self.ev.by_type.get(a_var.type, [])
+        right = self.ev.by_type.get(b_var.type, [])
+        need = min(len(left), len(right)) if q.kind == "forpairs" else (q.count or 0)
+        used: set[str] = set()
+        made = 0
+        for a in left:
+            if made >= need:
+                return
+            partners = sorted((b for b in right if b not in used),
+                              key=lambda b: self.holds(q.body, {**env, a_var.var: a, b_var.var: b}) != positive)
+            for b in partners:
+                if self._try(q.body, {**env, a_var.var: a, b_var.var: b}, positive):
+                    used.add(b)
+                    made += 1
+                    break

@@ -1,0 +1,275 @@
+"""Reference planner: sound means-ends planning over the engine's own action model.
+
+Task-agnostic: it reads which spec effect achieves a literal and, for each
+failed precondition check the engine reports, which action repairs it. Every
+chosen action is executed in the engine, so a returned plan is re-verified by
+construction (and again by :func:`solve`). When a task cannot be solved the
+result says which literal or precondition blocked it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from symplan_core.engine.execute import check_preconditions, closed_container, heat_source_on
+from symplan_core.engine.plan_text import Call
+from symplan_core.engine.state import SUPPORT_RELATIONS
+from symplan_core.engine.verify import CompiledTask, verify
+from symplan_core.planners.grounding import Grounder, Target
+from symplan_core.planners.phrases import render_response
+
+# Goal literals are worked on in this order: make things exist, change their
+# properties, fill/cover them, place them, attach them, then open/close/switch.
+_PRIORITY = {"real": 0, "future": 0, "sliced": 1, "cooked": 1, "hot": 1, "frozen": 1, "folded": 1,
+             "unfolded": 1, "broken": 1, "burnt": 1, "on_fire": 1, "filled": 2, "contains": 2,
+             "covered": 2, "saturated": 2, "ontop": 3, "inside": 3, "under": 3, "nextto": 3,
+             "touching": 3, "attached": 4, "draped": 4, "overlaid": 4, "open": 5, "toggled_on": 5}
+_MAX_REPAIRS = 24
+
+
+class PlanningFailed(Exception):
+    """Raised inside the planner with the human-readable reason."""
+
+
+@dataclass
+class PlanResult:
+    task: str
+    robot: str
+    solved: bool
+    calls: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    reason: str = ""
+    seconds: float = 0.0
+    strict_pass: bool = False
+    response: str = ""
+
+    @property
+    def commands(self) -> int:
+        return len(self.calls)
+
+    def to_json(self) -> dict:
+        return {"task": self.task, "robot": self.robot, "solved": self.solved, "strict_pass": self.strict_pass,
+                "commands": self.commands, "seconds": round(self.seconds, 4), "reason": self.reason}
+
+
+class _Search:
+    def __init__(self, task: CompiledTask, deadline: float):
+        self.t = task
+        self.w = task.world
+        self.state = task.initial_state()
+        self.calls: list[tuple[str, tuple[str, ...]]] = []
+        self.deadline = deadline
+        self.pending: list[Target] = []
+
+    # -- primitives -----------------------------------------------------
+    def do(self, action: str, *args: str) -> None:
+        if time.monotonic() > self.deadline:
+            raise PlanningFailed("time budget exhausted")
+        if action not in self.t.actions:
+            raise PlanningFailed(f"action {action} is not in the {self.t.action_set_name} action set")
+        self.ensure(action, list(args))
+        outcome = self.t.apply(self.state, Call(len(self.calls), action, args, f"{action}()"), trace=False)
+        if outcome.errors:
+            raise PlanningFailed(f"{action}({', '.join(args)}): {outcome.errors[0].message}")
+        self.calls.append((action, tuple(args)))
+
+    def holds(self, target: Target) -> bool:
+        return self.state.holds(target.predicate, target.args) == target.positive
+
+    def ensure(self, action: str, args: list[str], depth: int = 0) -> None:
+        """Repair failed preconditions of ``action(args)`` until none is left."""
+        compiled = self.t.actions[action]
+        for _ in range(_MAX_REPAIRS):
+            failures = check_preconditions(compiled, self.w, self.state, args, self.t.capacity)
+            if not failures:
+                return
+            literal, message = failures[0][1], failures[0][2]
+            self.repair(action, args, literal, message, [f[1] for f in failures])
+        raise PlanningFailed(f"{action}({', '.join(args)}): preconditions keep failing")
+
+    def repair(self, action: str, args: list[str], literal: str, message: str, all_literals: list[str]) -> None:
+        parts = literal.strip("()").split()
+        if not literal:
+            raise PlanningFailed(f"{action}({', '.join(args)}): {message}")
+        head = parts[0]
+        # Containers and tools come before holding the object and walking to the target.
+        ordered = sorted(all_literals, key=lambda lit: _repair_rank(lit))
+        literal = ordered[0]
+        parts = literal.strip("()").split()
+        head = parts[0]
+        if head == "real":
+            self.do("make", parts[1])
+        elif head == "open":
+            self.do("open", parts[1])
+        elif head == "holding" and len(parts) == 2 and parts[1] in self.w.objects:
+            self.do("grasp", parts[1])
+        elif head == "holding":
+            self.grasp_tool(parts[1])
+        elif head == "free_hand":
+            self.stash(keep=set(args))
+        elif head == "near":
+            self.do("navigate", parts[2])
+        elif head == "toggled_on":
+            self.do("toggle_on", parts[1])
+        elif head == "filled":
+            self.fill_something(parts[1])
+        elif head == "ontop" and action in ("wait_for_cooked", "heat", "burn"):
+            self.put_on_heat(parts[1], parts[2])
+        else:
+            raise PlanningFailed(f"{action}({', '.join(args)}): no action repairs {literal}: {message}")
+
+    # -- helpers ----------------------------------------------------------
+    def grasp_tool(self, flag: str) -> None:
+        tools = [o for o, a in self.w.affordances.items()
+                 if a.known and flag in a.abilities and not self.w.is_fixture(o) and o not in self.state.future]
+        if not tools:
+            raise PlanningFailed(f"no {flag} object in the scene")
+        self.do("grasp", tools[0])
+
+    def stash(self, keep: set[str]) -> None:
+        """Free a hand: put down a held object the current action does not need."""
+        spare = [h for h in self.state.held if h not in keep] or list(self.state.held)
+        obj = spare[0]
+        surface = self.state.at if self.state.at not in (None, obj) else None
+        if surface is not None and not self.w.is_substance(surface) and closed_container(self.w, self.state, surface) is None:
+            self.do("place_on_top", obj, surface)
+        else:
+            floor = next(iter(sorted(self.w.floors)), None)
+            if floor is None:
+                raise PlanningFailed(f"nowhere to put down {obj}")
+            self.do("place_on_top", obj, floor)
+
+    def fill_something(self, container: str) -> None:
+        subs = [t.args[1] for t in self.pending if t.predicate == "covered" and len(t.args) == 2]
+        subs += [o for o in self.w.objects if self.w.is_substance(o)]
+        if not subs:
+            raise PlanningFailed(f"no substance to fill {container} with")
+        self.do("fill", container, subs[0])
+
+    def put_on_heat(self, obj: str, source: str) -> None:
+        openable = self.w.affordances[source].known and "openable" in self.w.affordances[source].abilities
+        self.do("grasp", obj)
+        self.do("place_inside" if openable else "place_on_top", obj, source)
+        ok, _ = heat_source_on(self.w, self.state, obj)
+        if not ok:
+            self.do("toggle_on", source)
+
+    # -- goal literals ----------------------------------------------------------
+    def achieve(self, target: Target) -> None:
+        if self.holds(target):
+            return
+        p, a = target.predicate, target.args
+        if target.positive:
+            if p in SUPPORT_RELATIONS or p == "nextto":
+                self.place({"ontop": "place_on_top", "inside": "place_inside", "under": "place_under",
+                            "nextto": "place_next_to"}[p], a[0], a[1])
+            elif p == "touching":
+                self.place("place_next_to", a[0], a[1])
+            elif p == "real":
+                self.do("make", a[0])
+            elif p == "grasped":
+                self.do("grasp", a[-1])
+            elif p == "covered":
+                self.cover(a[0], a[1])
+            elif p in ("filled", "contains"):
+                self.do("fill", *a)
+            else:
+                action = self.achiever(p, positive=True)
+                self.do(action, *a) if len(self.t.specs[action].params) == len(a) else self.do(action, a[0])
+        else:
+            if p in SUPPORT_RELATIONS or p in ("nextto", "touching"):
+                self.do("grasp", a[0])
+                self.stash(keep=set())
+            elif p == "covered":
+                self.do("clean", a[0])
+            else:
+                self.do(self.achiever(p, positive=False), a[0])
+        if not self.holds(target):
+            raise PlanningFailed(f"goal literal {target} still false after trying to achieve it")
+
+    def achiever(self, predicate: str, positive: bool) -> str:
+        want = f"{'add' if positive else 'del'}:{predicate}:"
+        for name, spec in self.t.specs.items():
+            if any(e.startswith(want) for e in spec.effects):
+                return name
+        raise PlanningFailed(f"goal literal ({'' if positive else 'not '}{predicate} ...) has no achieving action"
+                             f" in the {self.t.action_set_name} action set")
+
+    def cover(self, obj: str, substance: str) -> None:
+        sources = [f[1] for f in sorted(self.state.facts) if f[0] in ("filled", "contains", "insource")
+                   and f[2] == substance and not self.w.is_fixture(f[1])]
+        if not sources:
+            containers = [o for o, a in self.w.affordances.items() if a.known and "fillable" in a.abilities
+                          and not self.w.is_fixture(o) and o != obj and "fill" in self.t.actions]
+            if not containers:
+                raise PlanningFailed(f"no container of {substance} to pour onto {obj}")
+            self.do("fill", containers[0], substance)
+            sources = [containers[0]]
+        self.do("grasp", sources[0])
+        self.do("pour", sources[0], obj)
+
+    def place(self, action: str, obj: str, target: str) -> None:
+        # Open the destination first (a free hand is needed to open it).
+        self.ensure_open(target)
+        if obj not in self.state.held:
+            self.do("grasp", obj)
+        self.batch_grasp(action, target)
+        self.do(action, obj, target)
+
+    def ensure_open(self, target: str) -> None:
+        aff = self.w.affordances[target]
+        if aff.known and "openable" in aff.abilities and ("open", target) not in self.state.facts:
+            self.do("open", target)
+        box = closed_container(self.w, self.state, target)
+        if box is not None:
+            self.do("open", box)
+
+    def batch_grasp(self, action: str, target: str) -> None:
+        """Dual-arm: take another object bound for the same target while here."""
+        while len(self.state.held) < self.t.capacity:
+            extra = next((t.args[0] for t in self.pending if t.positive and t.args[1:] == (target,)
+                          and t.predicate in ("ontop", "inside", "under", "nextto")
+                          and t.args[0] not in self.state.held and not self.holds(t)
+                          and t.args[0] in self.state.near and not self.w.is_fixture(t.args[0])
+                          and closed_container(self.w, self.state, t.args[0]) is None), None)
+            if extra is None:
+                return
+            self.do("grasp", extra)
+
+
+def _repair_rank(literal: str) -> int:
+    head = literal.strip("()").split()[0] if literal else ""
+    return {"real": 0, "open": 1, "holding": 2, "free_hand": 3, "filled": 4, "ontop": 5,
+            "toggled_on": 6, "near": 7}.get(head, 8)
+
+
+def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> PlanResult:
+    """Plan for a compiled task; the result is re-verified by the engine."""
+    start = time.monotonic()
+    search = _Search(task, start + time_budget)
+    result = PlanResult(name or task.problem.name, task.robot, solved=False)
+    try:
+        for attempt in range(3):  # later goals can undo earlier ones: re-ground and retry
+            targets = Grounder(task.evaluator, search.state).ground(task.problem.goal)
+            targets.sort(key=lambda t: _PRIORITY.get(t.predicate, 3) + (0 if t.positive else 0.5))
+            search.pending = list(targets)
+            for target in targets:
+                search.achieve(target)
+                search.pending.remove(target)
+            if all(task.goal_report(search.state)[0]):
+                break
+            if attempt == 2:
+                raise PlanningFailed("goal still unsatisfied after three passes (goals undo each other)")
+        result.solved = True
+    except PlanningFailed as exc:
+        result.reason = str(exc)
+    result.calls = search.calls
+    result.seconds = time.monotonic() - start
+    if result.solved:
+        result.response = render_response(task, search.calls)
+        check = verify(task, result.response)
+        result.strict_pass = check.strict_pass
+        if not check.strict_pass:
+            first = check.errors[0].message if check.errors else "goal not reached"
+            result.reason = f"re-verification failed: {first}"
+    return result
