@@ -300,8 +300,10 @@ def _floor_of(world: World, obj: str) -> str | None:
 
 
 def _pour(world: World, state: State, source: str, target: str) -> None:
+    """The substance covers the target; a fillable target also ends up filled with it."""
     substances = [f[2] for f in state.facts if f[0] in ("filled", "contains", "insource") and f[1] == source]
-    fillable = world.allows(target, "fillable") and world.affordances[target].known
+    fillable = world.affordances[target].known and world.allows(target, "fillable")
     for sub in substances:
-        state.facts.add(("filled", target, sub) if fillable else ("covered", target, sub))
-        state.facts.add(("contains", target, sub) if fillable else ("covered", target, sub))
+        state.facts.add(("covered", target, sub))
+        if fillable:
+            state.facts.add(("filled", target, sub))

@@ -27,16 +27,24 @@ class State:
     future: set[str] = field(default_factory=set)
     # Precondition literals that held at some earlier step (for WRONG_TEMPORAL_ORDER).
     ever: set[tuple[str, ...]] = field(default_factory=set)
+    # Substances of the task (shared, never mutated): they have no single support.
+    substances: frozenset[str] = frozenset()
 
     def copy(self) -> State:
         return State(set(self.facts), dict(self.support), set(self.nextto), list(self.held),
-                     self.near, self.at, set(self.future), set(self.ever))
+                     self.near, self.at, set(self.future), set(self.ever),
+                     self.substances)
 
     # -- queries ----------------------------------------------------------
     def holds(self, pred: str, args: tuple[str, ...]) -> bool:
         """Truth of one ground atom, derived predicates included."""
         if pred in SUPPORT_RELATIONS:
-            return len(args) == 2 and self.support.get(args[0]) == (pred, args[1])
+            if len(args) != 2:
+                return False
+            if args[0] in self.substances:  # a substance is on what it covers, in what it fills
+                derived = {"ontop": "covered", "inside": "filled"}.get(pred)
+                return (pred, *args) in self.facts or (derived is not None and (derived, args[1], args[0]) in self.facts)
+            return self.support.get(args[0]) == (pred, args[1])
         if pred == "nextto":
             return len(args) == 2 and frozenset(args) in self.nextto
         if pred == "touching":
@@ -85,8 +93,8 @@ class State:
         out = set(self.facts)
         out.update((rel, obj, tgt) for obj, (rel, tgt) in self.support.items())
         for pair in self.nextto:
-            a, b = sorted(pair)
-            out.add(("nextto", a, b))
+            ends = sorted(pair)
+            out.add(("nextto", ends[0], ends[-1]))
         out.update(("holding", obj) for obj in self.held)
         out.update(("future", obj) for obj in self.future)
         return out

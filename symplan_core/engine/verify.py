@@ -106,13 +106,15 @@ class CompiledTask:
             self.actions[spec.name] = compile_action(spec)
 
     def _build_initial(self) -> State:
-        state = State()
+        state = State(substances=frozenset(o for o in self.world.objects if self.world.is_substance(o)))
         agent = self.world.agent
         for lit in self.problem.init:
             if lit.negated or lit.predicate in _STATIC or (agent and agent in lit.args):
                 continue
             pred, args = lit.predicate, lit.args
-            if pred in SUPPORT_RELATIONS and len(args) == 2:
+            if pred in SUPPORT_RELATIONS and len(args) == 2 and args[0] in state.substances:
+                state.facts.add((pred, *args))
+            elif pred in SUPPORT_RELATIONS and len(args) == 2:
                 state.support.setdefault(args[0], (pred, args[1]))  # first support wins
             elif pred == "nextto" and len(args) == 2:
                 state.nextto.add(frozenset(args))

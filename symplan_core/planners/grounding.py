@@ -17,6 +17,7 @@ from symplan_core.engine.goals import GoalEvaluator
 from symplan_core.engine.state import State
 
 _SUPPORTS = ("ontop", "inside", "under")
+_RELATIONS = frozenset(_SUPPORTS + ("nextto", "touching", "attached", "draped", "overlaid"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +54,14 @@ class Grounder:
 
     def _commit(self, t: Target) -> None:
         key = (t.predicate, t.args)
+        if t.positive and len(t.args) == 2 and t.args[0] == t.args[1] and t.predicate in _RELATIONS:
+            raise _Conflict(str(t))  # nothing is on, in, under or next to itself
         if self._polarity.get(key, t.positive) != t.positive:
             raise _Conflict(str(t))
         if t.positive and t.predicate in _SUPPORTS and len(t.args) == 2:
+            a, b = t.args
+            if a == b or self._support.get(b, ("", ""))[1] == a:  # on itself, or a two-cycle
+                raise _Conflict(str(t))
             if self._support.get(t.args[0], (t.predicate, t.args[1])) != (t.predicate, t.args[1]):
                 raise _Conflict(str(t))
             self._support[t.args[0]] = (t.predicate, t.args[1])

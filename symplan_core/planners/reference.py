@@ -23,8 +23,8 @@ from symplan_core.planners.phrases import render_response
 # properties, fill/cover them, place them, attach them, then open/close/switch.
 _PRIORITY = {"real": 0, "future": 0, "sliced": 1, "cooked": 1, "hot": 1, "frozen": 1, "folded": 1,
              "unfolded": 1, "broken": 1, "burnt": 1, "on_fire": 1, "filled": 2, "contains": 2,
-             "covered": 2, "saturated": 2, "ontop": 3, "inside": 3, "under": 3, "nextto": 3,
-             "touching": 3, "attached": 4, "draped": 4, "overlaid": 4, "open": 5, "toggled_on": 5}
+             "covered": 2, "saturated": 2, "ontop": 3, "inside": 3, "under": 3, "nextto": 3.5,
+             "touching": 3.5, "attached": 4, "draped": 4, "overlaid": 4, "open": 5, "toggled_on": 5}
 _MAX_REPAIRS = 24
 
 
@@ -160,7 +160,11 @@ class _Search:
             return
         p, a = target.predicate, target.args
         if target.positive:
-            if p in SUPPORT_RELATIONS or p == "nextto":
+            if p == "ontop" and self.w.is_substance(a[0]):
+                self.cover(a[1], a[0])
+            elif p == "inside" and self.w.is_substance(a[0]):
+                self.do("fill", a[1], a[0])
+            elif p in SUPPORT_RELATIONS or p == "nextto":
                 self.place({"ontop": "place_on_top", "inside": "place_inside", "under": "place_under",
                             "nextto": "place_next_to"}[p], a[0], a[1])
             elif p == "touching":
