@@ -10,6 +10,7 @@ Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
     ``held:o``             o is in a hand
     ``free_hand``          a hand is free (single-arm: 1, dual-arm: 2 hands)
     ``graspable:o``        o is neither a fixture (sceneObject/floor) nor a substance
+    ``apart:o:t``          t is not o and not (transitively) on/in/under o (no self-support or cycles)
     ``accessible:o``       o is not inside a closed openable container
     ``open_if_openable:t`` t is open, when t can open
     ``ability:o:FLAG``     BEHAVIOR ability FLAG of o (openable, toggleable, ...)
@@ -56,13 +57,13 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
        "Go to obj; reaches obj and what is (transitively) on, in or under it."),
     _a("grasp", "obj", f"exists:obj graspable:obj near:obj accessible:obj {_HAND}", "grasp:obj",
        "Pick obj up with a free hand; it leaves its support.", redundant="already:held:obj"),
-    _a("place_on_top", "obj tgt", "held:obj exists:tgt near:tgt", "place:ontop:obj:tgt",
+    _a("place_on_top", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "place:ontop:obj:tgt",
        "Put the held obj on top of tgt."),
-    _a("place_inside", "obj tgt", "held:obj exists:tgt near:tgt accessible:tgt open_if_openable:tgt",
+    _a("place_inside", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt open_if_openable:tgt",
        "place:inside:obj:tgt", "Put the held obj inside tgt (open it first if it opens)."),
-    _a("place_next_to", "obj tgt", "held:obj exists:tgt near:tgt", "place:nextto:obj:tgt",
+    _a("place_next_to", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "place:nextto:obj:tgt",
        "Put the held obj next to tgt, on tgt's support."),
-    _a("place_under", "obj tgt", "held:obj exists:tgt near:tgt", "place:under:obj:tgt",
+    _a("place_under", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "place:under:obj:tgt",
        "Put the held obj under tgt."),
     _a("open", "obj", f"exists:obj ability:obj:openable near:obj accessible:obj {_HAND}", "add:open:obj",
        "Open obj.", redundant="already:open:obj"),
@@ -91,13 +92,13 @@ B1K_ACTIONS: tuple[ActionSpec, ...] = (
        "already:folded:obj"),
     _a("unfold", "obj", "exists:obj near:obj", "add:unfolded:obj del:folded:obj", "Unfold obj.", "b1k",
        "already:unfolded:obj"),
-    _a("attach", "obj tgt", "held:obj exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
+    _a("attach", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
        "Attach the held obj to tgt.", "b1k"),
-    _a("screw", "obj tgt", "held:obj exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
+    _a("screw", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
        "Screw the held obj onto tgt (an attachment).", "b1k"),
-    _a("overlay", "obj tgt", "held:obj exists:tgt near:tgt", "release:obj add:overlaid:obj:tgt",
+    _a("overlay", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:overlaid:obj:tgt",
        "Lay the held obj flat over tgt.", "b1k"),
-    _a("drape", "obj tgt", "held:obj exists:tgt near:tgt", "release:obj add:draped:obj:tgt",
+    _a("drape", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:draped:obj:tgt",
        "Drape the held obj over tgt.", "b1k"),
     _a("heat", "obj", "exists:obj heated:obj", "add:hot:obj", "Let obj get hot on/in a heat source that is on.",
        "b1k", "already:hot:obj"),
@@ -120,6 +121,19 @@ B1K_ACTIONS: tuple[ActionSpec, ...] = (
     _a("uncrimp", "obj", "exists:obj near:obj", "del:crumpled:obj", "Smooth out the crumpled obj.", "b1k"),
 )
 
+def discovered_actions() -> tuple[ActionSpec, ...]:
+    """Actions accepted by ``symplan actions discover`` and emitted to
+    ``discovered_actions.json`` that the paper's 34 do not already provide."""
+    import json
+    from importlib import resources
+
+    data = json.loads(resources.files("symplan_core.engine").joinpath("discovered_actions.json").read_text())
+    known = {a.name for a in BASE_ACTIONS + B1K_ACTIONS}
+    return tuple(ActionSpec(**{**s, "params": tuple(s["params"]), "pre": tuple(s["pre"]),
+                               "effects": tuple(s["effects"]), "redundant": tuple(s["redundant"])})
+                 for s in data["actions"] if s["name"] not in known)
+
+
 ACTION_SETS: dict[str, tuple[ActionSpec, ...]] = {
     "b100": BASE_ACTIONS,
     "b1k": BASE_ACTIONS + B1K_ACTIONS,
@@ -127,8 +141,11 @@ ACTION_SETS: dict[str, tuple[ActionSpec, ...]] = {
 
 
 def action_set(name: str) -> dict[str, ActionSpec]:
-    """Actions by name for ``"b100"`` (14) or ``"b1k"`` (34)."""
+    """Actions by name: ``"b100"`` (14), ``"b1k"`` (the paper's 34) or ``"full"``
+    (the 34 plus discovered actions)."""
+    if name == "full":
+        return {a.name: a for a in BASE_ACTIONS + B1K_ACTIONS + discovered_actions()}
     try:
         return {a.name: a for a in ACTION_SETS[name]}
     except KeyError:
-        raise ValueError(f"unknown action set {name!r}; choose from {', '.join(ACTION_SETS)}") from None
+        raise ValueError(f"unknown action set {name!r}; choose from b100, b1k, full") from None

@@ -60,6 +60,7 @@ class _Search:
         self.calls: list[tuple[str, tuple[str, ...]]] = []
         self.deadline = deadline
         self.pending: list[Target] = []
+        self.depth = 0
 
     # -- primitives -----------------------------------------------------
     def do(self, action: str, *args: str) -> None:
@@ -67,7 +68,13 @@ class _Search:
             raise PlanningFailed("time budget exhausted")
         if action not in self.t.actions:
             raise PlanningFailed(f"action {action} is not in the {self.t.action_set_name} action set")
-        self.ensure(action, list(args))
+        if self.depth > 12:
+            raise PlanningFailed(f"{action}({', '.join(args)}): preconditions recurse without end")
+        self.depth += 1
+        try:
+            self.ensure(action, list(args))
+        finally:
+            self.depth -= 1
         outcome = self.t.apply(self.state, Call(len(self.calls), action, args, f"{action}()"), trace=False)
         if outcome.errors:
             raise PlanningFailed(f"{action}({', '.join(args)}): {outcome.errors[0].message}")
@@ -178,8 +185,7 @@ class _Search:
             elif p in ("filled", "contains"):
                 self.do("fill", *a)
             else:
-                action = self.achiever(p, positive=True)
-                self.do(action, *a) if len(self.t.specs[action].params) == len(a) else self.do(action, a[0])
+                self.apply_achiever(p, True, a)
         else:
             if p in SUPPORT_RELATIONS or p in ("nextto", "touching"):
                 self.do("grasp", a[0])
@@ -187,9 +193,13 @@ class _Search:
             elif p == "covered":
                 self.do("clean", a[0])
             else:
-                self.do(self.achiever(p, positive=False), a[0])
+                self.apply_achiever(p, False, a)
         if not self.holds(target):
             raise PlanningFailed(f"goal literal {target} still false after trying to achieve it")
+
+    def apply_achiever(self, predicate: str, positive: bool, args: tuple[str, ...]) -> None:
+        action = self.achiever(predicate, positive)
+        self.do(action, *args[:len(self.t.specs[action].params)])
 
     def achiever(self, predicate: str, positive: bool) -> str:
         want = f"{'add' if positive else 'del'}:{predicate}:"

@@ -1,0 +1,152 @@
+"""``symplan solve`` (reference planner / census) and ``symplan actions``."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from symplan_core.cli.common import Benchmark, BenchmarkOrAll, benchmarks_of, console, fail, print_json
+from symplan_core.data.fetch import DataError
+
+actions_app = typer.Typer(help="List, document and discover actions.", no_args_is_help=True)
+
+
+class Robot(str, Enum):
+    single = "single"
+    dual = "dual"
+    both = "both"
+
+
+class ActionSetName(str, Enum):
+    default = "default"
+    b100 = "b100"
+    b1k = "b1k"
+    full = "full"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("solve")(solve)
+    app.add_typer(actions_app, name="actions")
+
+
+def solve(
+    task: str = typer.Argument(None, help="One task (name, bench/name or .bddl); omit for the census."),
+    benchmark: BenchmarkOrAll = typer.Option(BenchmarkOrAll.all, help="Benchmark(s) for the census."),
+    robot: Robot = typer.Option(Robot.both, help="Embodiment(s)."),
+    actions: ActionSetName = typer.Option(ActionSetName.default,
+                                          help="Action set: default = b100 for B-100, b1k (paper's 34) for B-1K; "
+                                               "full = 34 + discovered."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON (per-task rows and summary)."),
+    workers: int = typer.Option(0, help="Processes (0 = one per core)."),
+    out: Path = typer.Option(None, help="Also write the JSON report here."),
+) -> None:
+    """Solve one task and print its plan, or run the census over whole benchmarks."""
+    from symplan_core.planners.census import CensusJob, run_census, summarize
+    from symplan_core.tasks import list_tasks
+
+    robots = ["single", "dual"] if robot is Robot.both else [robot.value]
+    act = None if actions is ActionSetName.default else actions.value
+    if task:
+        _solve_one(task, robots, act, json_out)
+        return
+    try:
+        jobs = [CensusJob(b, name, r, act) for b in benchmarks_of(benchmark) for name in list_tasks(b) for r in robots]
+    except DataError as exc:
+        fail(str(exc))
+    with Progress(console=console, disable=json_out) as bar:
+        progress = bar.add_task("census", total=len(jobs))
+        rows = run_census(jobs, workers or None, lambda: bar.advance(progress))
+    report = {"summary": summarize(rows), "tasks": rows}
+    if out:
+        out.write_text(json.dumps(report, indent=1) + "\n")
+    if json_out:
+        print_json(report)
+        return
+    table = Table("benchmark/robot", "total", "solved", "strict_pass", "median cmds", "p90 cmds", "median s")
+    for key, s in report["summary"].items():
+        table.add_row(key, str(s["total"]), str(s["solved"]), str(s["strict_pass"]), str(s["median_commands"]),
+                      f"{s['p90_commands']:.1f}", f"{s['median_seconds']:.4f}")
+    console.print(table)
+    for row in rows:
+        if not row["strict_pass"]:
+            console.print(f"  {row['benchmark']}/{row['task']} ({row['robot']}): {row['reason']}", highlight=False)
+
+
+def _solve_one(task: str, robots: list[str], actions: str | None, json_out: bool) -> None:
+    from symplan_core.engine import compile_task
+    from symplan_core.planners.reference import plan_task
+    from symplan_core.tasks import load_problem
+
+    try:
+        problem = load_problem(task)
+    except DataError as exc:
+        fail(str(exc))
+    results = [plan_task(compile_task(problem, r, actions), task) for r in robots]
+    if json_out:
+        print_json([{**r.to_json(), "response": r.response} for r in results])
+        return
+    for r in results:
+        status = "strict-pass" if r.strict_pass else f"UNSOLVED: {r.reason}"
+        console.print(f"[bold]{task}[/] ({r.robot}-arm): {r.commands} commands, {status}")
+        if r.response:
+            print(r.response)
+
+
+@actions_app.command("list")
+def actions_list(
+    action_set: ActionSetName = typer.Option(ActionSetName.full, "--set", help="Which action set."),
+    markdown: bool = typer.Option(False, help="Print the Markdown table used in docs/actions.md."),
+) -> None:
+    """List actions with parameters, preconditions and effects (from the specs)."""
+    from symplan_core.engine.docs import action_table_markdown
+
+    from symplan_core.engine.actions import action_set as get_set
+
+    name = "full" if action_set is ActionSetName.default else action_set.value
+    if markdown:
+        print(action_table_markdown(name))
+        return
+    for spec in get_set(name).values():
+        print(f"{spec.signature:28s} [{spec.added_in}] {spec.doc}")
+
+
+@actions_app.command("discover")
+def actions_discover(
+    benchmark: Benchmark = typer.Option(Benchmark.b1k, help="Benchmark whose goals drive discovery."),
+    base: Benchmark = typer.Option(Benchmark.b100, help="Base action set."),
+    json_out: bool = typer.Option(False, "--json", help="Print the JSON report."),
+    emit: Path = typer.Option(None, help="Write accepted specs (library JSON format) to this file."),
+) -> None:
+    """Scan goals, classify predicates, infer/propose actions, validate in the engine, emit."""
+    from symplan_core.discovery import discover, save
+    from symplan_core.engine.actions import action_set as get_set
+    from symplan_core.planners.discovery_solver import solve_with
+    from symplan_core.tasks import list_tasks, load_problem
+
+    try:
+        problems = {n: load_problem(n, benchmark.value) for n in list_tasks(benchmark.value)}
+    except DataError as exc:
+        fail(str(exc))
+    with console.status("discovering actions"):
+        report = discover(problems, list(get_set(base.value).values()), base.value, solve_with)
+    if emit:
+        save(report.emitted, emit)
+    if json_out:
+        print_json(report.to_json())
+        return
+    table = Table("", base.value.upper(), benchmark.value.upper())
+    t = report.table()
+    for key in ("base_actions", "uncovered_goal_predicates", "reviewed_proposals", "accepted_additions",
+                "total_actions"):
+        table.add_row(key.replace("_", " "), "--" if key != "base_actions" and key != "total_actions"
+                      else str(t["base_actions"]), str(t[key]))
+    table.add_row("resolved coverage", "100%", f"{t['resolved_coverage']:.0%}")
+    console.print(table)
+    for p in report.to_json()["proposals"]:
+        mark = "accepted" if p["accepted"] else f"rejected ({p['note']})"
+        console.print(f"  {p['action']:28s} for {p['for']:18s} solves {p['newly_solved']:3d} tasks: {mark}")
