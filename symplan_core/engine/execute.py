@@ -106,6 +106,17 @@ def _graspable(w, s, a, _cap):
     return None
 
 
+def _apart(w, s, a, _cap):
+    """Placing/attaching obj relative to itself, or to something resting on/in it, is impossible
+    (it would make a support cycle); such a call is malformed and skipped."""
+    obj, tgt = a
+    if tgt != obj and all(t != obj for _r, t in s.container_chain(tgt)):
+        return None
+    what = "itself" if tgt == obj else f"{tgt}, which rests on or in {obj}"
+    return (ErrorKind.AFFORDANCE, "", f"{obj} cannot be put relative to {what}",
+            f"choose a target that is not {obj} or on/in it")
+
+
 def _accessible(w, s, a, _cap):
     box = closed_container(w, s, a[0])
     if box is None:
@@ -170,7 +181,7 @@ def _heated(w, s, a, _cap):
 
 _CHECKS: dict[str, Callable[..., Check] | Check] = {
     "exists": _exists, "near": _near, "held": _held, "free_hand": _free_hand, "graspable": _graspable,
-    "accessible": _accessible, "open_if_openable": _open_if_openable, "substance": _substance,
+    "accessible": _accessible, "apart": _apart, "open_if_openable": _open_if_openable, "substance": _substance,
     "has_substance": _has_substance, "heated": _heated,
 }
 
