@@ -7,7 +7,9 @@ symplan_ros (e.g. for the launch-file test) does not load the engine.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 
@@ -20,28 +22,23 @@ def compile_task(problem: Any, robot: str) -> Any:
 def verify(task: Any, plan_text: str, state: Any) -> Any:
     from symplan_core.engine import verify as _verify
 
-    # A copy: verification simulates the plan and must not advance the live state.
-    return _verify(task, plan_text, state=state.copy())
+    # verify() runs on its own copy of ``state``: the live state is not advanced.
+    return _verify(task, plan_text, state=state)
 
 
 def apply(task: Any, state: Any, call: Any) -> list[str]:
     """Apply a SUCCEEDED subgoal's effects to the live state; return engine errors (if any)."""
-    outcome = task.apply(state, call)
-    return [str(getattr(e, "message", e)) for e in (outcome.errors or [])]
+    return [e.message for e in task.apply(state, call, trace=False).errors]
 
 
 def error_lines(result: Any) -> list[str]:
-    lines = []
-    for e in result.errors:
-        step = getattr(e, "step", None)
-        hint = getattr(e, "hint", "") or ""
-        where = f"step {step}: " if step is not None else ""
-        lines.append(f"{where}{getattr(e, 'kind', 'error')}: {getattr(e, 'message', e)}"
-                     + (f" (hint: {hint})" if hint else ""))
-    if not lines and not getattr(result, "format_ok", True):
-        lines.append("format: the response contains no parsable plan")
+    """The engine's errors as "step N: KIND: message (hint: ...)" lines; never empty on failure."""
+    lines = [f"step {e.step}: {e.kind.value}: {e.message}" + (f" (hint: {e.hint})" if e.hint else "")
+             for e in result.errors]
+    if not lines and not result.calls:
+        lines.append("format: the response contains no action calls")
     if not lines and not result.strict_pass:
-        lines.append(f"goal not reached (gcr={float(result.gcr):.2f})")
+        lines.append(f"goal not reached (gcr={result.gcr:.2f})")
     return lines
 
 
@@ -54,29 +51,12 @@ def to_json_text(result: Any) -> str:
         return json.dumps({"error": f"to_json failed: {exc}"})
 
 
-def _literal_text(lit: Any) -> str:
-    if isinstance(lit, str):
-        return lit
-    to_list = getattr(lit, "to_list", None)
-    if to_list is not None:
-        parts = to_list()
-        if parts and parts[0] == "not":
-            return "(not (" + " ".join(map(str, parts[1])) + "))"
-        return "(" + " ".join(map(str, parts)) + ")"
-    if isinstance(lit, tuple):
-        return "(" + " ".join(map(str, lit)) + ")"
-    return str(lit)
+def _literal_text(lit: tuple[str, ...]) -> str:
+    return "(" + " ".join(lit) + ")"
 
 
 def _delta(outcome: Any) -> tuple[list[str], list[str]]:
-    delta = getattr(outcome, "delta", None)
-    if delta is None:
-        return [], []
-    added = getattr(delta, "added", None)
-    removed = getattr(delta, "removed", None)
-    if added is None and isinstance(delta, tuple) and len(delta) == 2:
-        added, removed = delta
-    return [_literal_text(x) for x in (added or ())], [_literal_text(x) for x in (removed or ())]
+    return sorted(map(_literal_text, outcome.added)), sorted(map(_literal_text, outcome.removed))
 
 
 def call_text(call: Any) -> str:
@@ -85,14 +65,14 @@ def call_text(call: Any) -> str:
 
 
 def subgoals_for(task: Any, state: Any, calls: Sequence[Any], plan_id: str, subgoal_type: type) -> list[Any]:
-    """Subgoals of a verified plan, with each step's expected effects (simulated on a copy)."""
+    """Subgoals of a verified plan: full instance names, expected effects (simulated on a copy)."""
     sim = state.copy()
     out = []
     for index, call in enumerate(calls):
         added, removed = _delta(task.apply(sim, call))
         out.append(subgoal_type(
             plan_id=plan_id, index=index, count=len(calls), action=call.action,
-            args=tuple(call.args), text=call_text(call), expected_add=tuple(added),
+            args=tuple(task.names.full(a) or a for a in call.args), text=call_text(call), expected_add=tuple(added),
             expected_del=tuple(removed), call=call,
         ))
     return out
@@ -123,38 +103,62 @@ def complete(backend: Any, messages: Any) -> tuple[str, str | None]:
     return first.text, None
 
 
-def prompt_messages(task: Any, problem: Any, state: Any, robot: str, variant: str,
-                    history: Sequence[str]) -> Any:
-    """The planning prompt for ``task``; on a replan, it says what happened so far.
+def task_at_state(task: Any, state: Any) -> Any:
+    """The compiled task with ``state`` as its initial state (for replanning from "now").
 
-    The verification that gates execution is always from the live state; the prompt only
-    has to steer the planner towards a plan that passes it.
+    symplan_core has no public constructor for this yet; a shallow copy shares the immutable
+    world/goal and only swaps the initial state.
     """
-    from symplan_core.prompts import build_prompt
+    at = getattr(task, "at_state", None)
+    if callable(at):
+        return at(state)
+    clone = copy.copy(task)
+    clone._initial = state.copy()  # noqa: SLF001 - see docstring; replace with task.at_state()
+    return clone
 
-    prompt = build_prompt(task, robot, variant=variant, state=state) if history else build_prompt(
-        task, robot, variant=variant)
-    if not history:
-        return prompt
-    note = ("Execution so far (the state has changed since the task was stated):\n- "
-            + "\n- ".join(history)
-            + "\nWrite a new plan that reaches the goal from the current state.")
-    return _append(prompt, [{"role": "user", "content": note}])
+
+def _fallback_prompt(task: Any, robot: str) -> list[dict[str, str]]:
+    """Used only while symplan_core.prompts is unavailable: task text plus action signatures."""
+    from symplan_core.bddl.writer import write_problem
+
+    actions = "\n".join(f"- {spec.signature}: {spec.doc}" for spec in task.specs.values())
+    return [
+        {"role": "system", "content": f"You plan for a {robot}-arm robot. Answer with one action call per line."},
+        {"role": "user", "content": f"Task:\n{write_problem(task.source_problem)}\nActions:\n{actions}"},
+    ]
+
+
+def prompt_messages(task: Any, state: Any, robot: str, variant: str, history: Sequence[str]) -> Any:
+    """The planning prompt as a PlannerPrompt whose ``task`` starts at ``state``.
+
+    Structured planners (the reference planner) read ``task``; LLMs read the messages, which
+    on a replan also say what happened so far. Whatever the prompt, execution is gated by
+    verification from the live state, not by the prompt.
+    """
+    from symplan_core.llm.base import ChatMessage, PlannerPrompt
+
+    current = task_at_state(task, state) if history else task
+    try:
+        from symplan_core.prompts import build_prompt
+    except ImportError:
+        built: Any = _fallback_prompt(current, robot)
+    else:
+        built = build_prompt(current, robot, variant=variant)
+    if isinstance(built, PlannerPrompt):
+        messages = list(built.messages)
+    else:
+        messages = [ChatMessage(m["role"], m["content"]) for m in built]
+    if history:
+        messages.append(ChatMessage("user", (
+            "Execution so far (the state has changed since the task was stated):\n- "
+            + "\n- ".join(history) + "\nWrite a new plan that reaches the goal from the current state.")))
+    return PlannerPrompt(messages=tuple(messages), task=current)
 
 
 def repair_messages(messages: Any, text: str, errors: Sequence[str]) -> Any:
     feedback = ("The plan was rejected by the symbolic verifier:\n- " + "\n- ".join(errors)
                 + "\nReturn a corrected complete plan in the same format.")
-    return _append(messages, [{"role": "assistant", "content": text},
-                              {"role": "user", "content": feedback}])
-
-
-def _append(prompt: Any, extra: list[dict[str, str]]) -> Any:
-    """Append chat messages to a list-of-dicts prompt or a PlannerPrompt (keeping its task)."""
-    if isinstance(prompt, list | tuple):
-        return [*prompt, *extra]
-    from dataclasses import replace
-
     from symplan_core.llm.base import ChatMessage
 
-    return replace(prompt, messages=(*prompt.messages, *(ChatMessage(m["role"], m["content"]) for m in extra)))
+    return replace(messages, messages=(*messages.messages, ChatMessage("assistant", text),
+                                       ChatMessage("user", feedback)))

@@ -152,7 +152,7 @@ class PlannerNode(LifecycleNode):
     def _on_goal(self, goal: Plan.Goal) -> GoalResponse:
         with self._goal_lock:
             if not self._active or self._busy:
-                self.get_logger().warn("rejecting Plan goal: " + ("busy" if self._busy else "not active"))
+                self.get_logger().warning("rejecting Plan goal: " + ("busy" if self._busy else "not active"))
                 return GoalResponse.REJECT
             self._busy = True
             return GoalResponse.ACCEPT

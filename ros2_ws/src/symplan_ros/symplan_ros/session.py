@@ -92,14 +92,14 @@ class PlanningSession:
         self.last_backend_error: str | None = None  # for the LLM-endpoint diagnostic
 
     # ---- planning ----------------------------------------------------------------------
-    def plan(self, task: Any, problem: Any, state: Any, attempt: int, goal_id: str,
+    def plan(self, task: Any, state: Any, attempt: int, goal_id: str,
              feedback: Feedback, history: list[str]) -> tuple[ValidatedPlan | None, list[str]]:
         """Ask the backend (with repair rounds, then the fallback) for a plan from ``state``.
 
         Returns the validated plan, or None and the error trace of every rejected attempt.
         """
         errors: list[str] = []
-        messages = core.prompt_messages(task, problem, state, self.robot, self.prompt_variant, history)
+        messages = core.prompt_messages(task, state, self.robot, self.prompt_variant, history)
         for round_ in range(self.repair_rounds + 1):
             feedback("planning" if round_ == 0 else "repairing", attempt,
                      f"asking {self.backend_name} (round {round_ + 1}/{self.repair_rounds + 1})")
@@ -117,7 +117,7 @@ class PlanningSession:
             feedback("repairing", attempt, "falling back to the reference planner")
             if self._fallback_backend is None:
                 self._fallback_backend = core.make_backend("reference")
-            ref_messages = core.prompt_messages(task, problem, state, self.robot, self.prompt_variant, history)
+            ref_messages = core.prompt_messages(task, state, self.robot, self.prompt_variant, history)
             text, err = core.complete(self._fallback_backend, ref_messages)
             if err is None:
                 plan, verrors = self._verify(task, text, state, attempt, goal_id, feedback, "reference")
@@ -164,7 +164,7 @@ class PlanningSession:
         while True:
             if should_cancel():
                 return self._canceled(result)
-            plan, errors = self.plan(task, scene.problem, state, attempt, goal_id, feedback, history)
+            plan, errors = self.plan(task, state, attempt, goal_id, feedback, history)
             result.errors.extend(errors)
             if plan is None:
                 result.message = f"no plan strict-passed the engine (attempt {attempt})"

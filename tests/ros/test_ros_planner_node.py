@@ -1,0 +1,187 @@
+"""The lifecycle planner node over real DDS: lifecycle, Plan action, subgoals, replans, cancel,
+invalid plans, the verify service and bad camera images.
+
+One isolated ROS domain for the module; the planner, the skill simulator and the client run in
+one MultiThreadedExecutor (the planner's action callback blocks waiting for skill status).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import PlannerClient, wait_until
+from symplan_ros_testkit import BENCH, GOOD_PLAN, TASK, garbage_backend, replay, suffix_backend
+
+CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"
+
+
+def _factory(spec: str):
+    from symplan_ros import core_adapter
+
+    return {"test:suffix": suffix_backend, "test:garbage": garbage_backend}.get(
+        spec, lambda: core_adapter.make_backend(spec))()
+
+
+@pytest.fixture(scope="module")
+def rig(ros_context, spinner):
+    from rclpy.node import Node
+    from rclpy.parameter import Parameter
+    from symplan_ros.planner_node import PlannerNode
+    from symplan_ros.skill_sim import SkillSimNode
+
+    args = ["--ros-args", "--params-file", str(CONFIG)]
+
+    def planner(name: str, backend: str) -> PlannerNode:
+        return PlannerNode(name, backend_factory=_factory, context=ros_context, cli_args=args,
+                           parameter_overrides=[Parameter("planner.backend", value=backend),
+                                                Parameter("planner.fallback", value="none")])
+
+    good = spinner.add(planner("symplan_planner", "test:suffix"))
+    bad = spinner.add(planner("symplan_planner_bad", "test:garbage"))
+    sim = spinner.add(SkillSimNode(context=ros_context))
+    client_node = spinner.add(Node("test_client", context=ros_context))
+    return {"good": good, "bad": bad, "sim": sim, "client": PlannerClient(client_node),
+            "bad_client": PlannerClient(client_node, "/symplan_planner_bad")}
+
+
+def _goal(**kw):
+    from symplan_interfaces.action import Plan
+
+    return Plan.Goal(task_id=TASK, benchmark=BENCH, instruction="bring in the wood", **kw)
+
+
+def test_parameters_come_from_planner_yaml_with_descriptors(rig) -> None:
+    node = rig["good"]
+    assert node.get_parameter("execution.replan_limit").value == 3  # from config/planner.yaml
+    desc = node.describe_parameter("planner.repair_rounds")
+    assert desc.description and desc.integer_range[0].to_value == 10
+
+
+def test_lifecycle_configure_then_activate_over_the_change_state_service(rig) -> None:
+    from lifecycle_msgs.msg import Transition
+
+    client = rig["client"]
+    assert client.state() == "unconfigured"
+    assert client.transition(Transition.TRANSITION_CONFIGURE)
+    assert client.state() == "inactive"
+    assert client.send(_goal()) is None  # goals are refused until the node is active
+    assert client.transition(Transition.TRANSITION_ACTIVATE)
+    assert client.state() == "active"
+    bad = rig["bad_client"]
+    assert bad.transition(Transition.TRANSITION_CONFIGURE) and bad.transition(Transition.TRANSITION_ACTIVATE)
+
+
+def test_plan_goal_runs_validated_subgoals_in_order_and_succeeds(rig) -> None:
+    from action_msgs.msg import GoalStatus
+    from symplan_interfaces.msg import SkillStatus
+
+    client, sim = rig["client"], rig["sim"]
+    client.subgoals.clear()
+    feedback: list = []
+    result, status = client.run(_goal(), feedback)
+    assert status == GoalStatus.STATUS_SUCCEEDED, result.errors
+    assert result.success and result.strict_pass and result.gcr == 1.0 and result.replans == 0
+    wait_until(lambda: len(client.subgoals) == 12)
+    assert [s.index for s in client.subgoals] == list(range(12))
+    assert "\n".join(s.text for s in client.subgoals) == GOOD_PLAN
+    assert client.subgoals[1].args == ["plywood.n.01_1"] and "(holding plywood.n.01_1)" in client.subgoals[1].expected_add
+    assert [s.text for s in result.subgoals] == [s.text for s in client.subgoals]
+    assert all(entry[3] == SkillStatus.SUCCEEDED for entry in sim.log[-12:])
+    first_seen = list(dict.fromkeys(f.stage for f in feedback))
+    assert first_seen == ["scene", "bddl_check", "planning", "verifying", "executing"]
+    assert "(define (problem bringing_in_wood_0)" in result.final_bddl
+
+
+def test_injected_failure_triggers_a_replan_from_the_current_state_that_completes(rig) -> None:
+    from action_msgs.msg import GoalStatus
+    from rclpy.parameter import Parameter
+
+    client, sim = rig["client"], rig["sim"]
+    client.subgoals.clear()
+    sim.set_parameters([Parameter("fail_at", value=sim.received + 5)])  # 6th subgoal of this goal
+    try:
+        feedback: list = []
+        result, status = client.run(_goal(), feedback)
+    finally:
+        sim.set_parameters([Parameter("fail_at", value=-1)])
+    assert status == GoalStatus.STATUS_SUCCEEDED, result.errors
+    assert result.replans == 1
+    assert any("injected failure" in e for e in result.errors)
+    assert any(f.attempt == 1 and f.stage == "planning" for f in feedback)
+    # Published: the 5 that succeeded, the failed one, then the whole replanned plan.
+    wait_until(lambda: len(client.subgoals) == len(result.subgoals) + 1)
+    assert [s.index for s in client.subgoals[:6]] == list(range(6))
+    assert client.subgoals[6].index == 0 and client.subgoals[6].plan_id != client.subgoals[5].plan_id
+    plan_ids = list(dict.fromkeys(s.plan_id for s in client.subgoals))
+    assert len(plan_ids) == 2
+    replay(client.subgoals, failed={5})
+
+
+def test_invalid_plans_publish_no_subgoal_and_fail_with_the_engine_errors(rig) -> None:
+    from action_msgs.msg import GoalStatus
+
+    bad = rig["bad_client"]
+    result, status = bad.run(_goal())
+    assert status == GoalStatus.STATUS_ABORTED
+    assert not result.success and not result.strict_pass and list(result.subgoals) == []
+    assert any("UNKNOWN_ACTION" in e or "PARSE" in e for e in result.errors)
+    assert bad.subgoals == []
+    # The node stays up: a second goal is accepted and fails the same way.
+    result2, status2 = bad.run(_goal())
+    assert status2 == GoalStatus.STATUS_ABORTED and result2.errors
+
+
+def test_cancel_stops_execution_and_reports_canceled(rig) -> None:
+    from action_msgs.msg import GoalStatus
+    from conftest import wait_future
+    from rclpy.parameter import Parameter
+
+    client, sim = rig["client"], rig["sim"]
+    client.subgoals.clear()
+    sim.set_parameters([Parameter("delay_s", value=0.5)])
+    try:
+        handle = client.send(_goal())
+        wait_until(lambda: len(client.subgoals) >= 1)
+        wait_future(handle.cancel_goal_async())
+        res = wait_future(handle.get_result_async())
+    finally:
+        sim.set_parameters([Parameter("delay_s", value=0.0)])
+    assert res.status == GoalStatus.STATUS_CANCELED
+    assert not res.result.success and len(res.result.subgoals) < 12
+    # The planner is free again: the next goal is accepted and succeeds.
+    result, status = client.run(_goal())
+    assert status == GoalStatus.STATUS_SUCCEEDED
+
+
+def test_verify_plan_service_reports_strict_pass_and_engine_errors(rig) -> None:
+    client = rig["client"]
+    ok = client.call_verify(task_id=TASK, benchmark=BENCH, plan_text=GOOD_PLAN)
+    assert ok.ok and ok.strict_pass and ok.gcr == 1.0 and len(ok.calls) == 12 and ok.errors == []
+    bad = client.call_verify(task_id=TASK, benchmark=BENCH, plan_text="grasp(plywood_1)\nfly(plywood_2)")
+    assert bad.ok and not bad.strict_pass
+    assert any("PRECONDITION" in e or "near" in e for e in bad.errors)
+    assert any("UNKNOWN_ACTION" in e for e in bad.errors)
+    missing = client.call_verify(task_id="no_such_task_xyz", plan_text="navigate(a)")
+    assert not missing.ok and missing.errors
+
+
+def test_bad_camera_image_is_rejected_with_a_diagnostic_and_the_node_keeps_running(rig) -> None:
+    from rclpy.qos import qos_profile_sensor_data
+    from sensor_msgs.msg import Image
+
+    client = rig["client"]
+    pub = client.node.create_publisher(Image, "/camera/color/image_raw", qos_profile_sensor_data)
+    wait_until(lambda: pub.get_subscription_count() >= 2)  # both planner nodes listen
+    pub.publish(Image(height=4, width=4, encoding="rgb8", step=5, data=bytes(20)))  # step < 12
+
+    def camera_warning() -> bool:
+        return any(s.name.endswith(": camera") and s.level == b"\x01" and "bad_step" in s.message
+                   for arr in list(client.diagnostics) for s in arr.status)
+
+    wait_until(camera_warning)
+    good = Image(height=4, width=4, encoding="rgb8", step=12, data=bytes(48))
+    pub.publish(good)
+    wait_until(lambda: rig["good"].camera.frames >= 1)
+    assert rig["good"].camera.rejected >= 1
+    assert client.call_verify(task_id=TASK, benchmark=BENCH, plan_text=GOOD_PLAN).strict_pass

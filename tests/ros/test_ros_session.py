@@ -1,0 +1,82 @@
+"""PlanningSession without DDS: the verify-before-publish invariant, replanning, limits."""
+
+from __future__ import annotations
+
+from symplan_ros.scene import BddlSceneSource, KeyFrameBuffer, TaskRequest
+from symplan_ros.session import Outcome, PlanningSession, Subgoal
+from symplan_ros_testkit import (
+    BENCH,
+    TASK,
+    garbage_backend,
+    replay,
+    suffix_backend,
+)
+
+
+def _source() -> BddlSceneSource:
+    return BddlSceneSource(KeyFrameBuffer())
+
+
+def _run(session: PlanningSession, outcomes: dict[int, Outcome] | None = None):
+    """Run one goal; the n-th dispatched subgoal gets outcomes[n] (default SUCCEEDED)."""
+    dispatched: list[Subgoal] = []
+    stages: list[str] = []
+
+    def dispatch(sub: Subgoal) -> tuple[Outcome, str]:
+        dispatched.append(sub)
+        return (outcomes or {}).get(len(dispatched) - 1, Outcome.SUCCEEDED), "sim"
+
+    result = session.run(TaskRequest(task_id=TASK, benchmark=BENCH), _source(), dispatch,
+                         lambda stage, *_: stages.append(stage))
+    return result, dispatched, stages
+
+
+def test_every_dispatched_subgoal_belongs_to_a_plan_that_strict_passes_from_the_state_it_ran_on() -> None:
+    session = PlanningSession(suffix_backend(), fallback="none", backend_name="suffix")
+    result, dispatched, stages = _run(session, {2: Outcome.FAILED})
+    assert result.success and result.replans == 1
+    assert len({s.plan_id for s in dispatched}) == 2
+    replay(dispatched, failed={2})  # re-verifies each plan from the state it started on
+
+
+def test_timeout_is_treated_like_a_failure_and_replanned() -> None:
+    session = PlanningSession(suffix_backend(), fallback="none", backend_name="suffix")
+    result, dispatched, _ = _run(session, {0: Outcome.TIMEOUT})
+    assert result.success and result.replans == 1
+    assert "timeout" in result.errors[0]
+    replay(dispatched, failed={0})
+
+
+def test_garbage_backend_dispatches_nothing_and_returns_the_engine_errors() -> None:
+    session = PlanningSession(garbage_backend(), repair_rounds=1, fallback="none", backend_name="garbage")
+    result, dispatched, stages = _run(session)
+    assert dispatched == []
+    assert not result.success and not result.strict_pass
+    assert any("PARSE" in e for e in result.errors)
+    assert stages.count("repairing") == 1  # one repair round was tried
+
+
+def test_replan_limit_bounds_the_number_of_replans() -> None:
+    session = PlanningSession(suffix_backend(), fallback="none", replan_limit=2, backend_name="suffix")
+    result, dispatched, _ = _run(session, {i: Outcome.FAILED for i in range(100)})
+    assert not result.success
+    assert result.replans == 2
+    assert len(dispatched) == 3  # first plan + two replans, each failing at its first subgoal
+    assert "replan limit" in result.message
+
+
+def test_execute_false_validates_without_dispatching() -> None:
+    session = PlanningSession(suffix_backend(), fallback="none", backend_name="suffix")
+    dispatched: list[Subgoal] = []
+    result = session.run(TaskRequest(task_id=TASK, benchmark=BENCH, execute=False), _source(),
+                         lambda s: (dispatched.append(s), (Outcome.SUCCEEDED, ""))[1], lambda *a: None)
+    assert result.success and result.strict_pass and dispatched == []
+    assert len(result.executed) == 12
+
+
+def test_unknown_task_is_a_typed_failure_not_an_exception() -> None:
+    session = PlanningSession(suffix_backend(), fallback="none", backend_name="suffix")
+    result = session.run(TaskRequest(task_id="no_such_activity_xyz"), _source(),
+                         lambda s: (Outcome.SUCCEEDED, ""), lambda *a: None)
+    assert not result.success
+    assert result.errors and result.errors[0].startswith("scene:")
