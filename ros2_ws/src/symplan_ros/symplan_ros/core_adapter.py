@@ -80,9 +80,20 @@ def subgoals_for(task: Any, state: Any, calls: Sequence[Any], plan_id: str, subg
 
 # ---- backends and prompts ------------------------------------------------------------------
 def make_backend(spec: str) -> Any:
+    from symplan_core.llm import BackendUnavailableError
     from symplan_core.llm import make_backend as _make
 
-    return _make(spec)
+    try:
+        return _make(spec)
+    except BackendUnavailableError:
+        if backend_name(spec) != "reference":
+            raise
+        # Until symplan_core.planners.reference exposes make_planner_backend(), wrap its
+        # plan_task() the way the backend contract describes (FunctionBackend over the task).
+        from symplan_core.llm.base import FunctionBackend
+        from symplan_core.planners.reference import plan_task
+
+        return FunctionBackend(lambda prompt: plan_task(prompt.task).response or "", name="reference")
 
 
 def backend_name(spec: str) -> str:

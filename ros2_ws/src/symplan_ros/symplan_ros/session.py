@@ -201,6 +201,9 @@ class PlanningSession:
             feedback("executing", plan.attempt, f"subgoal {sub.index + 1}/{sub.count}: {sub.text}",
                      sub.index, sub.count)
             outcome, message = dispatch(sub)
+            feedback("executing", plan.attempt,
+                     f"subgoal {sub.index + 1}/{sub.count}: {sub.text} -> {outcome.value.upper()}"
+                     + ("" if outcome is Outcome.SUCCEEDED else f" ({message})"), sub.index, sub.count)
             if outcome is Outcome.CANCELED:
                 result.canceled = True
                 return "canceled"
