@@ -1,0 +1,158 @@
+"""The planner prompt: one builder for evaluation, data generation and the runtime.
+
+``build_prompt(task)`` returns chat messages (``[{"role", "content"}, ...]``):
+
+* system: the robot (single arm = one hand, dual arm = two hands), the action rules, the
+  allowed actions with signatures and one-line docs taken from the task's action specs, and the
+  paper's output format ``<think>…</think><answer><steps>…</steps><code>…</code></answer>``;
+* user: the environment block (objects + initial state, short names, no goal; distractor
+  objects when given) and the request in English from :mod:`symplan_core.prompts.goal_text`.
+
+Variants are named: ``guided`` (the paper's Guided prompt, default) and ``forbid`` (Guided plus
+explicit forbidden behaviours). :func:`repair_message` turns an engine verdict into the
+follow-up turn of verifier-in-the-loop repair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from symplan_core.bddl.environment import render_environment
+from symplan_core.engine.errors import EngineError
+from symplan_core.engine.verify import CompiledTask, VerifyResult
+from symplan_core.prompts.goal_text import goal_to_english
+
+Variant = Literal["guided", "forbid"]
+VARIANTS: tuple[str, ...] = ("guided", "forbid")
+
+_ROBOT = {
+    "single": "a single-arm mobile robot with ONE hand: it can hold at most one object at a time",
+    "dual": "a dual-arm mobile robot with TWO hands: it can hold at most two objects at a time",
+}
+
+OUTPUT_FORMAT = """\
+Answer in exactly this format and nothing else:
+<think>your reasoning about the objects, their states and the order of actions</think>
+<answer><steps>
+1. a short natural-language description of the first step
+2. ...
+</steps><code>
+action(arg, arg)
+action(arg)
+</code></answer>
+The <code> block holds one allowed action call per line, in execution order, using object names
+exactly as listed in the environment. Write no other code."""
+
+_RULES = """\
+Rules:
+- navigate to an object before you grasp it, use it, or place something on, in, next to or under it.
+- grasp needs a free hand; placing (place_*) needs the object to be in your hand, and frees that hand.
+- {hands}
+- Open a closed container before taking something out of it or putting something inside it.
+- Only movable objects can be grasped; floors, furniture and substances (water, dust, ...) cannot.
+- Use only the allowed actions and only objects listed in the environment.
+- The plan must leave every requirement of the task satisfied at the end."""
+
+_HANDS = {
+    "single": "With one hand you must place (or otherwise use up) the held object before grasping another.",
+    "dual": "With two hands you may carry two objects at once; a third grasp needs a hand freed first.",
+}
+
+_FORBID = """\
+Forbidden:
+- Do NOT invent objects, actions or arguments; do NOT shorten or rename objects.
+- Do NOT grasp when your hands are full, and do NOT place an object you are not holding.
+- Do NOT grasp fixtures (floors, tables, counters, cabinets, beds, ...) or substances.
+- Do NOT put anything inside a closed container, and do NOT act on objects you have not navigated to.
+- Do NOT repeat an action whose effect already holds (e.g. opening an open door).
+- Do NOT write loops, variables, comments or any text outside the required tags."""
+
+
+def action_lines(task: CompiledTask) -> list[str]:
+    """``- signature: doc`` for every action of the task's action set, in spec order."""
+    return [f"- {spec.signature}: {spec.doc}" for spec in task.specs.values()]
+
+
+def system_prompt(task: CompiledTask, variant: Variant = "guided") -> str:
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown prompt variant {variant!r}; choose from {', '.join(VARIANTS)}")
+    parts = [
+        f"You are the task planner of {_ROBOT[task.robot]}. You turn a household task into a "
+        "sequence of robot actions that is executed exactly as written.",
+        _RULES.format(hands=_HANDS[task.robot]),
+    ]
+    if variant == "forbid":
+        parts.append(_FORBID)
+    parts.append("Allowed actions:\n" + "\n".join(action_lines(task)))
+    parts.append(OUTPUT_FORMAT)
+    return "\n\n".join(parts)
+
+
+def environment_block(task: CompiledTask, distractors: Mapping[str, str] | None = None) -> str:
+    """The environment with short names; ``distractors`` (name -> type) are extra listed objects."""
+    text = render_environment(task.problem, task.names)
+    if not distractors:
+        return text
+    by_type: dict[str, list[str]] = {}
+    for name, typ in distractors.items():
+        by_type.setdefault(typ, []).append(name)
+    extra = [f"        {' '.join(names)} - {typ}" for typ, names in by_type.items()]
+    head, sep, tail = text.partition("\n    )\n    (:init")
+    return head + "\n" + "\n".join(extra) + sep + tail
+
+
+def user_prompt(task: CompiledTask, distractors: Mapping[str, str] | None = None) -> str:
+    return (
+        "Environment (objects and their initial state):\n"
+        f"{environment_block(task, distractors)}\n\n"
+        f"Task:\n{goal_to_english(task)}\n\n"
+        "Write the plan."
+    )
+
+
+def build_prompt(
+    task: CompiledTask,
+    robot: str | None = None,
+    variant: Variant = "guided",
+    distractors: Mapping[str, str] | None = None,
+) -> list[dict[str, str]]:
+    """Chat messages for one episode. ``robot`` defaults to (and must match) ``task.robot``:
+    the hand capacity the engine checks is the task's."""
+    if robot is not None and robot != task.robot:
+        raise ValueError(f"task was compiled for the {task.robot} robot, not {robot!r}; recompile it")
+    return [
+        {"role": "system", "content": system_prompt(task, variant)},
+        {"role": "user", "content": user_prompt(task, distractors)},
+    ]
+
+
+def _error_line(error: EngineError) -> str:
+    line = f"- step {error.step + 1} `{error.call}`: {error.kind.value}: {error.message}"
+    return line + (f" (hint: {error.hint})" if error.hint else "")
+
+
+def repair_message(result: VerifyResult, max_errors: int = 8) -> dict[str, str]:
+    """The user turn that feeds the engine's verdict (errors + hints) back to the planner."""
+    lines = ["The engine executed your plan and it did not pass."]
+    if not result.format_ok and result.format_issues:
+        lines.append("Format problems: " + "; ".join(result.format_issues) + ".")
+    if result.errors:
+        lines.append("Errors:")
+        lines += [_error_line(e) for e in result.errors[:max_errors]]
+        if len(result.errors) > max_errors:
+            lines.append(f"- ... and {len(result.errors) - max_errors} more")
+    unmet = result.goal_conjuncts.count(False)
+    if unmet:
+        lines.append(f"After the plan, {unmet} of {len(result.goal_conjuncts)} task requirements are not met.")
+    if not result.calls:
+        lines.append("No action calls were found in a <code> block.")
+    lines.append("Write the complete corrected plan in the same format.")
+    return {"role": "user", "content": "\n".join(lines)}
+
+
+def repair_conversation(
+    messages: Sequence[Mapping[str, str]], response: str, result: VerifyResult
+) -> list[dict[str, str]]:
+    """Messages for the next repair round: the history, the failed answer, the engine's verdict."""
+    return [*map(dict, messages), {"role": "assistant", "content": response}, repair_message(result)]
