@@ -7,6 +7,7 @@ from equality, so ``parse(write(parse(f))) == parse(f)`` holds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -117,6 +118,59 @@ CONNECTIVES = ("and", "or", "not", "imply")
 QUANTIFIERS = ("forall", "exists", "forn", "forpairs", "fornpairs")
 
 
+class Deferred:
+    """A field value computed on first read as ``fn(*args)`` (see :class:`_Lazy`)."""
+
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn: Callable[..., object], *args: object) -> None:
+        self.fn = fn
+        self.args = args
+
+
+def _resolve_pos(value: tuple) -> SourcePos:
+    source, token_index = value
+    return source.token_pos(token_index)
+
+
+def _resolve_deferred(value: Deferred) -> object:
+    return value.fn(*value.args)
+
+
+class _Lazy:
+    """Replaces a slot of a model class so that its value can be computed on first read.
+
+    The parser stores ``(source, token_index)`` in ``pos`` slots instead of SourcePos
+    objects, and a :class:`Deferred` in ``Problem.decls``: building those for every node
+    costs more than parsing itself, and few callers ever read them. Reading the field
+    resolves the stand-in once and caches the result in the slot, so callers only ever
+    see SourcePos objects and tuples of ObjectDecl. Equality, hashing and repr never
+    read these fields; ``dataclasses.replace``, pickling and copying read them (resolved).
+    """
+
+    __slots__ = ("slot", "kind", "resolve")
+
+    def __init__(self, slot, kind: type, resolve: Callable) -> None:
+        self.slot = slot  # the member descriptor that dataclass(slots=True) created
+        self.kind = kind
+        self.resolve = resolve
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self.slot
+        value = self.slot.__get__(obj, owner)
+        if type(value) is self.kind:
+            value = self.resolve(value)
+            self.slot.__set__(obj, value)
+        return value
+
+    def __set__(self, obj, value) -> None:
+        self.slot.__set__(obj, value)
+
+    def __delete__(self, obj) -> None:
+        self.slot.__delete__(obj)
+
+
 @dataclass(frozen=True, slots=True)
 class Literal:
     """A possibly negated ground atom of ``:init``."""
@@ -141,6 +195,10 @@ class ObjectDecl:
     instance: str
     type: str
     pos: SourcePos = _pos_field()
+
+
+for _node in (Atom, Not, And, Or, Imply, Param, Quantifier, ObjectDecl):
+    _node.pos = _Lazy(_node.__dict__["pos"], tuple, _resolve_pos)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,3 +230,6 @@ class Problem:
             "init": [lit.to_list() for lit in self.init],
             "goal": self.goal.to_list(),
         }
+
+
+Problem.decls = _Lazy(Problem.__dict__["decls"], Deferred, _resolve_deferred)  # type: ignore[attr-defined]

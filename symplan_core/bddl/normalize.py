@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from symplan_core.bddl.checks import iter_atoms
-from symplan_core.bddl.model import And, Atom, Formula, Imply, Literal, Not, Or, Problem, Quantifier
+from symplan_core.bddl.model import And, Atom, Formula, Imply, Literal, Not, Or, Problem
 
 #: igibson unary predicate -> (omnigibson binary predicate, substance synset)
 SUBSTANCE_RULES: dict[str, tuple[str, str]] = {
@@ -101,7 +101,14 @@ def to_igibson(problem: Problem) -> Problem:
         return a
 
     mapped = _map_problem(problem, atom_fn, "igibson", {})
+    # Drop only the substance instances the rewrite made unused (the ones to_omnigibson
+    # added); a declared but unused instance (B-100's rigid water bottles) stays.
     substance_types = {synset for _, synset in SUBSTANCE_RULES.values()}
-    referenced = {a for lit in mapped.init for a in lit.args} | {a for at in iter_atoms(mapped.goal) for a in at.args}
-    kept = {i: t for i, t in mapped.objects.items() if t not in substance_types or i in referenced}
+    before, after = _referenced(problem), _referenced(mapped)
+    kept = {i: t for i, t in mapped.objects.items()
+            if t not in substance_types or i in after or i not in before}
     return replace(mapped, objects=kept)
+
+
+def _referenced(problem: Problem) -> set[str]:
+    return {a for lit in problem.init for a in lit.args} | {a for at in iter_atoms(problem.goal) for a in at.args}

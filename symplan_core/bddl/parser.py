@@ -2,18 +2,26 @@
 
 Raises only :class:`BDDLSyntaxError` on malformed text. Things that are
 well-formed but suspicious (a stray token between sections, a duplicate
-instance) become warnings on ``Problem.notes``; semantic checks live in
-:mod:`symplan_core.bddl.checks`.
+instance or section) become warnings on ``Problem.notes``; semantic checks
+live in :mod:`symplan_core.bddl.checks`.
+
+Speed matters (planners and reward functions parse constantly), so the hot
+paths work on a plain token list with slices and ``list.index`` instead of
+per-token method calls, build nodes without going through the frozen
+dataclass ``__init__``, and store positions as ``(source, token index)`` pairs
+that the model resolves only when read (see ``model._DeferredPos``).
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 from symplan_core.bddl.diagnostics import BDDLSyntaxError, Diagnostic
 from symplan_core.bddl.model import (
     And,
     Atom,
+    Deferred,
     Formula,
     Imply,
     Literal,
@@ -24,255 +32,374 @@ from symplan_core.bddl.model import (
     Problem,
     Quantifier,
 )
-from symplan_core.bddl.tokens import SourceText, tokenize
+from symplan_core.bddl.tokens import SourceText, split_tokens
 
-_PAIR_QUANTIFIERS = ("forpairs", "fornpairs")
-_COUNTED = ("forn", "fornpairs")
+_QUANTIFIERS = frozenset({"forall", "exists", "forn", "forpairs", "fornpairs"})
+_PAIR_QUANTIFIERS = frozenset({"forpairs", "fornpairs"})
+_COUNTED = frozenset({"forn", "fornpairs"})
+_PARENS = ("(", ")")
+_CONNECTIVES = frozenset({"and", "or", "not", "imply"})
+# Sentinels after the last token: every lookahead is at most this far past a token
+# already checked to be real, so lookups never raise IndexError. split() never yields "".
+_END = ""
+_PAD = [_END] * 6
+_NOT_A_NAME = frozenset({_END, "(", ")"})
+
+_new = object.__new__
+
+
+def _slot_setter(cls: type, name: str):
+    """The raw slot setter (bypasses the frozen ``__setattr__`` and the lazy-pos descriptor)."""
+    attr = cls.__dict__[name]
+    return getattr(attr, "slot", attr).__set__
+
+
+_atom_predicate, _atom_args, _atom_pos = (_slot_setter(Atom, n) for n in ("predicate", "args", "pos"))
+_lit_atom, _lit_negated = (_slot_setter(Literal, n) for n in ("atom", "negated"))
+_and_parts, _and_pos = _slot_setter(And, "parts"), _slot_setter(And, "pos")
+_or_parts, _or_pos = _slot_setter(Or, "parts"), _slot_setter(Or, "pos")
+_not_body, _not_pos = _slot_setter(Not, "body"), _slot_setter(Not, "pos")
+_param_var, _param_type, _param_pos = (_slot_setter(Param, n) for n in ("var", "type", "pos"))
+_PROBLEM_SETTERS = tuple(_slot_setter(Problem, f.name) for f in fields(Problem))
+
+
+def _make_decls(src: SourceText, groups: list[tuple[list[str], str, int]]) -> tuple[ObjectDecl, ...]:
+    """Build ``Problem.decls`` on first read from ``(instances, type, first token index)`` groups."""
+    return tuple(ObjectDecl(inst, type_name, src.token_pos(first + k))
+                 for names, type_name, first in groups for k, inst in enumerate(names))
 
 
 class _Parser:
+    __slots__ = ("src", "toks", "n", "notes", "seen")
+
     def __init__(self, text: str, source: str):
         self.src = SourceText(text, source)
-        self.tokens, self.offsets = tokenize(text)
-        self.i = 0
+        toks = split_tokens(text)
+        self.n = len(toks)
+        toks.extend(_PAD)
+        self.toks = toks
         self.notes: list[Diagnostic] = []
+        self.seen: set[str] = set()
 
-    # -- token helpers -------------------------------------------------
-    def pos(self, index: int | None = None):
-        index = self.i if index is None else index
-        if index >= len(self.offsets):
-            return self.src.pos(len(self.src.text))
-        return self.src.pos(self.offsets[index])
+    # -- errors ----------------------------------------------------------
+    def error(self, message: str, index: int) -> BDDLSyntaxError:
+        return BDDLSyntaxError(message, self.src.token_pos(index))
 
-    def error(self, message: str, index: int | None = None) -> BDDLSyntaxError:
-        return BDDLSyntaxError(message, self.pos(index))
+    def unexpected(self, index: int, what: str) -> BDDLSyntaxError:
+        tok = self.toks[index] if index < self.n else _END
+        if tok == _END:
+            return self.error(f"unexpected end of input, expected {what}", index)
+        return self.error(f"expected {what}, found {tok!r}", index)
 
-    def peek(self) -> str | None:
-        return self.tokens[self.i] if self.i < len(self.tokens) else None
+    def expect(self, index: int, want: str) -> int:
+        if self.toks[index] != want:
+            raise self.unexpected(index, repr(want))
+        return index + 1
 
-    def next(self, what: str) -> str:
-        if self.i >= len(self.tokens):
-            raise self.error(f"unexpected end of input, expected {what}")
-        tok = self.tokens[self.i]
-        self.i += 1
+    def name(self, index: int, what: str) -> str:
+        tok = self.toks[index]
+        if tok == _END or tok in _PARENS:
+            raise self.unexpected(index, what)
         return tok
 
-    def expect(self, want: str) -> None:
-        got = self.next(repr(want))
-        if got != want:
-            raise self.error(f"expected {want!r}, found {got!r}", self.i - 1)
+    def close(self, index: int) -> int:
+        """Index of the next ')' at or after ``index`` (end of input is an error)."""
+        try:
+            return self.toks.index(")", index, self.n)
+        except ValueError:
+            raise self.error("unexpected end of input, expected ')'", self.n) from None
 
-    def name(self, what: str) -> str:
-        tok = self.next(what)
-        if tok in "()":
-            raise self.error(f"expected {what}, found {tok!r}", self.i - 1)
-        return tok
+    def warn(self, code: str, message: str, index: int) -> None:
+        self.notes.append(Diagnostic("warning", code, message, self.src.token_pos(index)))
 
-    def skip_group(self) -> None:
-        """Skip one balanced group starting at '('."""
-        depth = 0
+    # -- problem ---------------------------------------------------------
+    def problem(self) -> Problem:
+        toks = self.toks
+        i = self.expect(0, "(")
+        if self.name(i, "'define'").lower() != "define":
+            raise self.error(f"expected 'define', found {toks[i]!r}", i)
+        i = self.expect(i + 1, "(")
+        if self.name(i, "'problem'").lower() != "problem":
+            raise self.error(f"expected 'problem', found {toks[i]!r}", i)
+        name = self.name(i + 1, "problem name")
+        i = self.expect(i + 2, ")")
+        domain: str | None = None
+        objects: dict[str, str] = {}
+        groups: list[tuple[list[str], str, int]] = []
+        duplicates: list[ObjectDecl] = []
+        init: tuple[Literal, ...] | None = None
+        goal: Formula | None = None
+        while (tok := toks[i]) != ")":
+            if tok == _END:
+                raise self.error("unexpected end of input, expected ')' closing 'define'", i)
+            if tok != "(":
+                self.warn("stray-token", f"stray token {tok!r} ignored", i)
+                i += 1
+                continue
+            start = i
+            section = self.name(i + 1, "section keyword").lower()
+            if section in self.seen and section in (":domain", ":objects", ":init", ":goal"):
+                self.warn("duplicate-section", f"section {section} given again (the last one counts"
+                          + (", objects are merged)" if section == ":objects" else ")"), start)
+            self.seen.add(section)
+            if section == ":domain":
+                domain = self.name(i + 2, "domain name")
+                i = self.expect(i + 3, ")")
+            elif section == ":objects":
+                i = self.objects(i + 2, objects, groups, duplicates)
+            elif section == ":init":
+                init, i = self.init(i + 2)
+            elif section == ":goal":
+                goal, i = self.goal(i + 2, start)
+            else:
+                self.warn("unknown-section", f"unknown section {section!r} ignored", start)
+                i = self.skip_group(start)
+        i += 1
+        if i < self.n:
+            raise self.error(f"unexpected {toks[i]!r} after the problem definition", i)
+        if domain is None or init is None or goal is None:
+            missing = [n for n, v in ((":domain", domain), (":init", init), (":goal", goal)) if v is None]
+            raise self.error(f"missing section(s) {', '.join(missing)}", 0)
+        problem = _new(Problem)
+        for setter, value in zip(_PROBLEM_SETTERS, (
+                name, domain, objects, init, goal, Deferred(_make_decls, self.src, groups),
+                tuple(duplicates), self.src.name, tuple(self.notes)), strict=True):
+            setter(problem, value)
+        return problem
+
+    def skip_group(self, start: int) -> int:
+        """Index just past the balanced group opening at ``start``."""
+        toks, depth, i = self.toks, 0, start
         while True:
-            tok = self.next("')'")
+            tok = toks[i]
             if tok == "(":
                 depth += 1
             elif tok == ")":
                 depth -= 1
                 if depth == 0:
-                    return
+                    return i + 1
+            elif tok == _END:
+                raise self.error("unexpected end of input, expected ')'", i)
+            i += 1
 
-    # -- grammar -------------------------------------------------------
-    def problem(self) -> Problem:
-        self.expect("(")
-        head = self.next("'define'")
-        if head.lower() != "define":
-            raise self.error(f"expected 'define', found {head!r}", self.i - 1)
-        self.expect("(")
-        kw = self.next("'problem'")
-        if kw.lower() != "problem":
-            raise self.error(f"expected 'problem', found {kw!r}", self.i - 1)
-        name = self.name("problem name")
-        self.expect(")")
-        domain = None
-        decls: list[ObjectDecl] = []
-        init: tuple[Literal, ...] | None = None
-        goal: Formula | None = None
-        while self.peek() != ")":
-            if self.peek() is None:
-                raise self.error("unexpected end of input, expected ')' closing 'define'")
-            start = self.i
-            if self.peek() != "(":
-                tok = self.next("section")
-                self.notes.append(
-                    Diagnostic("warning", "stray-token", f"stray token {tok!r} ignored", self.pos(start))
-                )
-                continue
-            self.i += 1
-            section = self.name("section keyword").lower()
-            if section == ":domain":
-                domain = self.name("domain name")
-                self.expect(")")
-            elif section == ":objects":
-                decls.extend(self.objects())
-            elif section == ":init":
-                init = self.init()
-            elif section == ":goal":
-                goal = self.goal(start)
-            else:
-                self.notes.append(
-                    Diagnostic("warning", "unknown-section", f"unknown section {section!r} ignored", self.pos(start))
-                )
-                self.i = start
-                self.skip_group()
-        self.expect(")")
-        if self.peek() is not None:
-            raise self.error(f"unexpected {self.peek()!r} after the problem definition")
-        missing = [n for n, v in ((":domain", domain), (":init", init), (":goal", goal)) if v is None]
-        if missing:
-            raise self.error(f"missing section(s) {', '.join(missing)}", 0)
-        objects: dict[str, str] = {}
-        duplicates = []
-        for decl in decls:
-            if decl.instance in objects:
-                duplicates.append(decl)
-                self.notes.append(
-                    Diagnostic("warning", "duplicate-instance", f"instance {decl.instance} declared again", decl.pos)
-                )
-            else:
-                objects[decl.instance] = decl.type
-        return Problem(
-            name=name,
-            domain=domain,
-            objects=objects,
-            init=init,
-            goal=goal,
-            decls=tuple(decls),
-            duplicates=tuple(duplicates),
-            source=self.src.name,
-        )
+    # -- sections --------------------------------------------------------
+    def objects(self, i: int, objects: dict[str, str], groups: list, duplicates: list[ObjectDecl]) -> int:
+        toks = self.toks
+        end = self.close(i)
+        if "(" in toks[i:end]:
+            raise self.error("unexpected '(' in :objects", toks.index("(", i, end))
+        index = toks.index
+        names: list[str] = []
+        types: list[str] = []
+        added = len(groups)
+        while i < end:
+            # Jump to the next ' - ' separator in C instead of looping over names.
+            try:
+                dash = index("-", i, end)
+            except ValueError:
+                raise self.error(f"instance {toks[i]!r} has no type", i) from None
+            if dash == i:
+                raise self.error("type given with no instances before it", i)
+            if dash + 1 == end:
+                raise self.unexpected(end, "object type")
+            type_name = toks[dash + 1]
+            group = toks[i:dash]
+            groups.append((group, type_name, i))
+            names += group
+            types += [type_name] * (dash - i)
+            i = dash + 2
+        fresh = dict(zip(names, types, strict=True))
+        if len(fresh) == len(names) and objects.keys().isdisjoint(fresh):
+            objects.update(fresh)
+            return end + 1
+        # Some instance is declared twice: the first declaration wins, the others are reported.
+        for group, type_name, first in groups[added:]:
+            for k, inst in enumerate(group, first):
+                if inst in objects:
+                    decl = ObjectDecl(inst, type_name, self.src.token_pos(k))
+                    duplicates.append(decl)
+                    self.notes.append(Diagnostic("warning", "duplicate-instance",
+                                                 f"instance {inst} declared again", decl.pos))
+                else:
+                    objects[inst] = type_name
+        return end + 1
 
-    def goal(self, start: int) -> Formula:
-        formulas = [self.formula(frozenset())]
-        while self.peek() == "(":
-            formulas.append(self.formula(frozenset()))
-        self.expect(")")
+    def init(self, i: int) -> tuple[tuple[Literal, ...], int]:
+        toks, src, index = self.toks, self.src, self.toks.index
+        literals: list[Literal] = []
+        append = literals.append
+        try:
+            while toks[i] == "(":
+                head = toks[i + 1]
+                at = i
+                negated = head == "not"
+                if negated:
+                    at = i + 2
+                    if toks[at] != "(":
+                        raise self.unexpected(at, "'('")
+                    head = toks[at + 1]
+                if head in _NOT_A_NAME:
+                    raise self.unexpected(at + 1, "predicate")
+                j = index(")", at + 2)  # ValueError: no ')' left (the padding has none)
+                args = tuple(toks[at + 2:j])
+                if "(" in args:
+                    raise self.error(f"unexpected '(' in arguments of {head!r}", index("(", at + 2, j))
+                atom = _new(Atom)
+                _atom_predicate(atom, head)
+                _atom_args(atom, args)
+                _atom_pos(atom, (src, at))
+                lit = _new(Literal)
+                _lit_atom(lit, atom)
+                _lit_negated(lit, negated)
+                append(lit)
+                if negated:
+                    if toks[j + 1] != ")":
+                        raise self.unexpected(j + 1, "')'")
+                    i = j + 2
+                else:
+                    i = j + 1
+        except ValueError:
+            raise self.error("unexpected end of input, expected ')'", self.n) from None
+        if toks[i] != ")":
+            raise self.unexpected(i, "')'")
+        return tuple(literals), i + 1
+
+    def goal(self, i: int, start: int) -> tuple[Formula, int]:
+        formulas = []
+        while True:
+            formula, i = self.formula(i, frozenset())
+            formulas.append(formula)
+            if self.toks[i] != "(":
+                break
+        i = self.expect(i, ")")
         if len(formulas) == 1:
-            return formulas[0]
+            return formulas[0], i
         # Several formulas in :goal are read as one conjunction (bddl keeps only the first).
-        self.notes.append(
-            Diagnostic("warning", "implicit-goal-conjunction",
-                       f"{len(formulas)} formulas in :goal read as one conjunction", self.pos(start))
-        )
+        self.warn("implicit-goal-conjunction", f"{len(formulas)} formulas in :goal read as one conjunction", start)
         parts: list[Formula] = []
         for f in formulas:
             parts.extend(f.parts if isinstance(f, And) else (f,))
-        return And(tuple(parts), self.pos(start))
+        return And(tuple(parts), (self.src, start)), i  # type: ignore[arg-type]
 
-    def objects(self) -> list[ObjectDecl]:
-        decls: list[ObjectDecl] = []
-        pending: list[int] = []
-        while True:
-            tok = self.next("object declaration or ')'")
-            if tok == ")":
-                break
-            if tok == "(":
-                raise self.error("unexpected '(' in :objects", self.i - 1)
-            if tok == "-":
-                if not pending:
-                    raise self.error("type given with no instances before it", self.i - 1)
-                type_name = self.name("object type")
-                decls.extend(ObjectDecl(self.tokens[k], type_name, self.pos(k)) for k in pending)
-                pending = []
-            else:
-                pending.append(self.i - 1)
-        if pending:
-            raise self.error(f"instance {self.tokens[pending[0]]!r} has no type", pending[0])
-        return decls
-
-    def init(self) -> tuple[Literal, ...]:
-        literals: list[Literal] = []
-        while self.peek() == "(":
-            start = self.i
-            self.i += 1
-            head = self.name("predicate")
+    # -- goal formulas ---------------------------------------------------
+    def formula(self, i: int, bound: frozenset[str]) -> tuple[Formula, int]:
+        toks = self.toks
+        if toks[i] != "(":
+            raise self.unexpected(i, "'('")
+        head = toks[i + 1]
+        if head in _NOT_A_NAME:
+            raise self.unexpected(i + 1, "connective or predicate")
+        pos = (self.src, i)
+        i += 2
+        if head in _CONNECTIVES:
             if head == "not":
-                self.expect("(")
-                atom = self.atom(self.name("predicate"), frozenset(), start + 2)
-                self.expect(")")
-                literals.append(Literal(atom, True))
+                body, i = self.formula(i, bound)
+                node = _new(Not)
+                _not_body(node, body)
+                _not_pos(node, pos)
+            elif head == "imply":
+                antecedent, i = self.formula(i, bound)
+                consequent, i = self.formula(i, bound)
+                node = Imply(antecedent, consequent, pos)  # type: ignore[arg-type]
             else:
-                literals.append(Literal(self.atom(head, frozenset(), start)))
-        self.expect(")")
-        return tuple(literals)
+                parts = []
+                while toks[i] == "(":
+                    part, i = self.formula(i, bound)
+                    parts.append(part)
+                if head == "and":
+                    node = _new(And)
+                    _and_parts(node, tuple(parts))
+                    _and_pos(node, pos)
+                else:
+                    node = _new(Or)
+                    _or_parts(node, tuple(parts))
+                    _or_pos(node, pos)
+            if toks[i] != ")":
+                raise self.unexpected(i, "')'")
+            return node, i + 1
+        if head in _QUANTIFIERS:
+            return self.quantifier(head, i, bound, pos)
+        try:
+            j = toks.index(")", i)
+        except ValueError:
+            raise self.error("unexpected end of input, expected ')'", self.n) from None
+        # Goals prefix instance references with '?' too; only bound names are variables.
+        # One and two arguments are unrolled: a comprehension is a function call here.
+        if j - i == 2:
+            a, b = toks[i], toks[i + 1]
+            if a[0] == "?" and a not in bound:
+                a = a[1:]
+            if b[0] == "?" and b not in bound:
+                b = b[1:]
+            if a == "(" or b == "(":
+                raise self.error(f"unexpected '(' in arguments of {head!r}", i if a == "(" else i + 1)
+            args: tuple[str, ...] = (a, b)
+        elif j - i == 1:
+            a = toks[i]
+            if a[0] == "?" and a not in bound:
+                a = a[1:]
+            elif a == "(":
+                raise self.error(f"unexpected '(' in arguments of {head!r}", i)
+            args = (a,)
+        else:
+            raw = toks[i:j]
+            if "(" in raw:
+                raise self.error(f"unexpected '(' in arguments of {head!r}", toks.index("(", i, j))
+            args = tuple([a[1:] if a[0] == "?" and a not in bound else a for a in raw])
+        atom = _new(Atom)
+        _atom_predicate(atom, head)
+        _atom_args(atom, args)
+        _atom_pos(atom, pos)
+        return atom, j + 1
 
-    def atom(self, predicate: str, bound: frozenset[str], start: int) -> Atom:
-        """Parse arguments up to ')' (already past the predicate)."""
-        args: list[str] = []
-        while True:
-            tok = self.next("argument or ')'")
-            if tok == ")":
-                break
-            if tok == "(":
-                raise self.error(f"unexpected '(' in arguments of {predicate!r}", self.i - 1)
-            # Goals prefix instance references with '?' too; only bound names are variables.
-            if tok[0] == "?" and tok not in bound:
-                tok = tok[1:]
-            args.append(tok)
-        return Atom(predicate, tuple(args), self.pos(start))
+    def quantifier(self, kind: str, i: int, bound: frozenset[str], pos) -> tuple[Formula, int]:
+        toks = self.toks
+        count = None
+        if kind in _COUNTED:
+            i = self.expect(i, "(")
+            raw = self.name(i, "count")
+            # ASCII only: str.isdigit() also accepts '²', which int() rejects.
+            if not (raw.isascii() and raw.isdigit()):
+                raise self.error(f"{kind} count must be a non-negative integer, found {raw!r}", i)
+            count = int(raw)
+            i = self.expect(i + 1, ")")
+        first = self.param(i)
+        if kind in _PAIR_QUANTIFIERS:
+            second = self.param(i + 5)
+            params: tuple[Param, ...] = (first, second)
+            inner = bound | {first.var, second.var}
+            i += 10
+        else:
+            params = (first,)
+            inner = bound | {first.var}
+            i += 5
+        body, i = self.formula(i, inner)
+        if toks[i] != ")":
+            raise self.unexpected(i, "')'")
+        return Quantifier(kind, params, body, count, pos), i + 1  # type: ignore[arg-type]
 
-    def param(self) -> Param:
-        start = self.i
-        self.expect("(")
-        var = self.name("variable")
-        if not var.startswith("?"):
-            raise self.error(f"quantified variable must start with '?', found {var!r}", start + 1)
-        self.expect("-")
-        type_name = self.name("variable type")
-        self.expect(")")
-        return Param(var, type_name, self.pos(start))
-
-    def formula(self, bound: frozenset[str]) -> Formula:
-        start = self.i
-        self.expect("(")
-        head = self.name("connective or predicate")
-        if head == "and" or head == "or":
-            parts = []
-            while self.peek() == "(":
-                parts.append(self.formula(bound))
-            self.expect(")")
-            return (And if head == "and" else Or)(tuple(parts), self.pos(start))
-        if head == "not":
-            body = self.formula(bound)
-            self.expect(")")
-            return Not(body, self.pos(start))
-        if head == "imply":
-            antecedent = self.formula(bound)
-            consequent = self.formula(bound)
-            self.expect(")")
-            return Imply(antecedent, consequent, self.pos(start))
-        if head in ("forall", "exists", "forn", "forpairs", "fornpairs"):
-            count = None
-            if head in _COUNTED:
-                self.expect("(")
-                raw = self.name("count")
-                if not raw.isdigit():
-                    raise self.error(f"{head} count must be a non-negative integer, found {raw!r}", self.i - 1)
-                count = int(raw)
-                self.expect(")")
-            params = [self.param()]
-            if head in _PAIR_QUANTIFIERS:
-                params.append(self.param())
-            body = self.formula(bound | {p.var for p in params})
-            self.expect(")")
-            return Quantifier(head, tuple(params), body, count, self.pos(start))
-        return self.atom(head, bound, start)
+    def param(self, i: int) -> Param:
+        """``(?var - type)`` starting at ``i`` (always five tokens)."""
+        toks = self.toks
+        var, type_name = toks[i + 1], toks[i + 3]
+        if toks[i] != "(" or toks[i + 2] != "-" or toks[i + 4] != ")" or var[:1] != "?" or type_name in _NOT_A_NAME:
+            self.expect(i, "(")
+            var = self.name(i + 1, "variable")
+            if var[0] != "?":
+                raise self.error(f"quantified variable must start with '?', found {var!r}", i + 1)
+            self.expect(i + 2, "-")
+            self.name(i + 3, "variable type")
+            self.expect(i + 4, ")")
+        node = _new(Param)
+        _param_var(node, var)
+        _param_type(node, type_name)
+        _param_pos(node, (self.src, i))
+        return node
 
 
 def parse_problem(text: str, filename: str = "<string>") -> Problem:
     """Parse BDDL problem text. Raises :class:`BDDLSyntaxError` on malformed input."""
-    parser = _Parser(text, filename)
-    problem = parser.problem()
-    object.__setattr__(problem, "notes", tuple(parser.notes))
-    return problem
+    return _Parser(text, filename).problem()
 
 
 def parse_file(path: str | Path) -> Problem:

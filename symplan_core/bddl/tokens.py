@@ -1,7 +1,10 @@
-"""Tokenizer: parentheses and atoms, with offsets; ``;`` comments are dropped.
+"""Tokenizer: parentheses and atoms; ``;`` comments are dropped.
 
-Line/column are computed lazily from offsets (only diagnostics need them),
-which keeps tokenizing as cheap as a single regex pass.
+The parser needs only the token strings, which ``str.split`` produces far faster than
+a regex. Offsets (for line/column) come from a second, regex-based pass that runs only
+when a position is actually asked for (a diagnostic, an error, ``node.pos``). Both
+passes agree on token boundaries: ``\\s`` in a ``str`` pattern and ``str.split()`` use
+the same Unicode whitespace set, and comments run to ``\\n`` in both.
 """
 
 from __future__ import annotations
@@ -12,25 +15,18 @@ from bisect import bisect_right
 from symplan_core.bddl.model import SourcePos
 
 _TOKEN = re.compile(r";[^\n]*|[()]|[^\s();]+")
+_COMMENT = re.compile(r";[^\n]*")
 
 
-class SourceText:
-    """Maps character offsets of one source to 1-based line/column."""
-
-    def __init__(self, text: str, name: str):
-        self.text = text
-        self.name = name
-        self._line_starts: list[int] | None = None
-
-    def pos(self, offset: int) -> SourcePos:
-        if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        line = bisect_right(self._line_starts, offset)
-        return SourcePos(self.name, line, offset - self._line_starts[line - 1] + 1)
+def split_tokens(text: str) -> list[str]:
+    """Token strings only, in order (the parser's fast path)."""
+    if ";" in text:
+        text = _COMMENT.sub("", text)
+    return text.replace("(", " ( ").replace(")", " ) ").split()
 
 
 def tokenize(text: str) -> tuple[list[str], list[int]]:
-    """Return parallel lists of tokens and their start offsets."""
+    """Parallel lists of tokens and their start offsets (slow path, for positions)."""
     tokens: list[str] = []
     offsets: list[int] = []
     for match in _TOKEN.finditer(text):
@@ -39,3 +35,28 @@ def tokenize(text: str) -> tuple[list[str], list[int]]:
             tokens.append(tok)
             offsets.append(match.start())
     return tokens, offsets
+
+
+class SourceText:
+    """One source: maps character offsets and token indices to 1-based line/column."""
+
+    __slots__ = ("text", "name", "_line_starts", "_offsets")
+
+    def __init__(self, text: str, name: str):
+        self.text = text
+        self.name = name
+        self._line_starts: list[int] | None = None
+        self._offsets: list[int] | None = None
+
+    def pos(self, offset: int) -> SourcePos:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        line = bisect_right(self._line_starts, offset)
+        return SourcePos(self.name, line, offset - self._line_starts[line - 1] + 1)
+
+    def token_pos(self, index: int) -> SourcePos:
+        """Position of token ``index`` of :func:`split_tokens`; past the last token: end of text."""
+        if self._offsets is None:
+            self._offsets = tokenize(self.text)[1]
+        offsets = self._offsets
+        return self.pos(offsets[index] if index < len(offsets) else len(self.text))
