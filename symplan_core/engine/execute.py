@@ -34,6 +34,9 @@ def reach(world: World, state: State, target: str) -> frozenset[str]:
     children: dict[str, list[str]] = {}
     for obj, (_rel, tgt) in state.support.items():
         children.setdefault(tgt, []).append(obj)
+    for fact in state.facts:
+        if fact[0] == "under":
+            children.setdefault(fact[2], []).append(fact[1])
     while frontier:
         for child in children.get(frontier.pop(), ()):
             if child not in reached:
@@ -288,16 +291,19 @@ def _release(state: State, obj: str) -> None:
 def _place(world: World, state: State, rel: str, obj: str, target: str) -> None:
     _release(state, obj)
     state.detach(obj)
-    if rel in SUPPORT_RELATIONS:  # under(o, t) is o's placement: it stands beneath t
+    if rel in SUPPORT_RELATIONS:
         state.support[obj] = (rel, target)
-    else:  # nextto: share the target's support (or stand on the floor of its room)
-        state.nextto.add(frozenset((obj, target)))
+    else:  # nextto / under: stand on the target's support, or on the floor of its room
+        if rel == "nextto":
+            state.nextto.add(frozenset((obj, target)))
+        else:
+            state.facts.add((rel, obj, target))
         base = state.support.get(target)
         if base is not None and base[1] != obj:
-            state.support[obj] = base if base[0] != "under" else ("ontop", _floor_of(world, target) or base[1])
+            state.support[obj] = base
         else:
             floor = _floor_of(world, target)
-            if floor is not None:
+            if floor is not None and floor != obj:  # a floor never stands on a floor
                 state.support[obj] = ("ontop", floor)
     state.near = state.near | {obj}
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SUPPORT_RELATIONS = ("ontop", "inside", "under")
-#: Relations an object drops when it is picked up (besides its support).
-ATTACHMENT_RELATIONS = ("overlaid", "draped", "attached")
+SUPPORT_RELATIONS = ("ontop", "inside")
+#: Relations an object drops when it is picked up (besides its support). ``under`` is
+#: one of them: an object under a table stands on the floor (its support) beneath it.
+ATTACHMENT_RELATIONS = ("overlaid", "draped", "attached", "under")
 
 
 @dataclass
@@ -64,7 +65,8 @@ class State:
             return True
         if frozenset((a, b)) in self.nextto:
             return True
-        return any((rel, a, b) in self.facts or (rel, b, a) in self.facts for rel in ATTACHMENT_RELATIONS)
+        return any((rel, a, b) in self.facts or (rel, b, a) in self.facts for rel in ATTACHMENT_RELATIONS
+                   if rel != "under")
 
     def container_chain(self, obj: str):
         """Yield (relation, target) up the support chain of ``obj``."""

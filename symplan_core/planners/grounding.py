@@ -16,8 +16,8 @@ from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifi
 from symplan_core.engine.goals import GoalEvaluator
 from symplan_core.engine.state import State
 
-_SUPPORTS = ("ontop", "inside", "under")
-_RELATIONS = frozenset(_SUPPORTS + ("nextto", "touching", "attached", "draped", "overlaid"))
+_SUPPORTS = ("ontop", "inside")
+_RELATIONS = frozenset(_SUPPORTS + ("under", "nextto", "touching", "attached", "draped", "overlaid"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from symplan_core.planners.phrases import render_response
 # properties, fill/cover them, place them, attach them, then open/close/switch.
 _PRIORITY = {"real": 0, "future": 0, "sliced": 1, "cooked": 1, "hot": 1, "frozen": 1, "folded": 1,
              "unfolded": 1, "broken": 1, "burnt": 1, "on_fire": 1, "filled": 2, "contains": 2,
-             "covered": 2, "saturated": 2, "ontop": 3, "inside": 3, "under": 3, "nextto": 3.5,
+             "covered": 2, "saturated": 2, "ontop": 3, "inside": 3, "under": 3.5, "nextto": 3.5,
              "touching": 3.5, "attached": 4, "draped": 4, "overlaid": 4, "open": 5, "toggled_on": 5}
 _MAX_REPAIRS = 24
 
@@ -115,7 +115,7 @@ class _Search:
         elif head == "free_hand":
             self.stash(keep=set(args))
         elif head == "near":
-            self.do("navigate", parts[2])
+            self.do("navigate", self.destination(parts[2]))
         elif head == "toggled_on":
             self.do("toggle_on", parts[1])
         elif head == "filled":
@@ -126,6 +126,16 @@ class _Search:
             raise PlanningFailed(f"{action}({', '.join(args)}): no action repairs {literal}: {message}")
 
     # -- helpers ----------------------------------------------------------
+    def destination(self, obj: str) -> str:
+        """Where to walk to reach ``obj``: its outermost support that is not a floor, so
+        one trip reaches its neighbours too (what a second hand can then carry)."""
+        best = obj
+        for _rel, tgt in self.state.container_chain(obj):
+            if tgt in self.w.floors:
+                break
+            best = tgt
+        return best
+
     def grasp_tool(self, flag: str) -> None:
         tools = [o for o, a in self.w.affordances.items()
                  if a.known and flag in a.abilities and not self.w.is_fixture(o) and o not in self.state.future]
@@ -171,7 +181,7 @@ class _Search:
                 self.cover(a[1], a[0])
             elif p == "inside" and self.w.is_substance(a[0]):
                 self.do("fill", a[1], a[0])
-            elif p in SUPPORT_RELATIONS or p == "nextto":
+            elif p in SUPPORT_RELATIONS or p in ("nextto", "under"):
                 self.place({"ontop": "place_on_top", "inside": "place_inside", "under": "place_under",
                             "nextto": "place_next_to"}[p], a[0], a[1])
             elif p == "touching":
@@ -187,7 +197,7 @@ class _Search:
             else:
                 self.apply_achiever(p, True, a)
         else:
-            if p in SUPPORT_RELATIONS or p in ("nextto", "touching"):
+            if p in SUPPORT_RELATIONS or p in ("nextto", "touching", "under"):
                 self.do("grasp", a[0])
                 self.stash(keep=set())
             elif p == "covered":
@@ -239,16 +249,25 @@ class _Search:
             self.do("open", box)
 
     def batch_grasp(self, action: str, target: str) -> None:
-        """Dual-arm: take another object bound for the same target while here."""
+        """Dual-arm: while here, also take another object that a pending goal moves."""
         while len(self.state.held) < self.t.capacity:
-            extra = next((t.args[0] for t in self.pending if t.positive and t.args[1:] == (target,)
-                          and t.predicate in ("ontop", "inside", "under", "nextto")
-                          and t.args[0] not in self.state.held and not self.holds(t)
-                          and t.args[0] in self.state.near and not self.w.is_fixture(t.args[0])
-                          and closed_container(self.w, self.state, t.args[0]) is None), None)
+            extra = next((t.args[0] for t in self.pending if self._carry_candidate(t)), None)
             if extra is None:
                 return
             self.do("grasp", extra)
+
+    def _carry_candidate(self, t: Target) -> bool:
+        if not (t.positive and t.predicate in ("ontop", "inside", "under", "nextto") and len(t.args) == 2):
+            return False
+        obj, dest = t.args
+        if obj in self.state.held or self.holds(t) or obj not in self.state.near or self.w.is_fixture(obj) \
+                or self.w.is_substance(obj) or obj in self.state.future:
+            return False
+        if closed_container(self.w, self.state, obj) is not None:
+            return False
+        # A closed destination needs a free hand to open: do not arrive with both hands full.
+        aff = self.w.affordances[dest]
+        return not (aff.known and "openable" in aff.abilities and ("open", dest) not in self.state.facts)
 
 
 def _repair_rank(literal: str) -> int:
