@@ -194,6 +194,7 @@ def run_eval(
     backend: PlannerBackend | None = None,
     progress: bool = True,
     on_episode: Callable[[Episode], None] | None = None,
+    report: bool = True,
 ) -> RunOutcome:
     """Run (or resume) an evaluation; returns the summary over everything in the JSONL."""
     out = Path(config.out)
@@ -228,17 +229,22 @@ def run_eval(
     finally:
         if owns_backend and backend is not None:
             backend.close()
-    summary = write_summary(out, config)
+    summary = write_summary(out, config, report)
     return RunOutcome(out, summary, finished, skipped, interrupted)
 
 
-def write_summary(out: Path, config: EvalConfig) -> dict[str, Any]:
+def write_summary(out: Path, config: EvalConfig, report: bool = True) -> dict[str, Any]:
+    """Summary (and, with ``report``, the Markdown report and plots) of the run's episodes."""
     wanted = {e.id for e in episodes_for(config)}
     records = [r for r in read_records(out / SAMPLES_FILE) if r["episode"] in wanted]
     latest: dict[tuple[str, int], Record] = {(r["episode"], int(r["sample"])): r for r in records}
     summary = {"config": config.model_dump(mode="json"), "episodes_planned": len(wanted),
                **summarize(list(latest.values()), repair_rounds=config.repair)}
     (out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2) + "\n")
+    if report and latest:
+        from symplan_core.eval.report import write_report
+
+        write_report(out, list(latest.values()), summary)
     return summary
 
 
