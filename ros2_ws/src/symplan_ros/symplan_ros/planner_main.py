@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 import rclpy
-from rclpy.executors import MultiThreadedExecutor
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import TransitionCallbackReturn
 
 from symplan_ros.planner_node import PlannerNode
@@ -34,12 +34,11 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 node.get_logger().info("active: send a goal to ~/plan")
         executor.spin()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        # rcl drives the lifecycle node to finalized when the context shuts down (SIGINT).
         executor.shutdown()
-        if node.is_active:
-            node.trigger_deactivate()
         node.destroy_node()
         rclpy.try_shutdown()
     return 0

@@ -64,10 +64,6 @@ class PlannerNode(LifecycleNode):
         self._last_result: SessionResult | None = None
         self._lifecycle = "unconfigured"
 
-    @property
-    def is_active(self) -> bool:
-        return self._active
-
     # ---- lifecycle -------------------------------------------------------------------------
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
         try:

@@ -103,7 +103,7 @@ class SkillSimNode(Node):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from rclpy.executors import MultiThreadedExecutor
+    from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 
     rclpy.init(args=argv if argv is not None else sys.argv)
     node = SkillSimNode()
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     executor.add_node(node)
     try:
         executor.spin()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
         executor.shutdown()

@@ -1,0 +1,59 @@
+"""`symplan-ros` and `symplan-skill-sim` as real processes (what users run without `launch`).
+
+The planner is started with `--ros-args --params-file config/planner.yaml`, auto-configures and
+activates, takes its scene from a parameter, and serves a Plan goal with the reference
+backend while the simulator injects one failure; both exit cleanly on SIGINT.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, PlannerClient, domain_id_for
+
+BIN = Path(sys.executable).parent
+CONFIG = ROOT / "ros2_ws/src/symplan_ros/config/planner.yaml"
+
+
+@pytest.fixture(scope="module")
+def processes(ros_context):
+    if not (BIN / "symplan-ros").exists():
+        pytest.fail("symplan-ros wrapper missing: run scripts/setup_ros.sh")
+    env = dict(os.environ, ROS_DOMAIN_ID=str(domain_id_for(__name__)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST")
+    planner = subprocess.Popen(
+        [str(BIN / "symplan-ros"), "--ros-args", "--params-file", str(CONFIG),
+         "-p", "scene.task_id:=bringing_in_wood", "-p", "scene.benchmark:=b100"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sim = subprocess.Popen([str(BIN / "symplan-skill-sim"), "--ros-args", "-p", "fail_at:=3"],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    procs = {"planner": planner, "sim": sim}
+    yield procs
+    for p in procs.values():
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def test_planner_process_serves_a_goal_with_a_replan_and_exits_cleanly_on_sigint(processes, spinner,
+                                                                                 ros_context) -> None:
+    from action_msgs.msg import GoalStatus
+    from rclpy.node import Node
+    from symplan_interfaces.action import Plan
+
+    client = PlannerClient(spinner.add(Node("entry_point_client", context=ros_context)))
+    assert client.state() == "active"  # auto-configured and activated by the entry point
+    result, status = client.run(Plan.Goal(instruction="bring the wood to the kitchen"))  # scene from params
+    assert status == GoalStatus.STATUS_SUCCEEDED, result.errors
+    assert result.replans == 1 and result.strict_pass
+    assert "(define (problem bringing_in_wood_0)" in result.final_bddl
+    for name, proc in processes.items():
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+        assert proc.returncode == 0, f"{name} exited {proc.returncode}:\n{out}"
+        assert "Traceback" not in out, out
