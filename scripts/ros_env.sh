@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Source me (bash/zsh): puts the colcon-built SymPlan ROS workspace on the search paths.
 #   source scripts/ros_env.sh     (after scripts/setup_ros.sh)
 # Works with `set -u` callers; safe to source more than once (no duplicate entries).
