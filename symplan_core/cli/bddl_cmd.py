@@ -26,6 +26,8 @@ def bddl_parse(
     from symplan_core.bddl.writer import write_problem
     from symplan_core.tasks import problem_path
 
+    if json_out and canonical:
+        fail("--json and --canonical exclude each other; pick one")
     try:
         _bench, path = problem_path(task, benchmark.value if benchmark else None)
         problem = parse_file(path)
@@ -39,9 +41,9 @@ def bddl_parse(
         print(write_problem(problem), end="")
     else:
         console.print(f"{problem.name} ({problem.domain}): {len(problem.objects)} objects, "
-                      f"{len(problem.init)} init literals")
+                      f"{len(problem.init)} init literals", markup=False, soft_wrap=True)
         for diag in check_problem(problem):
-            console.print(str(diag), highlight=False)
+            console.print(str(diag), markup=False, highlight=False, soft_wrap=True)
 
 
 @bddl_app.command("check")
@@ -53,6 +55,9 @@ def bddl_check(
     """Parse and check every problem; report totals, syntax failures and diagnostics."""
     from symplan_core.tasks import benchmark_dir
 
+    missing = [str(f) for f in files or [] if not f.is_file()]
+    if missing:
+        fail(f"no such BDDL file: {', '.join(missing)}")
     try:
         paths = list(files) if files else [
             p for b in benchmarks_of(benchmark) for p in sorted((benchmark_dir(b) / "problems").glob("*.bddl"))
@@ -80,8 +85,9 @@ def bddl_check(
     if json_out:
         print_json(report)
     else:
-        console.print(f"{parsed}/{len(paths)} parsed; diagnostics: {counts or 'none'}")
+        console.print(f"{parsed}/{len(paths)} parsed; diagnostics: {counts or 'none'}", markup=False, soft_wrap=True)
         for f in failures:
-            console.print(f"{f['file']}:{f['line']}:{f['col']}: {f['message']}", highlight=False)
+            console.print(f"{f['file']}:{f['line']}:{f['col']}: {f['message']}", markup=False, highlight=False,
+                          soft_wrap=True)
     if failures:
         raise typer.Exit(1)

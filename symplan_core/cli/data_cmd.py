@@ -6,7 +6,7 @@ import typer
 from rich.table import Table
 
 from symplan_core.cli.common import Benchmark, BenchmarkOrAll, benchmarks_of, console, fail, print_json
-from symplan_core.data.fetch import BENCHMARKS, DataError, data_dir, fetch
+from symplan_core.data.fetch import BENCHMARKS, DataError, data_dir, fetch, is_complete, manifest, tree_digest
 
 data_app = typer.Typer(help="Fetch and inspect the BEHAVIOR task data.", no_args_is_help=True)
 tasks_app = typer.Typer(help="List and inspect tasks.", no_args_is_help=True)
@@ -27,7 +27,26 @@ def data_fetch(
         except DataError as exc:
             fail(str(exc))
         state = "fetched" if report.fetched else "already present"
-        console.print(f"{bench}: {report.problems} problems {state} in {report.path}")
+        console.print(f"{bench}: {report.problems} problems {state} in {report.path}", markup=False, soft_wrap=True)
+
+
+@data_app.command("verify")
+def data_verify(
+    benchmark: BenchmarkOrAll = typer.Option(BenchmarkOrAll.all, help="Which benchmark to verify."),
+) -> None:
+    """Re-hash every cached file against the hashes recorded in the repository.
+
+    `data fetch` trusts its completion stamp (so it stays offline); this reads every
+    file and catches ones modified, added or deleted since.
+    """
+    for bench in benchmarks_of(benchmark):
+        root = data_dir() / bench
+        if not is_complete(bench):
+            fail(f"{bench}: not fetched (or fetch incomplete) in {root}; run `symplan data fetch`")
+        files = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and p.name != ".complete")
+        if tree_digest(root, files) != manifest()[bench]["tree_sha256"]:
+            fail(f"{bench}: files in {root} do not match the recorded hashes; delete {root} and re-fetch", 1)
+        console.print(f"{bench}: {len(files)} files match the recorded hashes", markup=False, soft_wrap=True)
 
 
 @data_app.command("path")
