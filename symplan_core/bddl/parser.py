@@ -65,12 +65,12 @@ _PROBLEM_SETTERS = tuple(_slot_setter(Problem, f.name) for f in fields(Problem))
 
 def _make_decls(src: SourceText, groups: list[tuple[list[str], str, int]]) -> tuple[ObjectDecl, ...]:
     """Build ``Problem.decls`` on first read from ``(instances, type, first token index)`` groups."""
-    return tuple(ObjectDecl(inst, type_name, src.token_pos(first + k))
-                 for names, type_name, first in groups for k, inst in enumerate(names))
+    return tuple(ObjectDecl(inst, type_name, (src, k))  # type: ignore[arg-type]  # pos stays lazy
+                 for names, type_name, first in groups for k, inst in enumerate(names, first))
 
 
 class _Parser:
-    __slots__ = ("src", "toks", "n", "notes", "seen")
+    __slots__ = ("src", "toks", "n", "notes")
 
     def __init__(self, text: str, source: str):
         self.src = SourceText(text, source)
@@ -79,7 +79,6 @@ class _Parser:
         toks.extend(_PAD)
         self.toks = toks
         self.notes: list[Diagnostic] = []
-        self.seen: set[str] = set()
 
     # -- errors ----------------------------------------------------------
     def error(self, message: str, index: int) -> BDDLSyntaxError:
@@ -115,20 +114,15 @@ class _Parser:
     # -- problem ---------------------------------------------------------
     def problem(self) -> Problem:
         toks = self.toks
-        i = self.expect(0, "(")
-        if self.name(i, "'define'").lower() != "define":
-            raise self.error(f"expected 'define', found {toks[i]!r}", i)
-        i = self.expect(i + 1, "(")
-        if self.name(i, "'problem'").lower() != "problem":
-            raise self.error(f"expected 'problem', found {toks[i]!r}", i)
-        name = self.name(i + 1, "problem name")
-        i = self.expect(i + 2, ")")
+        name = self.header()
+        i = 6
         domain: str | None = None
         objects: dict[str, str] = {}
         groups: list[tuple[list[str], str, int]] = []
         duplicates: list[ObjectDecl] = []
         init: tuple[Literal, ...] | None = None
         goal: Formula | None = None
+        seen: set[str] = set()
         while (tok := toks[i]) != ")":
             if tok == _END:
                 raise self.error("unexpected end of input, expected ')' closing 'define'", i)
@@ -138,10 +132,10 @@ class _Parser:
                 continue
             start = i
             section = self.name(i + 1, "section keyword").lower()
-            if section in self.seen and section in (":domain", ":objects", ":init", ":goal"):
+            if section in seen and section in (":domain", ":objects", ":init", ":goal"):
                 self.warn("duplicate-section", f"section {section} given again (the last one counts"
                           + (", objects are merged)" if section == ":objects" else ")"), start)
-            self.seen.add(section)
+            seen.add(section)
             if section == ":domain":
                 domain = self.name(i + 2, "domain name")
                 i = self.expect(i + 3, ")")
@@ -167,6 +161,22 @@ class _Parser:
             setter(problem, value)
         return problem
 
+    def header(self) -> str:
+        """``( define ( problem NAME )``: the first six tokens; returns NAME."""
+        toks = self.toks
+        if (toks[0] == "(" and toks[2] == "(" and toks[5] == ")" and toks[4] not in _NOT_A_NAME
+                and toks[1].lower() == "define" and toks[3].lower() == "problem"):
+            return toks[4]
+        self.expect(0, "(")
+        if self.name(1, "'define'").lower() != "define":
+            raise self.error(f"expected 'define', found {toks[1]!r}", 1)
+        self.expect(2, "(")
+        if self.name(3, "'problem'").lower() != "problem":
+            raise self.error(f"expected 'problem', found {toks[3]!r}", 3)
+        name = self.name(4, "problem name")
+        self.expect(5, ")")
+        return name
+
     def skip_group(self, start: int) -> int:
         """Index just past the balanced group opening at ``start``."""
         toks, depth, i = self.toks, 0, start
@@ -189,9 +199,9 @@ class _Parser:
         if "(" in toks[i:end]:
             raise self.error("unexpected '(' in :objects", toks.index("(", i, end))
         index = toks.index
-        names: list[str] = []
-        types: list[str] = []
+        before = objects.copy() if objects else {}
         added = len(groups)
+        total = len(objects)
         while i < end:
             # Jump to the next ' - ' separator in C instead of looping over names.
             try:
@@ -205,14 +215,16 @@ class _Parser:
             type_name = toks[dash + 1]
             group = toks[i:dash]
             groups.append((group, type_name, i))
-            names += group
-            types += [type_name] * (dash - i)
+            for inst in group:
+                objects[inst] = type_name
+            total += dash - i
             i = dash + 2
-        fresh = dict(zip(names, types, strict=True))
-        if len(fresh) == len(names) and objects.keys().isdisjoint(fresh):
-            objects.update(fresh)
+        if len(objects) == total:
             return end + 1
-        # Some instance is declared twice: the first declaration wins, the others are reported.
+        # Some instance is declared twice (the dict kept the last type): rebuild so that the
+        # first declaration wins, and report the others.
+        objects.clear()
+        objects.update(before)
         for group, type_name, first in groups[added:]:
             for k, inst in enumerate(group, first):
                 if inst in objects:

@@ -92,6 +92,22 @@ def test_unknown_section_is_skipped_with_a_warning() -> None:
     assert p == parse_problem(with_goal("(cooked ?a.n.01_1)"))
 
 
+def test_objects_sections_merge_and_the_first_declaration_wins() -> None:
+    text = (HEAD + " (:objects c.n.01_1 - c.n.01 a.n.01_1 - other.n.01) (:init) (:goal (and)))")
+    p = parse_problem(text, "d.bddl")
+    assert p.objects == {"a.n.01_1": "a.n.01", "a.n.01_2": "a.n.01", "b.n.01_1": "b.n.01", "c.n.01_1": "c.n.01"}
+    assert [(d.instance, d.type) for d in p.duplicates] == [("a.n.01_1", "other.n.01")]
+    assert [n.code for n in p.notes] == ["duplicate-section", "duplicate-instance"]
+    assert [d.instance for d in p.decls] == ["a.n.01_1", "a.n.01_2", "b.n.01_1", "c.n.01_1", "a.n.01_1"]
+
+
+def test_duplicate_within_one_line_keeps_the_first_type() -> None:
+    text = "(define (problem p) (:domain d) (:objects x y - t1 z y - t2) (:init) (:goal (and)))"
+    p = parse_problem(text)
+    assert p.objects == {"x": "t1", "y": "t1", "z": "t2"}
+    assert [(d.instance, d.type, d.pos.col) for d in p.duplicates] == [("y", "t2", text.index("y - t2") + 1)]
+
+
 def test_empty_init_and_empty_and_goal() -> None:
     p = parse_problem(with_goal("(and)", init=""))
     assert p.init == () and p.goal == And(())
