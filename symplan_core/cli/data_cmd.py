@@ -5,11 +5,13 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
+from symplan_core.cli.bddl_cmd import OneLineUsageErrors
 from symplan_core.cli.common import Benchmark, BenchmarkOrAll, benchmarks_of, console, fail, print_json
 from symplan_core.data.fetch import BENCHMARKS, DataError, data_dir, fetch, is_complete, manifest, tree_digest
 
-data_app = typer.Typer(help="Fetch and inspect the BEHAVIOR task data.", no_args_is_help=True)
-tasks_app = typer.Typer(help="List and inspect tasks.", no_args_is_help=True)
+data_app = typer.Typer(help="Fetch and inspect the BEHAVIOR task data.", no_args_is_help=True,
+                       cls=OneLineUsageErrors)
+tasks_app = typer.Typer(help="List and inspect tasks.", no_args_is_help=True, cls=OneLineUsageErrors)
 
 
 @data_app.command("fetch")

@@ -103,11 +103,23 @@ def test_syntax_error_in_a_parsed_file_is_one_line(tmp_path: Path) -> None:
     assert one_line_error(run("bddl", "parse", str(bad))).startswith(f"error: {bad}:1:")
 
 
-def test_usage_errors_exit_non_zero() -> None:
-    for args in (("bddl", "check", "--benchmark", "b2k"), ("bddl", "parse"), ("bddl", "nope")):
-        result = run(*args)
-        assert result.exit_code == 2
-        assert "Usage:" in result.output or "Error" in result.output
+@pytest.mark.parametrize(("args", "fragment"), [
+    (("bddl", "check", "--benchmark", "b2k"), "Invalid value for '--benchmark'"),
+    (("bddl", "parse"), "Missing argument 'task'"),
+    (("bddl", "nope"), "No such command 'nope'"),
+    (("tasks", "list", "--benchmark", "x"), "Invalid value for '--benchmark'"),
+    (("data", "fetch", "--bogus"), "No such option: --bogus"),
+])
+def test_usage_errors_exit_2_with_one_line(args: tuple[str, ...], fragment: str) -> None:
+    result = run(*args)
+    line = one_line_error(result)
+    assert result.exit_code == 2 and line.startswith("error: ") and fragment in line
+    assert line.endswith(" --help')")  # points at the help of the command that failed
+
+
+def test_group_without_a_command_shows_help() -> None:
+    result = run("bddl")
+    assert result.exit_code == 2 and "parse" in result.output and "check" in result.output
 
 
 COMMANDS = [(), ("data",), ("data", "fetch"), ("data", "verify"), ("data", "path"), ("tasks",),
