@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import PlannerClient, wait_until
+from symplan_ros_testkit import PlannerClient, wait_until
 
 pytest.importorskip("httpx", reason="the openai backend needs the `llm` extra (httpx)")
 

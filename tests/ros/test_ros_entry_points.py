@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, PlannerClient, domain_id_for
+from symplan_ros_testkit import ROOT, PlannerClient, domain_id_for
 
 BIN = Path(sys.executable).parent
 CONFIG = ROOT / "ros2_ws/src/symplan_ros/config/planner.yaml"

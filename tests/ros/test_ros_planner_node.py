@@ -10,8 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import PlannerClient, wait_until
-from symplan_ros_testkit import BENCH, GOOD_PLAN, TASK, garbage_backend, replay, suffix_backend
+from symplan_ros_testkit import (
+    BENCH,
+    GOOD_PLAN,
+    TASK,
+    PlannerClient,
+    garbage_backend,
+    replay,
+    suffix_backend,
+    wait_future,
+    wait_until,
+)
 
 CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"
 
@@ -134,7 +143,6 @@ def test_invalid_plans_publish_no_subgoal_and_fail_with_the_engine_errors(rig) -
 
 def test_cancel_stops_execution_and_reports_canceled(rig) -> None:
     from action_msgs.msg import GoalStatus
-    from conftest import wait_future
     from rclpy.parameter import Parameter
 
     client, sim = rig["client"], rig["sim"]
