@@ -7,6 +7,7 @@ float32 on load, which needs the ``gguf`` package). Nothing here touches the net
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,9 +79,12 @@ class TransformersBackend(LocalPlannerBackend):
         super().__init__()
         self.config = config
         self.location = resolve_model_location(config.model_path, config.gguf_file)
-        if config.threads is not None:
-            torch.set_num_threads(config.threads)
         self.device = _pick_device(config.device)
+        if self.device.type == "cpu":
+            # Half the cores unless told otherwise (llama.cpp's default too): torch's OpenMP
+            # threads spin-wait, and on a shared 2-core machine 2 threads ran 8x slower than 1.
+            # torch's thread count is process-wide, so this affects other torch users.
+            torch.set_num_threads(config.threads or max(1, (os.cpu_count() or 2) // 2))
         dtype = _pick_dtype(config.dtype, self.device)
         load_options: dict[str, Any] = {"local_files_only": True}
         if self.location.gguf_file is not None:

@@ -1,0 +1,60 @@
+"""The transformers backend really generates with SmolLM2 (GGUF, CPU). Short outputs keep it fast."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from symplan_core.llm import Sampling, make_backend
+
+pytest.importorskip("transformers", reason="the 'llm' extra (transformers, torch, gguf) is not installed")
+pytest.importorskip("gguf", reason="the 'llm' extra (gguf) is not installed")
+
+pytestmark = pytest.mark.slow
+
+PROMPT = [
+    {"role": "system", "content": "You are a helpful assistant."},
+    {"role": "user", "content": "Name three fruits."},
+]
+
+
+@pytest.fixture(scope="module")
+def smollm2_backend(smollm2_gguf: Path) -> Iterator:
+    backend = make_backend(f"transformers:{smollm2_gguf}?device=cpu")
+    yield backend
+    backend.close()
+
+
+def test_greedy_generation_is_deterministic_and_counts_tokens(smollm2_backend) -> None:
+    greedy = Sampling(temperature=0.0, max_tokens=8)
+    first = smollm2_backend.plan(PROMPT, n=2, sampling=greedy)
+    second = smollm2_backend.plan(PROMPT, n=1, sampling=greedy)
+    assert len(first) == 2
+    assert all(c.ok for c in first + second), [c.error for c in first + second]
+    assert first[0].text.strip(), "the model produced no text"
+    assert first[0].text == first[1].text == second[0].text
+    assert first[0].prompt_tokens is not None and first[0].prompt_tokens > 10  # the chat template is applied
+    assert 1 <= (first[0].completion_tokens or 0) <= 8
+    assert first[0].finish_reason in ("stop", "length")
+
+
+def test_sampling_returns_n_samples_reproducibly_with_a_seed(smollm2_backend) -> None:
+    sampling = Sampling(max_tokens=6, seed=1234)
+    samples = smollm2_backend.plan(PROMPT, n=2, sampling=sampling)
+    again = smollm2_backend.plan(PROMPT, n=2, sampling=sampling)
+    assert len(samples) == 2 and all(c.ok for c in samples)
+    assert [c.text for c in samples] == [c.text for c in again]
+    for completion in samples:
+        assert 1 <= (completion.completion_tokens or 0) <= 6
+        assert completion.latency_s > 0
+        assert completion.finish_reason == ("length" if completion.completion_tokens == 6 else "stop")
+
+
+def test_registry_name_spec_points_at_the_installed_gguf(smollm2_gguf: Path) -> None:
+    from symplan_core.llm.transformers_backend import resolve_model_location
+
+    location = resolve_model_location("smollm2")
+    assert location.directory / (location.gguf_file or "") == smollm2_gguf
+    assert resolve_model_location(str(smollm2_gguf.parent)).gguf_file == smollm2_gguf.name
