@@ -17,6 +17,7 @@ Design notes:
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import random
@@ -82,12 +83,13 @@ class OpenAIBackend(PlannerBackend):
         # Created on the private loop on first use: asyncio primitives bind to their loop.
         self._client: httpx.AsyncClient | None = None
         self._semaphore: asyncio.Semaphore | None = None
+        self._model_lookup_lock: asyncio.Lock | None = None
         self._closed = False
 
     # -- public API -------------------------------------------------------------------------
 
     def plan(self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None) -> list[Completion]:
-        return self._submit(self._plan(as_planner_prompt(prompt), n, sampling)).result()
+        return _wait(self._submit(self._plan(as_planner_prompt(prompt), n, sampling)))
 
     async def aplan(
         self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None
@@ -98,7 +100,7 @@ class OpenAIBackend(PlannerBackend):
     def plan_many(
         self, prompts: Sequence[PromptInput], n: int = 1, sampling: Sampling | None = None
     ) -> list[list[Completion]]:
-        return self._submit(self._plan_many(prompts, n, sampling)).result()
+        return _wait(self._submit(self._plan_many(prompts, n, sampling)))
 
     async def aplan_many(
         self, prompts: Sequence[PromptInput], n: int = 1, sampling: Sampling | None = None
@@ -106,22 +108,31 @@ class OpenAIBackend(PlannerBackend):
         return await asyncio.wrap_future(self._submit(self._plan_many(prompts, n, sampling)))
 
     def close(self) -> None:
+        """Cancel requests still in flight, close the connection pool and stop the loop thread."""
         if self._closed:
             return
         self._closed = True
-        if self._client is not None:
-            asyncio.run_coroutine_threadsafe(self._client.aclose(), self._loop).result()
+        asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(timeout=30)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
         self._loop.close()
 
     # -- internals --------------------------------------------------------------------------
 
-    def _submit(self, coroutine: Coroutine[Any, Any, _Result]):  # -> concurrent Future
+    def _submit(self, coroutine: Coroutine[Any, Any, _Result]) -> concurrent.futures.Future[_Result]:
         if self._closed:
             coroutine.close()
             raise RuntimeError("the OpenAI backend is closed")
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+
+    async def _shutdown(self) -> None:
+        current = asyncio.current_task()
+        pending = [task for task in asyncio.all_tasks() if task is not current]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        if self._client is not None:
+            await self._client.aclose()
 
     def _ensure_client(self) -> tuple[httpx.AsyncClient, asyncio.Semaphore]:
         if self._client is None or self._semaphore is None:
@@ -154,6 +165,15 @@ class OpenAIBackend(PlannerBackend):
         """The configured model, else the first one the server lists (llama.cpp, single vLLM)."""
         if self._model_name is not None:
             return self._model_name, None
+        if self._model_lookup_lock is None:
+            self._model_lookup_lock = asyncio.Lock()
+        # Concurrent first requests would all ask /models; one asks, the others wait for it.
+        async with self._model_lookup_lock:
+            if self._model_name is not None:
+                return self._model_name, None
+            return await self._look_up_model_name()
+
+    async def _look_up_model_name(self) -> tuple[str, str | None]:
         outcome = await self._send("GET", "/models", None)
         if outcome.response is None:
             return "", f"could not list models: {outcome.error}"
@@ -243,6 +263,15 @@ class OpenAIBackend(PlannerBackend):
         if retry_after_s is not None:
             delay = max(delay, retry_after_s)
         return min(delay, self.config.max_backoff)
+
+
+def _wait(future: concurrent.futures.Future[_Result]) -> _Result:
+    """Block on the private loop's result; on Ctrl-C (or any interruption) cancel the request."""
+    try:
+        return future.result()
+    except BaseException:
+        future.cancel()
+        raise
 
 
 def _retry_after_seconds(response: httpx.Response) -> float | None:

@@ -7,6 +7,8 @@ Every failure must come back as `Completion.error` and the next request must sti
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import threading
 import time
 from collections.abc import Iterator
 
@@ -167,3 +169,24 @@ def test_a_closed_backend_refuses_new_work(closed_port: int) -> None:
     backend.close()  # closing twice is harmless
     with pytest.raises(RuntimeError, match="closed"):
         backend.plan(PROMPT)
+
+
+def test_close_cancels_a_request_in_flight_promptly(llama_cpp_server) -> None:
+    backend = make_backend(f"openai:{llama_cpp_server.base_url}?model=smollm2")
+    outcome: dict[str, BaseException | list] = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = backend.plan("Count from 1 to 100.", sampling=Sampling(max_tokens=200))
+        except BaseException as exc:  # noqa: BLE001 - the test inspects what the caller sees
+            outcome["raised"] = exc
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(0.3)
+    started = time.perf_counter()
+    backend.close()
+    worker.join(timeout=10)
+    assert not worker.is_alive()
+    assert time.perf_counter() - started < 5
+    assert isinstance(outcome.get("raised"), concurrent.futures.CancelledError)
