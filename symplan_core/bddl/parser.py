@@ -9,14 +9,32 @@ Speed matters (planners and reward functions parse constantly), so the hot
 paths work on a plain token list with slices and ``list.index`` instead of
 per-token method calls, build nodes without going through the frozen
 dataclass ``__init__``, and store positions as ``(source, token index)`` pairs
-that the model resolves only when read (see ``model._DeferredPos``).
+that the model resolves only when read (see ``model._Lazy`` and ``build``).
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
 from pathlib import Path
 
+from symplan_core.bddl.build import (
+    PROBLEM_SETTERS,
+    and_parts,
+    and_pos,
+    atom_args,
+    atom_pos,
+    atom_predicate,
+    lit_atom,
+    lit_negated,
+    make_decls,
+    new,
+    not_body,
+    not_pos,
+    or_parts,
+    or_pos,
+    param_pos,
+    param_type,
+    param_var,
+)
 from symplan_core.bddl.diagnostics import BDDLSyntaxError, Diagnostic
 from symplan_core.bddl.model import (
     And,
@@ -42,32 +60,8 @@ _CONNECTIVES = frozenset({"and", "or", "not", "imply"})
 # Sentinels after the last token: every lookahead is at most this far past a token
 # already checked to be real, so lookups never raise IndexError. split() never yields "".
 _END = ""
-_PAD = [_END] * 6
+_PAD = (_END,) * 6
 _NOT_A_NAME = frozenset({_END, "(", ")"})
-
-_new = object.__new__
-
-
-def _slot_setter(cls: type, name: str):
-    """The raw slot setter (bypasses the frozen ``__setattr__`` and the lazy-pos descriptor)."""
-    attr = cls.__dict__[name]
-    return getattr(attr, "slot", attr).__set__
-
-
-_atom_predicate, _atom_args, _atom_pos = (_slot_setter(Atom, n) for n in ("predicate", "args", "pos"))
-_lit_atom, _lit_negated = (_slot_setter(Literal, n) for n in ("atom", "negated"))
-_and_parts, _and_pos = _slot_setter(And, "parts"), _slot_setter(And, "pos")
-_or_parts, _or_pos = _slot_setter(Or, "parts"), _slot_setter(Or, "pos")
-_not_body, _not_pos = _slot_setter(Not, "body"), _slot_setter(Not, "pos")
-_param_var, _param_type, _param_pos = (_slot_setter(Param, n) for n in ("var", "type", "pos"))
-_PROBLEM_SETTERS = tuple(_slot_setter(Problem, f.name) for f in fields(Problem))
-
-
-def _make_decls(src: SourceText, groups: list[tuple[list[str], str, int]]) -> tuple[ObjectDecl, ...]:
-    """Build ``Problem.decls`` on first read from ``(instances, type, first token index)`` groups."""
-    return tuple(ObjectDecl(inst, type_name, (src, k))  # type: ignore[arg-type]  # pos stays lazy
-                 for names, type_name, first in groups for k, inst in enumerate(names, first))
-
 
 class _Parser:
     __slots__ = ("src", "toks", "n", "notes")
@@ -77,7 +71,8 @@ class _Parser:
         toks = split_tokens(text)
         self.n = len(toks)
         toks.extend(_PAD)
-        self.toks = toks
+        # A tuple: slices of it are the args tuples the model wants, with no extra copy.
+        self.toks: tuple[str, ...] = tuple(toks)
         self.notes: list[Diagnostic] = []
 
     # -- errors ----------------------------------------------------------
@@ -118,7 +113,7 @@ class _Parser:
         i = 6
         domain: str | None = None
         objects: dict[str, str] = {}
-        groups: list[tuple[list[str], str, int]] = []
+        groups: list[tuple[tuple[str, ...], str, int]] = []
         duplicates: list[ObjectDecl] = []
         init: tuple[Literal, ...] | None = None
         goal: Formula | None = None
@@ -154,9 +149,9 @@ class _Parser:
         if domain is None or init is None or goal is None:
             missing = [n for n, v in ((":domain", domain), (":init", init), (":goal", goal)) if v is None]
             raise self.error(f"missing section(s) {', '.join(missing)}", 0)
-        problem = _new(Problem)
-        for setter, value in zip(_PROBLEM_SETTERS, (
-                name, domain, objects, init, goal, Deferred(_make_decls, self.src, groups),
+        problem = new(Problem)
+        for setter, value in zip(PROBLEM_SETTERS, (
+                name, domain, objects, init, goal, Deferred(make_decls, self.src, groups),
                 tuple(duplicates), self.src.name, tuple(self.notes)), strict=True):
             setter(problem, value)
         return problem
@@ -253,16 +248,16 @@ class _Parser:
                 if head in _NOT_A_NAME:
                     raise self.unexpected(at + 1, "predicate")
                 j = index(")", at + 2)  # ValueError: no ')' left (the padding has none)
-                args = tuple(toks[at + 2:j])
+                args = toks[at + 2:j]
                 if "(" in args:
                     raise self.error(f"unexpected '(' in arguments of {head!r}", index("(", at + 2, j))
-                atom = _new(Atom)
-                _atom_predicate(atom, head)
-                _atom_args(atom, args)
-                _atom_pos(atom, (src, at))
-                lit = _new(Literal)
-                _lit_atom(lit, atom)
-                _lit_negated(lit, negated)
+                atom = new(Atom)
+                atom_predicate(atom, head)
+                atom_args(atom, args)
+                atom_pos(atom, (src, at))
+                lit = new(Literal)
+                lit_atom(lit, atom)
+                lit_negated(lit, negated)
                 append(lit)
                 if negated:
                     if toks[j + 1] != ")":
@@ -306,9 +301,9 @@ class _Parser:
         if head in _CONNECTIVES:
             if head == "not":
                 body, i = self.formula(i, bound)
-                node = _new(Not)
-                _not_body(node, body)
-                _not_pos(node, pos)
+                node = new(Not)
+                not_body(node, body)
+                not_pos(node, pos)
             elif head == "imply":
                 antecedent, i = self.formula(i, bound)
                 consequent, i = self.formula(i, bound)
@@ -319,13 +314,13 @@ class _Parser:
                     part, i = self.formula(i, bound)
                     parts.append(part)
                 if head == "and":
-                    node = _new(And)
-                    _and_parts(node, tuple(parts))
-                    _and_pos(node, pos)
+                    node = new(And)
+                    and_parts(node, tuple(parts))
+                    and_pos(node, pos)
                 else:
-                    node = _new(Or)
-                    _or_parts(node, tuple(parts))
-                    _or_pos(node, pos)
+                    node = new(Or)
+                    or_parts(node, tuple(parts))
+                    or_pos(node, pos)
             if toks[i] != ")":
                 raise self.unexpected(i, "')'")
             return node, i + 1
@@ -358,10 +353,10 @@ class _Parser:
             if "(" in raw:
                 raise self.error(f"unexpected '(' in arguments of {head!r}", toks.index("(", i, j))
             args = tuple([a[1:] if a[0] == "?" and a not in bound else a for a in raw])
-        atom = _new(Atom)
-        _atom_predicate(atom, head)
-        _atom_args(atom, args)
-        _atom_pos(atom, pos)
+        atom = new(Atom)
+        atom_predicate(atom, head)
+        atom_args(atom, args)
+        atom_pos(atom, pos)
         return atom, j + 1
 
     def quantifier(self, kind: str, i: int, bound: frozenset[str], pos) -> tuple[Formula, int]:
@@ -402,10 +397,10 @@ class _Parser:
             self.expect(i + 2, "-")
             self.name(i + 3, "variable type")
             self.expect(i + 4, ")")
-        node = _new(Param)
-        _param_var(node, var)
-        _param_type(node, type_name)
-        _param_pos(node, (self.src, i))
+        node = new(Param)
+        param_var(node, var)
+        param_type(node, type_name)
+        param_pos(node, (self.src, i))
         return node
 
 

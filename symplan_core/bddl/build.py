@@ -1,0 +1,44 @@
+"""Fast construction of model nodes for the parser.
+
+The model classes are frozen slotted dataclasses; their generated ``__init__`` sets each
+field through ``object.__setattr__`` (and, for ``pos``, through the lazy-field descriptor),
+which costs more than the rest of parsing a node. The parser instead allocates with
+``object.__new__`` and fills the slots through the raw slot setters below. The objects are
+indistinguishable from ones built by ``__init__`` (same class, same field values), so
+equality, hashing, pickling and ``dataclasses.replace`` behave the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+from symplan_core.bddl.model import And, Atom, Literal, Not, ObjectDecl, Or, Param, Problem
+
+new = object.__new__
+
+
+def slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The raw slot setter (bypasses the frozen ``__setattr__`` and the lazy-field descriptor)."""
+    attr = cls.__dict__[name]
+    return getattr(attr, "slot", attr).__set__
+
+
+atom_predicate, atom_args, atom_pos = (slot_setter(Atom, n) for n in ("predicate", "args", "pos"))
+lit_atom, lit_negated = (slot_setter(Literal, n) for n in ("atom", "negated"))
+and_parts, and_pos = slot_setter(And, "parts"), slot_setter(And, "pos")
+or_parts, or_pos = slot_setter(Or, "parts"), slot_setter(Or, "pos")
+not_body, not_pos = slot_setter(Not, "body"), slot_setter(Not, "pos")
+param_var, param_type, param_pos = (slot_setter(Param, n) for n in ("var", "type", "pos"))
+#: One setter per Problem field, in field order.
+PROBLEM_SETTERS = tuple(slot_setter(Problem, f.name) for f in fields(Problem))
+
+
+def make_decls(src: object, groups: list[tuple[tuple[str, ...], str, int]]) -> tuple[ObjectDecl, ...]:
+    """``Problem.decls`` built on first read from ``(instances, type, first token index)`` groups.
+
+    Positions stay ``(source, token index)`` pairs, resolved only if someone reads them.
+    """
+    return tuple(ObjectDecl(inst, type_name, (src, k))  # type: ignore[arg-type]
+                 for names, type_name, first in groups for k, inst in enumerate(names, first))
