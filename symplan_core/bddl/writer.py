@@ -7,13 +7,20 @@ from symplan_core.bddl.model import And, Atom, Formula, Imply, Literal, Not, Or,
 _INDENT = "    "
 
 
-def _term(arg: str) -> str:
-    # Goals reference instances as ``?inst``; bound variables already carry '?'.
-    return arg if arg.startswith("?") else f"?{arg}"
+def _term(arg: str, bound: frozenset[str]) -> str:
+    """A goal argument as text that parses back to ``arg``.
+
+    Bound variables are written as they are. Instance references get a ``?`` (the BEHAVIOR
+    style), except when ``?arg`` is a variable bound here: then the bare name, which the
+    parser can only read as the instance.
+    """
+    if arg in bound:
+        return arg
+    return arg if f"?{arg}" in bound else f"?{arg}"
 
 
-def write_atom(atom: Atom, in_goal: bool = False) -> str:
-    args = [_term(a) for a in atom.args] if in_goal else list(atom.args)
+def write_atom(atom: Atom, in_goal: bool = False, bound: frozenset[str] = frozenset()) -> str:
+    args = [_term(a, bound) for a in atom.args] if in_goal else list(atom.args)
     return "(" + " ".join([atom.predicate, *args]) + ")"
 
 
@@ -23,24 +30,29 @@ def write_literal(lit: Literal) -> str:
 
 
 def write_formula(formula: Formula, depth: int = 0) -> str:
+    """A goal formula as indented BDDL, one node per line."""
+    return _write(formula, depth, frozenset())
+
+
+def _write(formula: Formula, depth: int, bound: frozenset[str]) -> str:
     pad = _INDENT * depth
     if isinstance(formula, Atom):
-        return pad + write_atom(formula, in_goal=True)
+        return pad + write_atom(formula, in_goal=True, bound=bound)
     if isinstance(formula, (And, Or)):
         head = "and" if isinstance(formula, And) else "or"
-        inner = [write_formula(p, depth + 1) for p in formula.parts]
+        inner = [_write(p, depth + 1, bound) for p in formula.parts]
     elif isinstance(formula, Not):
-        head, inner = "not", [write_formula(formula.body, depth + 1)]
+        head, inner = "not", [_write(formula.body, depth + 1, bound)]
     elif isinstance(formula, Imply):
         head = "imply"
-        inner = [write_formula(formula.antecedent, depth + 1), write_formula(formula.consequent, depth + 1)]
+        inner = [_write(formula.antecedent, depth + 1, bound), _write(formula.consequent, depth + 1, bound)]
     elif isinstance(formula, Quantifier):
         head = formula.kind
         inner = []
         if formula.count is not None:
             inner.append(f"{pad}{_INDENT}({formula.count})")
         inner += [f"{pad}{_INDENT}({p.var} - {p.type})" for p in formula.params]
-        inner.append(write_formula(formula.body, depth + 1))
+        inner.append(_write(formula.body, depth + 1, bound | {p.var for p in formula.params}))
     else:  # pragma: no cover - the model has no other node types
         raise TypeError(f"not a formula: {formula!r}")
     return "\n".join([f"{pad}({head}", *inner, f"{pad})"])

@@ -11,7 +11,20 @@ from functools import lru_cache
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from symplan_core.bddl import BDDLSyntaxError, Problem, parse_problem
+from symplan_core.bddl import (
+    And,
+    Atom,
+    BDDLSyntaxError,
+    Formula,
+    Imply,
+    Literal,
+    Not,
+    Or,
+    Param,
+    Problem,
+    Quantifier,
+    parse_problem,
+)
 from symplan_core.bddl.checks import check_problem, iter_atoms
 from symplan_core.bddl.writer import write_problem
 from symplan_core.data.fetch import data_dir
@@ -32,7 +45,7 @@ def samples() -> tuple[str, ...]:
 
 TOKENS = ["(", ")", "(", ")", "define", "problem", ":domain", ":objects", ":init", ":goal", ":other", "-",
           "and", "or", "not", "imply", "forall", "exists", "forn", "forpairs", "fornpairs", "?x", "?y",
-          "a.n.01_1", "a.n.01", "ontop", "2", "²", "٣", "x", ";", "\n", "\\", "", "DEFINE", "?"]
+          "a.n.01_1", "a.n.01", "ontop", "2", "²", "٣", "x", ";", "\n", "\\", "", "DEFINE", "?", "??x"]
 
 
 def parse_or_syntax_error(text: str) -> Problem | None:
@@ -128,3 +141,55 @@ def test_positions_survive_extra_whitespace(which: int, space: str, fraction: fl
     problem = parse_or_syntax_error(text)
     assert problem is not None and problem == parse_problem(original)
     assert_positions_match_text(problem, text)
+
+
+# -- writer round trip on generated models ------------------------------------------------
+NAMES = ["x", "?x", "??x", "a.n.01_1", "a.n.01_*", "-", "?", "hard-boiled_egg.n.01_1"]
+VARS = ["?x", "?y", "??x"]
+PREDICATES = ["ontop", "cooked", "p", "?p", "Inside"]
+
+atoms = st.builds(lambda p, args: Atom(p, tuple(args)), st.sampled_from(PREDICATES),
+                  st.lists(st.sampled_from(NAMES), max_size=3))
+params = st.builds(Param, st.sampled_from(VARS), st.sampled_from(["t", "a.n.01", "-"]))
+
+
+def compound(inner: st.SearchStrategy) -> st.SearchStrategy:
+    return st.one_of(
+        st.builds(lambda ps: And(tuple(ps)), st.lists(inner, max_size=3)),
+        st.builds(lambda ps: Or(tuple(ps)), st.lists(inner, max_size=3)),
+        st.builds(Not, inner),
+        st.builds(Imply, inner, inner),
+        st.builds(lambda k, p, b: Quantifier(k, (p,), b), st.sampled_from(["forall", "exists"]), params, inner),
+        st.builds(lambda n, p, b: Quantifier("forn", (p,), b, n), st.integers(0, 12), params, inner),
+        st.builds(lambda k, p, q, b, n: Quantifier(k, (p, q), b, n if k == "fornpairs" else None),
+                  st.sampled_from(["forpairs", "fornpairs"]), params, params, inner, st.integers(0, 3)),
+    )
+
+
+formulas = st.recursive(atoms, compound, max_leaves=12)
+
+
+def canonical(f: Formula, bound: frozenset[str] = frozenset()) -> Formula:
+    """What the parser would make of ``f``: unbound '?' names lose one '?'."""
+    if isinstance(f, Atom):
+        return Atom(f.predicate, tuple(a[1:] if a[:1] == "?" and a not in bound else a for a in f.args))
+    if isinstance(f, (And, Or)):
+        return type(f)(tuple(canonical(p, bound) for p in f.parts))
+    if isinstance(f, Not):
+        return Not(canonical(f.body, bound))
+    if isinstance(f, Imply):
+        return Imply(canonical(f.antecedent, bound), canonical(f.consequent, bound))
+    assert isinstance(f, Quantifier)
+    return Quantifier(f.kind, f.params, canonical(f.body, bound | {p.var for p in f.params}), f.count)
+
+
+@FUZZ
+@given(formulas, st.lists(st.tuples(st.sampled_from(PREDICATES), st.lists(st.sampled_from(NAMES), max_size=3),
+                                    st.booleans()), max_size=4))
+def test_writer_round_trips_generated_problems(goal: Formula, init: list) -> None:
+    goal = canonical(goal)  # a model the parser can produce
+    problem = Problem("p", "omnigibson", {"x": "t", "a.n.01_1": "a.n.01"},
+                      tuple(Literal(Atom(p, tuple(args)), neg) for p, args, neg in init), goal)
+    text = write_problem(problem)
+    assert parse_problem(text) == problem
+    check_problem(parse_problem(text))

@@ -114,6 +114,14 @@ def test_empty_init_and_empty_and_goal() -> None:
     assert parse_problem(write_problem(p)) == p
 
 
+def test_writer_keeps_an_instance_apart_from_a_same_named_variable() -> None:
+    # Instance 'x' inside the scope of variable '?x' must not come back as the variable.
+    text = "(define (problem p) (:domain d) (:objects x - t) (:init) (:goal (forall (?x - t) (p ?x x))))"
+    p = parse_problem(text)
+    assert p.goal.body.args == ("?x", "x")
+    assert "(p ?x x)" in write_problem(p) and parse_problem(write_problem(p)) == p
+
+
 def test_writer_prefixes_goal_instances_and_keeps_variables() -> None:
     g = parse_problem(with_goal("(forall (?x - a.n.01) (ontop ?x b.n.01_1))")).goal
     assert write_formula(g).split() == ["(forall", "(?x", "-", "a.n.01)", "(ontop", "?x", "?b.n.01_1)", ")"]
