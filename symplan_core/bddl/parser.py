@@ -63,6 +63,7 @@ _END = ""
 _PAD = (_END,) * 6
 _NOT_A_NAME = frozenset({_END, "(", ")"})
 
+
 class _Parser:
     __slots__ = ("src", "toks", "n", "notes")
 
