@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from symplan_ros_testkit import ROOT, PlannerClient, domain_id_for
+from symplan_ros_testkit import ROOT, PlannerClient, domain_id_for, wait_until
 
 BIN = Path(sys.executable).parent
 CONFIG = ROOT / "ros2_ws/src/symplan_ros/config/planner.yaml"
@@ -47,7 +47,8 @@ def test_planner_process_serves_a_goal_with_a_replan_and_exits_cleanly_on_sigint
     from symplan_interfaces.action import Plan
 
     client = PlannerClient(spinner.add(Node("entry_point_client", context=ros_context)))
-    assert client.state() == "active"  # auto-configured and activated by the entry point
+    # The lifecycle services appear before the entry point has configured and activated.
+    wait_until(lambda: client.state() == "active")
     result, status = client.run(Plan.Goal(instruction="bring the wood to the kitchen"))  # scene from params
     assert status == GoalStatus.STATUS_SUCCEEDED, result.errors
     assert result.replans == 1 and result.strict_pass

@@ -44,7 +44,9 @@ def rig(ros_context, spinner):
     def planner(name: str, backend: str) -> PlannerNode:
         return PlannerNode(name, backend_factory=_factory, context=ros_context, cli_args=args,
                            parameter_overrides=[Parameter("planner.backend", value=backend),
-                                                Parameter("planner.fallback", value="none")])
+                                                Parameter("planner.fallback", value="none"),
+                                                # short enough for the hung-controller test
+                                                Parameter("execution.skill_timeout_s", value=1.0)])
 
     good = spinner.add(planner("symplan_planner", "test:suffix"))
     bad = spinner.add(planner("symplan_planner_bad", "test:garbage"))
@@ -125,6 +127,21 @@ def test_injected_failure_triggers_a_replan_from_the_current_state_that_complete
     plan_ids = list(dict.fromkeys(s.plan_id for s in client.subgoals))
     assert len(plan_ids) == 2
     replay(client.subgoals, failed={5})
+
+
+def test_unanswered_subgoal_times_out_and_is_replanned(rig) -> None:
+    from action_msgs.msg import GoalStatus
+    from rclpy.parameter import Parameter
+
+    client, sim = rig["client"], rig["sim"]
+    sim.set_parameters([Parameter("silent_at", value=sim.received + 1)])  # 2nd subgoal: no answer
+    try:
+        result, status = client.run(_goal())
+    finally:
+        sim.set_parameters([Parameter("silent_at", value=-1)])
+    assert status == GoalStatus.STATUS_SUCCEEDED, result.errors
+    assert result.replans == 1
+    assert any("timeout" in e for e in result.errors), result.errors
 
 
 def test_invalid_plans_publish_no_subgoal_and_fail_with_the_engine_errors(rig) -> None:

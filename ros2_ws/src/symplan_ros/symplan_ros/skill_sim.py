@@ -4,7 +4,8 @@ It keeps its own symbolic world, built from the planner's ~/task_bddl, and for e
 reports RUNNING, checks the step with the engine from its world state, applies it and reports
 SUCCEEDED, or reports FAILED when the engine rejects it or when the subgoal is the one chosen
 by ``fail_at`` (the N-th subgoal received, 0-based, failed ``fail_times`` times). A failed step
-leaves the world unchanged, as a real failed grasp would.
+leaves the world unchanged, as a real failed grasp would. ``silent_at`` never answers one
+subgoal, to exercise the planner's skill timeout.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class SkillSimNode(Node):
         p("fail_at", -1, ParameterDescriptor(description="0-based count of the subgoal to fail (-1: none)"))
         p("fail_times", 1, ParameterDescriptor(description="how many times the chosen subgoal fails"))
         p("delay_s", 0.0, ParameterDescriptor(description="simulated execution time per subgoal"))
+        p("silent_at", -1, ParameterDescriptor(
+            description="0-based count of a subgoal never answered (a hung controller; -1: none)"))
         planner = self.get_parameter("planner").value.rstrip("/")
         self._lock = threading.Lock()
         self._world: tuple[str, Any, Any] | None = None  # (goal_id, compiled task, state)
@@ -75,6 +78,9 @@ class SkillSimNode(Node):
             world = self._world
             count = self.received
             self.received += 1
+        if count == int(self.get_parameter("silent_at").value):
+            self.log.append((sub.plan_id, sub.index, sub.text, SkillStatus.RUNNING))
+            return None  # no report at all: the planner's skill timeout must handle it
         self._report(sub, SkillStatus.RUNNING, "started")
         delay = float(self.get_parameter("delay_s").value)
         if delay > 0:
