@@ -35,7 +35,7 @@ from symplan_core.bddl.build import (
     param_type,
     param_var,
 )
-from symplan_core.bddl.diagnostics import BDDLSyntaxError, Diagnostic
+from symplan_core.bddl.diagnostics import Diagnostic
 from symplan_core.bddl.model import (
     And,
     Atom,
@@ -50,62 +50,19 @@ from symplan_core.bddl.model import (
     Problem,
     Quantifier,
 )
-from symplan_core.bddl.tokens import SourceText, split_tokens
+from symplan_core.bddl.tokens import END as _END
+from symplan_core.bddl.tokens import NOT_A_NAME as _NOT_A_NAME
+from symplan_core.bddl.tokens import TokenStream
 
 _QUANTIFIERS = frozenset({"forall", "exists", "forn", "forpairs", "fornpairs"})
 _PAIR_QUANTIFIERS = frozenset({"forpairs", "fornpairs"})
 _COUNTED = frozenset({"forn", "fornpairs"})
-_PARENS = ("(", ")")
 _CONNECTIVES = frozenset({"and", "or", "not", "imply"})
-# Sentinels after the last token: every lookahead is at most this far past a token
-# already checked to be real, so lookups never raise IndexError. split() never yields "".
-_END = ""
-_PAD = (_END,) * 6
-_NOT_A_NAME = frozenset({_END, "(", ")"})
+_KEYWORDS = _CONNECTIVES | _QUANTIFIERS  # goal heads that are not predicates
 
 
-class _Parser:
-    __slots__ = ("src", "toks", "n", "notes")
-
-    def __init__(self, text: str, source: str):
-        self.src = SourceText(text, source)
-        toks = split_tokens(text)
-        self.n = len(toks)
-        toks.extend(_PAD)
-        # A tuple: slices of it are the args tuples the model wants, with no extra copy.
-        self.toks: tuple[str, ...] = tuple(toks)
-        self.notes: list[Diagnostic] = []
-
-    # -- errors ----------------------------------------------------------
-    def error(self, message: str, index: int) -> BDDLSyntaxError:
-        return BDDLSyntaxError(message, self.src.token_pos(index))
-
-    def unexpected(self, index: int, what: str) -> BDDLSyntaxError:
-        tok = self.toks[index] if index < self.n else _END
-        if tok == _END:
-            return self.error(f"unexpected end of input, expected {what}", index)
-        return self.error(f"expected {what}, found {tok!r}", index)
-
-    def expect(self, index: int, want: str) -> int:
-        if self.toks[index] != want:
-            raise self.unexpected(index, repr(want))
-        return index + 1
-
-    def name(self, index: int, what: str) -> str:
-        tok = self.toks[index]
-        if tok == _END or tok in _PARENS:
-            raise self.unexpected(index, what)
-        return tok
-
-    def close(self, index: int) -> int:
-        """Index of the next ')' at or after ``index`` (end of input is an error)."""
-        try:
-            return self.toks.index(")", index, self.n)
-        except ValueError:
-            raise self.error("unexpected end of input, expected ')'", self.n) from None
-
-    def warn(self, code: str, message: str, index: int) -> None:
-        self.notes.append(Diagnostic("warning", code, message, self.src.token_pos(index)))
+class _Parser(TokenStream):
+    __slots__ = ()
 
     # -- problem ---------------------------------------------------------
     def problem(self) -> Problem:
@@ -239,13 +196,13 @@ class _Parser:
         try:
             while toks[i] == "(":
                 head = toks[i + 1]
-                at = i
-                negated = head == "not"
-                if negated:
-                    at = i + 2
+                if head == "not":  # (not (pred args)): the atom starts two tokens in
+                    at, negated = i + 2, True
                     if toks[at] != "(":
                         raise self.unexpected(at, "'('")
                     head = toks[at + 1]
+                else:
+                    at, negated = i, False
                 if head in _NOT_A_NAME:
                     raise self.unexpected(at + 1, "predicate")
                 j = index(")", at + 2)  # ValueError: no ')' left (the padding has none)
@@ -260,12 +217,11 @@ class _Parser:
                 lit_atom(lit, atom)
                 lit_negated(lit, negated)
                 append(lit)
+                i = j + 1
                 if negated:
-                    if toks[j + 1] != ")":
-                        raise self.unexpected(j + 1, "')'")
-                    i = j + 2
-                else:
-                    i = j + 1
+                    if toks[i] != ")":
+                        raise self.unexpected(i, "')'")
+                    i += 1
         except ValueError:
             raise self.error("unexpected end of input, expected ')'", self.n) from None
         if toks[i] != ")":
@@ -299,34 +255,11 @@ class _Parser:
             raise self.unexpected(i + 1, "connective or predicate")
         pos = (self.src, i)
         i += 2
-        if head in _CONNECTIVES:
-            if head == "not":
-                body, i = self.formula(i, bound)
-                node = new(Not)
-                not_body(node, body)
-                not_pos(node, pos)
-            elif head == "imply":
-                antecedent, i = self.formula(i, bound)
-                consequent, i = self.formula(i, bound)
-                node = Imply(antecedent, consequent, pos)  # type: ignore[arg-type]
-            else:
-                parts = []
-                while toks[i] == "(":
-                    part, i = self.formula(i, bound)
-                    parts.append(part)
-                if head == "and":
-                    node = new(And)
-                    and_parts(node, tuple(parts))
-                    and_pos(node, pos)
-                else:
-                    node = new(Or)
-                    or_parts(node, tuple(parts))
-                    or_pos(node, pos)
-            if toks[i] != ")":
-                raise self.unexpected(i, "')'")
-            return node, i + 1
-        if head in _QUANTIFIERS:
-            return self.quantifier(head, i, bound, pos)
+        if head in _KEYWORDS:
+            if head in _QUANTIFIERS:
+                return self.quantifier(head, i, bound, pos)
+            return self.connective(head, i, bound, pos)
+        # An atom (the common case, so it is handled inline).
         try:
             j = toks.index(")", i)
         except ValueError:
@@ -359,6 +292,36 @@ class _Parser:
         atom_args(atom, args)
         atom_pos(atom, pos)
         return atom, j + 1
+
+    def connective(self, head: str, i: int, bound: frozenset[str], pos) -> tuple[Formula, int]:
+        """``and``/``or``/``not``/``imply`` with ``i`` just past the head."""
+        toks = self.toks
+        node: Formula
+        if head == "not":
+            body, i = self.formula(i, bound)
+            node = new(Not)
+            not_body(node, body)
+            not_pos(node, pos)
+        elif head == "imply":
+            antecedent, i = self.formula(i, bound)
+            consequent, i = self.formula(i, bound)
+            node = Imply(antecedent, consequent, pos)
+        else:
+            parts = []
+            while toks[i] == "(":
+                part, i = self.formula(i, bound)
+                parts.append(part)
+            if head == "and":
+                node = new(And)
+                and_parts(node, tuple(parts))
+                and_pos(node, pos)
+            else:
+                node = new(Or)
+                or_parts(node, tuple(parts))
+                or_pos(node, pos)
+        if toks[i] != ")":
+            raise self.unexpected(i, "')'")
+        return node, i + 1
 
     def quantifier(self, kind: str, i: int, bound: frozenset[str], pos) -> tuple[Formula, int]:
         toks = self.toks

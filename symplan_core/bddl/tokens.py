@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from symplan_core.bddl.diagnostics import BDDLSyntaxError, Diagnostic
 from symplan_core.bddl.model import SourcePos
 
 _TOKEN = re.compile(r";[^\n]*|[()]|[^\s();]+")
@@ -60,3 +61,56 @@ class SourceText:
             self._offsets = tokenize(self.text)[1]
         offsets = self._offsets
         return self.pos(offsets[index] if index < len(offsets) else len(self.text))
+
+
+# Sentinels after the last token: every lookahead is at most this far past a token
+# already checked to be real, so lookups never raise IndexError. split() never yields "".
+END = ""
+_PAD = [END] * 6
+_PARENS = ("(", ")")
+NOT_A_NAME = frozenset({END, "(", ")"})
+
+
+class TokenStream:
+    """The tokens of one source (padded with END) plus error/warning helpers for parsers."""
+
+    __slots__ = ("src", "toks", "n", "notes")
+
+    def __init__(self, text: str, source: str):
+        self.src = SourceText(text, source)
+        toks = split_tokens(text)
+        self.n = len(toks)
+        toks.extend(_PAD)
+        # A tuple: slices of it are the args tuples the model wants, with no extra copy.
+        self.toks: tuple[str, ...] = tuple(toks)
+        self.notes: list[Diagnostic] = []
+
+    def error(self, message: str, index: int) -> BDDLSyntaxError:
+        return BDDLSyntaxError(message, self.src.token_pos(index))
+
+    def unexpected(self, index: int, what: str) -> BDDLSyntaxError:
+        tok = self.toks[index] if index < self.n else END
+        if tok == END:
+            return self.error(f"unexpected end of input, expected {what}", index)
+        return self.error(f"expected {what}, found {tok!r}", index)
+
+    def expect(self, index: int, want: str) -> int:
+        if self.toks[index] != want:
+            raise self.unexpected(index, repr(want))
+        return index + 1
+
+    def name(self, index: int, what: str) -> str:
+        tok = self.toks[index]
+        if tok == END or tok in _PARENS:
+            raise self.unexpected(index, what)
+        return tok
+
+    def close(self, index: int) -> int:
+        """Index of the next ')' at or after ``index`` (end of input is an error)."""
+        try:
+            return self.toks.index(")", index, self.n)
+        except ValueError:
+            raise self.error("unexpected end of input, expected ')'", self.n) from None
+
+    def warn(self, code: str, message: str, index: int) -> None:
+        self.notes.append(Diagnostic("warning", code, message, self.src.token_pos(index)))
