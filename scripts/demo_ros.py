@@ -119,12 +119,11 @@ def _send_goal(client: object, args: argparse.Namespace) -> int:
         fb = msg.feedback
         # Feedback is one ordered stream: stages, then one line per subgoal outcome.
         if fb.stage == "executing":
-            if last["stage"] != ("executing", fb.attempt):
-                say(f"[executing] attempt {fb.attempt}: {fb.subgoal_count} validated subgoals")
-                last["stage"] = ("executing", fb.attempt)
             if " -> " in fb.message:
                 say(f"  {fb.message}")
-        elif fb.stage != "executing" and (fb.stage, fb.message) != last["stage"]:
+            elif "validated subgoals" in fb.message:
+                say(f"[executing] attempt {fb.attempt}: {fb.message}")
+        elif (fb.stage, fb.message) != last["stage"]:
             say(f"[{fb.stage}] attempt {fb.attempt}: {fb.message}")
             last["stage"] = (fb.stage, fb.message)
 

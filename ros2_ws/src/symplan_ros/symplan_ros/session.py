@@ -19,8 +19,6 @@ from typing import Any
 from symplan_ros import core_adapter as core
 from symplan_ros.scene import Scene, SceneError, SceneSource, TaskRequest
 
-STAGES = ("scene", "bddl_check", "planning", "verifying", "repairing", "executing")
-
 
 class Outcome(Enum):
     SUCCEEDED = "succeeded"
@@ -46,7 +44,6 @@ class Subgoal:
 class ValidatedPlan:
     plan_id: str
     attempt: int
-    text: str
     gcr: float
     subgoals: tuple[Subgoal, ...]
     source: str  # backend name that produced it ("reference" for the fallback)
@@ -136,7 +133,7 @@ class PlanningSession:
             return None, core.error_lines(result) or ["plan did not strict-pass the engine"]
         plan_id = f"{goal_id}-{attempt}-{next(self._ids)}"
         subgoals = core.subgoals_for(task, state, result.calls, plan_id, Subgoal)
-        return ValidatedPlan(plan_id, attempt, text, float(result.gcr), tuple(subgoals), source), []
+        return ValidatedPlan(plan_id, attempt, float(result.gcr), tuple(subgoals), source), []
 
     # ---- the whole goal ----------------------------------------------------------------
     def run(self, request: TaskRequest, scene_source: SceneSource, dispatch: Dispatch,
@@ -194,6 +191,8 @@ class PlanningSession:
                  feedback: Feedback, should_cancel: Callable[[], bool],
                  result: SessionResult) -> str | None:
         """Run the plan's subgoals in order; None when all succeeded, else why it stopped."""
+        feedback("executing", plan.attempt, f"{len(plan.subgoals)} validated subgoals from {plan.source}",
+                 0, len(plan.subgoals))
         for sub in plan.subgoals:
             if should_cancel():
                 result.canceled = True
