@@ -267,6 +267,8 @@ def apply_effects(action: CompiledAction, world: World, state: State, args: list
             state.ever.add((literal[0], *vals))
         elif name == "del":
             state.facts.discard((literal[0], *vals))
+            if literal[0] in ("filled", "contains"):  # filled implies contains: emptying clears both
+                state.facts.discard(("contains" if literal[0] == "filled" else "filled", *vals))
         elif name == "pour":
             _pour(world, state, vals[0], vals[1])
         elif name == "clean":
