@@ -80,3 +80,21 @@ def test_unknown_task_is_a_typed_failure_not_an_exception() -> None:
                          lambda s: (Outcome.SUCCEEDED, ""), lambda *a: None)
     assert not result.success
     assert result.errors and result.errors[0].startswith("scene:")
+
+
+def test_goal_robot_overrides_the_session_robot_for_engine_and_prompt() -> None:
+    from symplan_core.llm.base import FunctionBackend
+
+    two_at_once = ("navigate(plywood_1)\ngrasp(plywood_1)\nnavigate(plywood_2)\ngrasp(plywood_2)\n"
+                   "navigate(floor_2)\nplace_on_top(plywood_1, floor_2)\nplace_on_top(plywood_2, floor_2)\n"
+                   "navigate(plywood_3)\ngrasp(plywood_3)\nnavigate(floor_2)\nplace_on_top(plywood_3, floor_2)")
+    session = PlanningSession(FunctionBackend(lambda _p: two_at_once), robot="single", repair_rounds=0,
+                              fallback="none", backend_name="fixed")
+
+    def run(robot: str):
+        return session.run(TaskRequest(task_id=TASK, benchmark=BENCH, robot=robot, execute=False), _source(),
+                           lambda s: (Outcome.SUCCEEDED, ""), lambda *a: None)
+
+    assert run("dual").success  # two hands: carrying two planks at once is valid
+    single = run("")  # the session's robot: one hand
+    assert not single.success and any("free" in e.lower() or "hand" in e.lower() for e in single.errors)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 
@@ -80,38 +79,32 @@ def subgoals_for(task: Any, state: Any, calls: Sequence[Any], plan_id: str, subg
 
 # ---- backends and prompts ------------------------------------------------------------------
 def make_backend(spec: str) -> Any:
-    from symplan_core.llm import BackendUnavailableError
-    from symplan_core.llm import make_backend as _make
+    # load_planner wraps the reference planner itself where symplan_core.llm cannot yet.
+    from symplan_core.eval.repair import load_planner
 
-    try:
-        return _make(spec)
-    except BackendUnavailableError:
-        if backend_name(spec) != "reference":
-            raise
-        # Until symplan_core.planners.reference exposes make_planner_backend(), wrap its
-        # plan_task() the way the backend contract describes (FunctionBackend over the task).
-        from symplan_core.llm.base import FunctionBackend
-        from symplan_core.planners.reference import plan_task
-
-        return FunctionBackend(lambda prompt: plan_task(prompt.task).response or "", name="reference")
+    return load_planner(spec)
 
 
 def backend_name(spec: str) -> str:
     return spec.split(":", 1)[0].split("?", 1)[0].strip().lower() or "backend"
 
 
-def complete(backend: Any, messages: Any) -> tuple[str, str | None]:
-    """One completion; (text, None) or ("", error). Backends report failures as data."""
+def complete(backend: Any, messages: Sequence[dict[str, str]], task: Any) -> tuple[str, str | None]:
+    """One completion; (text, None) or ("", error). Backends report failures as data.
+
+    ``task`` travels in PlannerPrompt.task for structured planners (the reference planner);
+    LLM backends only read the messages.
+    """
+    from symplan_core.eval.repair import as_prompt
+
     try:
-        completions = backend.plan(messages, n=1)
+        completions = backend.plan(as_prompt(messages, task, "symplan_ros"), n=1)
     except Exception as exc:  # noqa: BLE001 - a broken backend is an error result, not a crash
         return "", f"{type(exc).__name__}: {exc}"
     if not completions:
         return "", "backend returned no completion"
     first = completions[0]
-    if getattr(first, "error", None):
-        return "", str(first.error)
-    return first.text, None
+    return ("", str(first.error)) if first.error else (first.text, None)
 
 
 def task_at_state(task: Any, state: Any) -> Any:
@@ -128,48 +121,29 @@ def task_at_state(task: Any, state: Any) -> Any:
     return clone
 
 
-def _fallback_prompt(task: Any, robot: str) -> list[dict[str, str]]:
-    """Used only while symplan_core.prompts is unavailable: task text plus action signatures."""
-    from symplan_core.bddl.writer import write_problem
+def prompt_messages(task: Any, state: Any, variant: str,
+                    history: Sequence[str]) -> tuple[list[dict[str, str]], Any]:
+    """(chat messages, task for PlannerPrompt.task) for planning from ``state``.
 
-    actions = "\n".join(f"- {spec.signature}: {spec.doc}" for spec in task.specs.values())
-    return [
-        {"role": "system", "content": f"You plan for a {robot}-arm robot. Answer with one action call per line."},
-        {"role": "user", "content": f"Task:\n{write_problem(task.source_problem)}\nActions:\n{actions}"},
-    ]
-
-
-def prompt_messages(task: Any, state: Any, robot: str, variant: str, history: Sequence[str]) -> Any:
-    """The planning prompt as a PlannerPrompt whose ``task`` starts at ``state``.
-
-    Structured planners (the reference planner) read ``task``; LLMs read the messages, which
-    on a replan also say what happened so far. Whatever the prompt, execution is gated by
-    verification from the live state, not by the prompt.
+    The prompt builder renders the task's initial environment, so on a replan the messages
+    also say what happened and which literals hold now. Whatever the prompt says, execution
+    is gated by verification from the live state.
     """
-    from symplan_core.llm.base import ChatMessage, PlannerPrompt
+    from symplan_core.prompts import build_prompt
 
-    current = task_at_state(task, state) if history else task
-    try:
-        from symplan_core.prompts import build_prompt
-    except ImportError:
-        built: Any = _fallback_prompt(current, robot)
-    else:
-        built = build_prompt(current, robot, variant=variant)
-    if isinstance(built, PlannerPrompt):
-        messages = list(built.messages)
-    else:
-        messages = [ChatMessage(m["role"], m["content"]) for m in built]
-    if history:
-        messages.append(ChatMessage("user", (
-            "Execution so far (the state has changed since the task was stated):\n- "
-            + "\n- ".join(history) + "\nWrite a new plan that reaches the goal from the current state.")))
-    return PlannerPrompt(messages=tuple(messages), task=current)
+    messages = build_prompt(task, task.robot, variant=variant)  # the robot the task was compiled for
+    if not history:
+        return messages, task
+    now = " ".join(sorted("(" + " ".join(lit) + ")" for lit in state.literals()))
+    note = ("Execution so far:\n- " + "\n- ".join(history)
+            + f"\nThe state has changed. True now: {task.shorten_text(now)}"
+            + (f"\nThe robot is at {task.shorten_text(state.at)}." if state.at else "")
+            + "\nWrite a new complete plan that reaches the goal from the current state.")
+    return [*messages, {"role": "user", "content": note}], task_at_state(task, state)
 
 
-def repair_messages(messages: Any, text: str, errors: Sequence[str]) -> Any:
-    feedback = ("The plan was rejected by the symbolic verifier:\n- " + "\n- ".join(errors)
-                + "\nReturn a corrected complete plan in the same format.")
-    from symplan_core.llm.base import ChatMessage
+def repair_messages(messages: Sequence[dict[str, str]], text: str, result: Any) -> list[dict[str, str]]:
+    """The next repair round: history, the rejected answer, the engine's errors and hints."""
+    from symplan_core.prompts import repair_conversation
 
-    return replace(messages, messages=(*messages.messages, ChatMessage("assistant", text),
-                                       ChatMessage("user", feedback)))
+    return repair_conversation(messages, text, result)

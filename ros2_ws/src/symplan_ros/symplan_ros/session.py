@@ -96,44 +96,44 @@ class PlanningSession:
         Returns the validated plan, or None and the error trace of every rejected attempt.
         """
         errors: list[str] = []
-        messages = core.prompt_messages(task, state, self.robot, self.prompt_variant, history)
+        messages, prompt_task = core.prompt_messages(task, state, self.prompt_variant, history)
         for round_ in range(self.repair_rounds + 1):
             feedback("planning" if round_ == 0 else "repairing", attempt,
                      f"asking {self.backend_name} (round {round_ + 1}/{self.repair_rounds + 1})")
-            text, err = core.complete(self.backend, messages)
+            text, err = core.complete(self.backend, messages, prompt_task)
             self.last_backend_error = err
             if err is not None:
                 errors.append(f"attempt {attempt} round {round_}: backend error: {err}")
                 break  # an unreachable endpoint will not recover within a repair round
-            plan, verrors = self._verify(task, text, state, attempt, goal_id, feedback, self.backend_name)
+            plan, result = self._verify(task, text, state, attempt, goal_id, feedback, self.backend_name)
             if plan is not None:
                 return plan, errors
-            errors.extend(f"attempt {attempt} round {round_}: {e}" for e in verrors)
-            messages = core.repair_messages(messages, text, verrors)
+            errors.extend(f"attempt {attempt} round {round_}: {e}" for e in core.error_lines(result))
+            messages = core.repair_messages(messages, text, result)
         if self.fallback == "reference" and self.backend_name != "reference":
             feedback("repairing", attempt, "falling back to the reference planner")
             if self._fallback_backend is None:
                 self._fallback_backend = core.make_backend("reference")
-            ref_messages = core.prompt_messages(task, state, self.robot, self.prompt_variant, history)
-            text, err = core.complete(self._fallback_backend, ref_messages)
-            if err is None:
-                plan, verrors = self._verify(task, text, state, attempt, goal_id, feedback, "reference")
-                if plan is not None:
-                    return plan, errors
-                errors.extend(f"attempt {attempt} fallback: {e}" for e in verrors)
-            else:
+            text, err = core.complete(self._fallback_backend, messages, prompt_task)
+            if err is not None:
                 errors.append(f"attempt {attempt} fallback: backend error: {err}")
+                return None, errors
+            plan, result = self._verify(task, text, state, attempt, goal_id, feedback, "reference")
+            if plan is not None:
+                return plan, errors
+            errors.extend(f"attempt {attempt} fallback: {e}" for e in core.error_lines(result))
         return None, errors
 
     def _verify(self, task: Any, text: str, state: Any, attempt: int, goal_id: str,
-                feedback: Feedback, source: str) -> tuple[ValidatedPlan | None, list[str]]:
+                feedback: Feedback, source: str) -> tuple[ValidatedPlan | None, Any]:
+        """(ValidatedPlan, result) if ``text`` strict-passes from ``state``, else (None, result)."""
         feedback("verifying", attempt, "checking the plan with the engine")
         result = core.verify(task, text, state)
         if not result.strict_pass:
-            return None, core.error_lines(result) or ["plan did not strict-pass the engine"]
+            return None, result
         plan_id = f"{goal_id}-{attempt}-{next(self._ids)}"
         subgoals = core.subgoals_for(task, state, result.calls, plan_id, Subgoal)
-        return ValidatedPlan(plan_id, attempt, float(result.gcr), tuple(subgoals), source), []
+        return ValidatedPlan(plan_id, attempt, float(result.gcr), tuple(subgoals), source), result
 
     # ---- the whole goal ----------------------------------------------------------------
     def run(self, request: TaskRequest, scene_source: SceneSource, dispatch: Dispatch,
