@@ -55,17 +55,23 @@ class ParsedPlan:
         return [c for c in self.items if isinstance(c, Call)]
 
 
+_TAGS = ("think", "answer", "steps", "code")
+_SECTION = {t: re.compile(rf"<{t}>(.*?)</{t}>", re.IGNORECASE | re.DOTALL) for t in _TAGS}
+_OPEN = {t: re.compile(rf"<{t}>", re.IGNORECASE) for t in _TAGS}
+_CLOSE = {t: re.compile(rf"</{t}>", re.IGNORECASE) for t in _TAGS}
+
+
 def _section(text: str, tag: str) -> str | None:
-    m = re.search(rf"<{tag}>(.*?)</{tag}>", text, re.IGNORECASE | re.DOTALL)
+    m = _SECTION[tag].search(text)
     return m.group(1) if m else None
 
 
 def check_format(text: str) -> list[str]:
     """Problems with the response format (for the format reward); [] when well-formed."""
     issues = []
-    for tag in ("think", "answer", "steps", "code"):
-        opens = len(re.findall(rf"<{tag}>", text, re.IGNORECASE))
-        closes = len(re.findall(rf"</{tag}>", text, re.IGNORECASE))
+    for tag in _TAGS:
+        opens = len(_OPEN[tag].findall(text))
+        closes = len(_CLOSE[tag].findall(text))
         if opens != 1 or closes != 1:
             issues.append(f"expected one <{tag}>...</{tag}>, found {opens} open / {closes} close")
     answer = _section(text, "answer") or ""
@@ -78,7 +84,17 @@ def check_format(text: str) -> list[str]:
     return issues
 
 
+#: Fast path for the common plain form ``name(a, b)`` (a strict subset of what _LINE/_ARG accept,
+#: giving the same Call); everything else takes the general path below.
+#: Separators are mandatory between arguments, so the match is linear (no backtracking blow-up).
+_PLAIN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\(((?:[A-Za-z0-9_][A-Za-z0-9_.\-*]*(?:, ?[A-Za-z0-9_][A-Za-z0-9_.\-*]*)*)?)\)")
+
+
 def parse_line(line: str, step: int) -> Call | BadLine:
+    plain = _PLAIN.fullmatch(line)
+    if plain is not None:
+        raw = plain.group(2)
+        return Call(step, plain.group(1), tuple(a.strip() for a in raw.split(",")) if raw else (), line)
     m = _LINE.match(line)
     if not m:
         return BadLine(step, line.strip(), "not of the form action(arg, ...)")

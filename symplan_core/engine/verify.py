@@ -88,7 +88,10 @@ class CompiledTask:
         self.names = NameMap.for_objects(self.world.objects)
         self.evaluator = GoalEvaluator(self.world.by_type)
         self.conjuncts = self.evaluator.conjuncts(self.problem.goal)
-        self._leaves = [leaf for c in self.conjuncts for leaf in self.evaluator.leaves(c)]
+        # A conjunct is exactly the conjunction of its leaves (leaves() only splits and/forall),
+        # so goal_report evaluates each leaf once and derives the conjunct from them.
+        self._conjunct_leaves = [self.evaluator.leaves(c) for c in self.conjuncts]
+        self._leaves = [leaf for leaves in self._conjunct_leaves for leaf in leaves]
         self._initial = self._build_initial()
         longest_first = sorted(self.names.to_short, key=len, reverse=True)
         self._full_name = re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
@@ -180,10 +183,14 @@ class CompiledTask:
 
     # -- goal ---------------------------------------------------------------
     def goal_report(self, state: State) -> tuple[list[bool], float]:
-        holds = state.holds
-        per_conjunct = [self.evaluator.evaluate(c, holds) for c in self.conjuncts]
-        leaves = [self.evaluator.evaluate(f, holds, env) for f, env in self._leaves]
-        return per_conjunct, (sum(leaves) / len(leaves) if leaves else 1.0)
+        holds, evaluate = state.holds, self.evaluator.evaluate
+        per_conjunct, true_leaves, n_leaves = [], 0, 0
+        for leaves in self._conjunct_leaves:
+            values = [evaluate(f, holds, env) for f, env in leaves]
+            per_conjunct.append(all(values))
+            true_leaves += sum(values)
+            n_leaves += len(values)
+        return per_conjunct, (true_leaves / n_leaves if n_leaves else 1.0)
 
     def call_text(self, action: str, args) -> str:
         """A call written with the task's short names (what planners see)."""
