@@ -96,3 +96,18 @@ def test_format_is_independent_of_plan_correctness(compiled):
     assert good.strict_pass and not good.format_ok
     bad = verify(compiled(GIFTS), "<think>t</think><answer><steps>s</steps><code>grasp(floor_1)</code></answer>")
     assert bad.format_ok and not bad.strict_pass
+
+
+@pytest.mark.parametrize("line", [
+    "grasp(" + "a" * 5000, "grasp(" + "a, " * 3000 + "(", "g(" + "a," * 3000 + ",)", "x" * 5000 + "(",
+    "g(" + "candle_1 " * 2000 + ")",
+])
+def test_long_malformed_lines_are_rejected_without_backtracking_blowup(line):
+    """Regression: an optional separator in the fast-path pattern made these exponential."""
+    plan = parse_plan(line)
+    assert plan.calls == [] and len(plan.items) == 1
+
+
+def test_long_well_formed_line_is_parsed():
+    args = ", ".join(f"obj_{i}" for i in range(2000))
+    assert parse_plan(f"grasp({args})").calls[0].args[-1] == "obj_1999"

@@ -138,3 +138,34 @@ def test_state_stays_physically_consistent(tasks, case, data):
 def test_parser_accepts_any_text(text):
     plan = parse_plan(text)
     assert len(plan.items) <= len(text.splitlines()) + 1
+
+
+def general_parse(line: str):
+    """The general grammar alone (``_LINE`` + ``_ARG``), as the reference for the fast path."""
+    from symplan_core.engine.plan_text import _ARG, _LINE
+
+    m = _LINE.match(line)
+    if not m:
+        return None
+    args = []
+    for raw in m.group(2).split(",") if m.group(2) else []:
+        am = _ARG.match(raw.strip())
+        if not am:
+            return None
+        args.append(am.group(2))
+    return m.group(1), tuple(args)
+
+
+LINE_CHARS = st.sampled_from(list("ab_1.-*,() '\"#;") + ["grasp", "candle_1", ", ", "cup.n.01_2"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(parts=st.lists(LINE_CHARS, max_size=12))
+def test_fast_and_general_line_parsing_agree(parts):
+    from symplan_core.engine.plan_text import Call, parse_line
+
+    line = "".join(parts).strip()
+    for candidate in (line, f"grasp({line})", f"place_inside({line}, basket_1)"):
+        got = parse_line(candidate, 0)
+        want = general_parse(candidate)
+        assert (got.action, got.args) == want if isinstance(got, Call) else want is None, candidate
