@@ -86,3 +86,7 @@ def compare(
     for name, a, b in compare_rows(*summaries):
         table.add_row(name, a, b)
     Console().print(table)
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m symplan_core.cli.eval_cmd run ...`
+    eval_app()
