@@ -151,6 +151,8 @@ def infer(item: Classified) -> tuple[str, tuple[str, ...]]:
 def propose(item: Classified) -> ActionSpec:
     name, params = infer(item)
     req = item.requirement
+    if req.predicate == "contains":  # the engine derives contains from filled
+        req = Requirement("filled", req.positive, req.arity)
     op = "add" if req.positive else "del"
     if req.predicate in ("real", "future"):  # existence itself: nothing to stand near yet
         pre, eff = "", ("make:obj" if req.positive == (req.predicate == "real") else f"{op}:real:obj")

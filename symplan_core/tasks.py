@@ -23,6 +23,9 @@ ABILITY_COLUMNS = (
 )
 
 
+SUBSTANCE_TYPES = frozenset({"liquid", "macroPhysicalSubstance", "microPhysicalSubstance", "visualSubstance"})
+
+
 class TaskNotFound(DataError):
     """No such task (or an ambiguous name) in the requested benchmark(s)."""
 
@@ -38,7 +41,8 @@ class SynsetInfo:
 
     @property
     def is_substance(self) -> bool:
-        return self.object_type not in ("rigidBody", "cloth", "softBody", "")
+        """Particle systems and liquids; rigid bodies, cloth, soft bodies and ropes are objects."""
+        return self.object_type in SUBSTANCE_TYPES
 
 
 def benchmark_dir(benchmark: str, base: Path | None = None) -> Path:

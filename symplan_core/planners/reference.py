@@ -156,6 +156,17 @@ class _Search:
                 raise PlanningFailed(f"nowhere to put down {obj}")
             self.do("place_on_top", obj, floor)
 
+    def put_on_floor(self, obj: str) -> None:
+        """Take ``obj`` away from where it is and set it down on the floor of its room."""
+        floors = sorted(self.w.floors)
+        room = self.w.room_of.get(obj)
+        floor = next((f for f in floors if self.w.room_of.get(f) == room), floors[0] if floors else None)
+        if floor is None or self.state.support.get(obj) == ("ontop", floor):
+            raise PlanningFailed(f"nowhere to move {obj} away to")
+        self.do("grasp", obj)
+        self.do("navigate", floor)
+        self.do("place_on_top", obj, floor)
+
     def fill_something(self, container: str) -> None:
         subs = [t.args[1] for t in self.pending if t.predicate == "covered" and len(t.args) == 2]
         subs += [o for o in self.w.objects if self.w.is_substance(o)]
@@ -198,8 +209,7 @@ class _Search:
                 self.apply_achiever(p, True, a)
         else:
             if p in SUPPORT_RELATIONS or p in ("nextto", "touching", "under"):
-                self.do("grasp", a[0])
-                self.stash(keep=set())
+                self.put_on_floor(a[0])
             elif p == "covered":
                 self.do("clean", a[0])
             else:
@@ -212,9 +222,11 @@ class _Search:
         self.do(action, *args[:len(self.t.specs[action].params)])
 
     def achiever(self, predicate: str, positive: bool) -> str:
-        want = f"{'add' if positive else 'del'}:{predicate}:"
+        op = "add" if positive else "del"
+        # filled and contains are one fact family in the engine (emptying clears both)
+        family = ("filled", "contains") if predicate in ("filled", "contains") else (predicate,)
         for name, spec in self.t.specs.items():
-            if any(e.startswith(want) for e in spec.effects):
+            if any(e.startswith(f"{op}:{p}:") for e in spec.effects for p in family):
                 return name
         raise PlanningFailed(f"goal literal ({'' if positive else 'not '}{predicate} ...) has no achieving action"
                              f" in the {self.t.action_set_name} action set")
