@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from symplan_core.cli import models_cmd, solve_cmd, verify_cmd
+from symplan_core.cli import eval_cmd, models_cmd, solve_cmd, verify_cmd
 from symplan_core.cli.bddl_cmd import bddl_app
 from symplan_core.cli.data_cmd import data_app, tasks_app
 
@@ -20,6 +20,7 @@ app.add_typer(bddl_app, name="bddl")
 verify_cmd.register(app)
 solve_cmd.register(app)
 models_cmd.register(app)
+eval_cmd.register(app)
 
 
 @app.command("demo")
