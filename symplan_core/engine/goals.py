@@ -45,7 +45,7 @@ class GoalEvaluator:
     def evaluate(self, f: Formula, holds: Holds, env: dict[str, str] | None = None) -> bool:
         env = env or {}
         if isinstance(f, Atom):
-            return holds(f.predicate, tuple(env.get(a, a) for a in f.args))
+            return holds(f.predicate, tuple([env.get(a, a) for a in f.args]) if env else f.args)
         if isinstance(f, And):
             return all(self.evaluate(p, holds, env) for p in f.parts)
         if isinstance(f, Or):
@@ -57,21 +57,17 @@ class GoalEvaluator:
         return self._quantifier(f, holds, env)
 
     def _quantifier(self, q: Quantifier, holds: Holds, env: dict[str, str]) -> bool:
-        first = q.params[0]
-        domain = self.by_type.get(first.type, [])
-
-        def body(**binding: str) -> bool:
-            return self.evaluate(q.body, holds, {**env, **binding})
-
+        first, body, evaluate = q.params[0].var, q.body, self.evaluate
+        domain = self.by_type.get(q.params[0].type, [])
         if q.kind == "forall":
-            return all(body(**{first.var: x}) for x in domain)
+            return all(evaluate(body, holds, {**env, first: x}) for x in domain)
         if q.kind == "exists":
-            return any(body(**{first.var: x}) for x in domain)
+            return any(evaluate(body, holds, {**env, first: x}) for x in domain)
         if q.kind == "forn":
-            return sum(1 for x in domain if body(**{first.var: x})) >= (q.count or 0)
-        second = q.params[1]
-        other = self.by_type.get(second.type, [])
-        size = _max_matching(domain, other, lambda a, b: body(**{first.var: a, second.var: b}))
+            return sum(1 for x in domain if evaluate(body, holds, {**env, first: x})) >= (q.count or 0)
+        second = q.params[1].var
+        other = self.by_type.get(q.params[1].type, [])
+        size = _max_matching(domain, other, lambda a, b: evaluate(body, holds, {**env, first: a, second: b}))
         if q.kind == "forpairs":
             return size >= min(len(domain), len(other))
         return size >= (q.count or 0)  # fornpairs
