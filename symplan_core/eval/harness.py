@@ -212,6 +212,8 @@ def run_eval(
         if todo and backend is None:
             backend = load_planner(config.planner)
         with bar, samples_path.open("a") as fh:
+            if samples_path.stat().st_size and not samples_path.read_bytes().endswith(b"\n"):
+                fh.write("\n")  # end a torn last line so the next record starts on its own
             job = bar.add_task(f"{config.benchmark} {config.planner}", total=len(episodes), completed=skipped)
             for chunk in _chunks(todo, config.concurrency):
                 prepared = [_prepare(e, config.variant) for e in chunk]

@@ -93,7 +93,8 @@ def plot(records: Sequence[Record], out: Path) -> list[Path]:
                        label=f"{robot} {'median' if q == 50 else 'P90'} = {value:g}")
     ax.set_xlabel("commands per response")
     ax.set_ylabel("samples")
-    ax.legend(fontsize=7)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
     fig.tight_layout()
     written.append(out / "commands_hist.png")
     fig.savefig(written[-1], dpi=100)
@@ -113,7 +114,8 @@ def plot(records: Sequence[Record], out: Path) -> list[Path]:
     ax.set_xlabel("mean commands (episodes binned by length)")
     ax.set_ylabel("Strict-Pass %")
     ax.set_ylim(-5, 105)
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
     fig.tight_layout()
     written.append(out / "sp_vs_length.png")
     fig.savefig(written[-1], dpi=100)
