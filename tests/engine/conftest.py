@@ -25,11 +25,3 @@ def compiled(behavior_dir):
         return cache[key]
 
     return get
-
-
-def plan_text(*lines: str) -> str:
-    return "\n".join(lines)
-
-
-def kinds(result) -> list[str]:
-    return [e.kind.value for e in result.errors]

@@ -82,3 +82,12 @@ CORRECT_PLANS = [
     ("b100/cleaning_bathtub", "single", BATHTUB_PLAN),
     ("b1k/clean_a_suitcase", "dual", SUITCASE_PLAN),
 ]
+
+
+def plan_text(*lines: str) -> str:
+    return "\n".join(lines)
+
+
+def kinds(result) -> list[str]:
+    """Error kinds of a VerifyResult, in order."""
+    return [e.kind.value for e in result.errors]

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import plan_text
-from plans import CORRECT_PLANS, gift_baskets_single
+from plans import CORRECT_PLANS, gift_baskets_single, plan_text
 
 from symplan_core.engine import verify
 

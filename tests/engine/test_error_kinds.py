@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import kinds, plan_text
-from plans import FRIDGE_PLAN, TEA_PLAN
+from plans import FRIDGE_PLAN, TEA_PLAN, kinds, plan_text
 
 from symplan_core.engine import verify
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import plan_text
+from plans import plan_text
 
 from symplan_core.bddl import parse_problem
 from symplan_core.engine import compile_task, verify

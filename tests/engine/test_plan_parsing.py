@@ -6,10 +6,9 @@ import ast
 from pathlib import Path
 
 import pytest
-from plans import gift_baskets_single
+from plans import gift_baskets_single, kinds, plan_text
 
 import symplan_core
-from conftest import kinds, plan_text
 from symplan_core.engine import check_format, parse_plan, verify
 
 GIFTS = "b100/assembling_gift_baskets"

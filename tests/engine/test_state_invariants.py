@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import kinds, plan_text
+from plans import kinds, plan_text
 
 from symplan_core.engine import parse_plan, verify
 

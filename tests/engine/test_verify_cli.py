@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from plans import FRIDGE_PLAN, gift_baskets_single
+from plans import FRIDGE_PLAN, gift_baskets_single, plan_text
 from typer.testing import CliRunner
 
-from conftest import plan_text
 from symplan_core.cli.main import app
 
 KEYS = {"gcr", "engine_pass", "strict_pass", "errors", "warnings", "goal_conjuncts", "format_ok"}
