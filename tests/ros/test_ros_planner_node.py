@@ -210,3 +210,34 @@ def test_bad_camera_image_is_rejected_with_a_diagnostic_and_the_node_keeps_runni
     wait_until(lambda: rig["good"].camera.frames >= 1)
     assert rig["good"].camera.rejected >= 1
     assert client.call_verify(task_id=TASK, benchmark=BENCH, plan_text=GOOD_PLAN).strict_pass
+
+
+def test_deactivate_stops_a_running_goal_and_reconfigure_applies_new_parameters(rig) -> None:
+    from action_msgs.msg import GoalStatus
+    from lifecycle_msgs.msg import Transition
+    from rclpy.parameter import Parameter
+
+    client, sim, node = rig["client"], rig["sim"], rig["good"]
+    client.subgoals.clear()
+    sim.set_parameters([Parameter("delay_s", value=0.5)])
+    try:
+        handle = client.send(_goal())
+        wait_until(lambda: len(client.subgoals) >= 1)
+        assert client.transition(Transition.TRANSITION_DEACTIVATE)
+        res = wait_future(handle.get_result_async())
+    finally:
+        sim.set_parameters([Parameter("delay_s", value=0.0)])
+    assert res.status == GoalStatus.STATUS_ABORTED and res.result.message == "canceled"
+    assert client.send(_goal()) is None  # inactive: refused
+
+    def reconfigure(backend: str) -> None:
+        assert client.transition(Transition.TRANSITION_CLEANUP) and client.state() == "unconfigured"
+        node.set_parameters([Parameter("planner.backend", value=backend)])
+        assert client.transition(Transition.TRANSITION_CONFIGURE)
+        assert client.transition(Transition.TRANSITION_ACTIVATE)
+
+    reconfigure("test:garbage")
+    assert client.run(_goal())[1] == GoalStatus.STATUS_ABORTED  # the new backend is in use
+    assert client.transition(Transition.TRANSITION_DEACTIVATE)
+    reconfigure("test:suffix")
+    assert client.run(_goal())[1] == GoalStatus.STATUS_SUCCEEDED

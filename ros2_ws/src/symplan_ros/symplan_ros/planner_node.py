@@ -16,6 +16,9 @@ Needs a MultiThreadedExecutor: the action callback waits for skill_status callba
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray
@@ -33,13 +36,14 @@ from symplan_interfaces.srv import VerifyPlan
 from symplan_ros import core_adapter as core
 from symplan_ros.monitors import ERROR, OK, WARN, CameraMonitor, Health, diagnostic_array
 from symplan_ros.params import PlannerConfig, declare_parameters, read_config
-from symplan_ros.scene import BddlSceneSource, KeyFrameBuffer, Scene, SceneError, TaskRequest
+from symplan_ros.scene import BddlSceneSource, KeyFrameBuffer, Scene, TaskRequest
 from symplan_ros.session import Outcome, PlanningSession, SessionResult, Subgoal
 
 LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                      reliability=ReliabilityPolicy.RELIABLE)
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 _POLL_S = 0.02  # granularity of cancel checks while waiting for a skill status
+_DEACTIVATE_WAIT_S = 5.0
 
 
 class PlannerNode(LifecycleNode):
@@ -55,7 +59,10 @@ class PlannerNode(LifecycleNode):
         self.session: PlanningSession | None = None
         self.scene_source: BddlSceneSource | None = None
         self.camera = CameraMonitor(KeyFrameBuffer())
-        self._entities: list[tuple[str, Any]] = []
+        self._entities: list[Callable[[], Any]] = []  # destroyers of what on_configure created
+        self._subgoal_pub: Any = None
+        self._bddl_pub: Any = None
+        self._status_pub: Any = None
         self._active = False
         self._busy = False
         self._goal_lock = threading.Lock()
@@ -91,15 +98,14 @@ class PlannerNode(LifecycleNode):
             if topic:
                 subs.append(self.create_subscription(kind, topic, cb, qos_profile_sensor_data,
                                                      callback_group=self._cb))
-        self._entities = [("subscription", s) for s in subs] + [
-            ("action", ActionServer(self, Plan, "~/plan", execute_callback=self._execute,
-                                    goal_callback=self._on_goal, cancel_callback=self._on_cancel,
-                                    callback_group=self._cb)),
-            ("service", self.create_service(VerifyPlan, "~/verify_plan", self._on_verify,
-                                            callback_group=self._cb)),
-            ("timer", self.create_timer(cfg.diagnostics_period_s, self.publish_diagnostics,
-                                        callback_group=self._cb)),
-        ]
+        action = ActionServer(self, Plan, "~/plan", execute_callback=self._execute, goal_callback=self._on_goal,
+                              cancel_callback=self._on_cancel, callback_group=self._cb)
+        service = self.create_service(VerifyPlan, "~/verify_plan", self._on_verify, callback_group=self._cb)
+        timer = self.create_timer(cfg.diagnostics_period_s, self.publish_diagnostics, callback_group=self._cb)
+        self._entities = [*(partial(self.destroy_subscription, sub) for sub in subs), action.destroy,
+                          partial(self.destroy_service, service), partial(self.destroy_timer, timer),
+                          *(partial(self.destroy_lifecycle_publisher, pub)
+                            for pub in (self._subgoal_pub, self._bddl_pub, self._status_pub))]
         self._lifecycle = "inactive"
         self.get_logger().info(f"configured: backend={cfg.backend} robot={cfg.robot}")
         return TransitionCallbackReturn.SUCCESS
@@ -114,6 +120,11 @@ class PlannerNode(LifecycleNode):
         self._active, self._lifecycle = False, "inactive"  # a running goal sees this and cancels
         with self._status_cv:
             self._status_cv.notify_all()
+        # Let a running goal finish its cancel before publishers go inactive (bounded: a goal
+        # inside a long LLM call notices at its next stage and is aborted then).
+        deadline = time.monotonic() + _DEACTIVATE_WAIT_S
+        while self._busy and time.monotonic() < deadline:
+            time.sleep(_POLL_S)
         return super().on_deactivate(state)
 
     def on_cleanup(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -128,21 +139,10 @@ class PlannerNode(LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def _destroy_entities(self) -> None:
-        for kind, entity in self._entities:
-            if kind == "action":
-                entity.destroy()
-            elif kind == "subscription":
-                self.destroy_subscription(entity)
-            elif kind == "service":
-                self.destroy_service(entity)
-            elif kind == "timer":
-                self.destroy_timer(entity)
+        for destroy in self._entities:
+            destroy()
         self._entities = []
-        for name in ("_subgoal_pub", "_bddl_pub", "_status_pub"):
-            pub = getattr(self, name, None)
-            if pub is not None:
-                self.destroy_lifecycle_publisher(pub)
-                setattr(self, name, None)
+        self._subgoal_pub = self._bddl_pub = self._status_pub = None
 
     # ---- plan action -----------------------------------------------------------------------
     def _on_goal(self, goal: Plan.Goal) -> GoalResponse:
@@ -237,9 +237,8 @@ class PlannerNode(LifecycleNode):
 
     def _publish_status(self, state: str, plan_id: str = "", index: int = 0, count: int = 0,
                         replans: int = 0, message: str = "") -> None:
-        pub = getattr(self, "_status_pub", None)
-        if pub is not None:
-            pub.publish(PlanStatus(state=state, plan_id=plan_id, index=index, count=count,
+        if self._status_pub is not None:
+            self._status_pub.publish(PlanStatus(state=state, plan_id=plan_id, index=index, count=count,
                                    replans=replans, message=message[:500]))
 
     # ---- verify service --------------------------------------------------------------------
@@ -249,10 +248,7 @@ class PlannerNode(LifecycleNode):
             scene = self.scene_source.resolve(TaskRequest(bddl=req.bddl, task_id=req.task_id,
                                                           benchmark=req.benchmark))
             result = self.session.verify_text(scene.problem, req.plan_text, req.robot)
-        except (SceneError, ValueError) as exc:
-            resp.ok, resp.errors = False, [f"{type(exc).__name__}: {exc}"]
-            return resp
-        except Exception as exc:  # noqa: BLE001 - a malformed request must not take the node down
+        except Exception as exc:  # noqa: BLE001 - SceneError, BDDL/robot errors: the node stays up
             resp.ok, resp.errors = False, [f"{type(exc).__name__}: {exc}"]
             return resp
         resp.ok = True
