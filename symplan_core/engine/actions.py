@@ -9,6 +9,7 @@ Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
     ``near:o``             agent is near o (``navigate`` first) or holds it
     ``held:o``             o is in a hand
     ``free_hand``          a hand is free (single-arm: 1, dual-arm: 2 hands)
+    ``free_hand:o``        a hand is free or already holds o (re-grasping is redundant, not an error)
     ``graspable:o``        o is neither a fixture (sceneObject/floor) nor a substance
     ``apart:o:t``          t is not o and not (transitively) on/in/under o (no self-support or cycles)
     ``accessible:o``       o is not inside a closed openable container
@@ -55,7 +56,7 @@ _HAND = "free_hand"
 BASE_ACTIONS: tuple[ActionSpec, ...] = (
     _a("navigate", "obj", "exists:obj", "navigate:obj",
        "Go to obj; reaches obj and what is (transitively) on, in or under it."),
-    _a("grasp", "obj", f"exists:obj graspable:obj near:obj accessible:obj {_HAND}", "grasp:obj",
+    _a("grasp", "obj", "exists:obj graspable:obj near:obj accessible:obj free_hand:obj", "grasp:obj",
        "Pick obj up with a free hand; it leaves its support.", redundant="already:held:obj"),
     _a("place_on_top", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "place:ontop:obj:tgt",
        "Put the held obj on top of tgt."),

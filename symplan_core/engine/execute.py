@@ -91,7 +91,7 @@ def _held(w, s, a, _cap):
 
 
 def _free_hand(w, s, a, cap):
-    if len(s.held) < cap:
+    if len(s.held) < cap or (a and a[0] in s.held):  # ``free_hand:o``: o already in hand is fine
         return None
     holding = ", ".join(s.held)
     return (ErrorKind.MISSING_STEP, "(free_hand)", f"no free hand (holding {holding})",
