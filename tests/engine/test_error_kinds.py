@@ -151,3 +151,11 @@ def test_every_error_carries_step_call_kind_message_and_hint(compiled):
         "MISSING_STEP", "UNKNOWN_ACTION", "UNKNOWN_OBJECT", "ARITY", "AFFORDANCE", "PARSE"}
     for e in result.errors:
         assert e.call and e.message and e.hint and e.step >= 0
+
+
+def test_regrasping_the_object_in_hand_is_only_a_warning(compiled):
+    """Regression: single-arm, the held object itself used to fail the free-hand check."""
+    for robot in ("single", "dual"):
+        result = verify(compiled(GIFTS, robot), "navigate(candle_1)\ngrasp(candle_1)\ngrasp(candle_1)")
+        assert result.errors == [], robot
+        assert [(w.kind.value, w.precondition) for w in result.warnings] == [("ADDITIONAL_STEP", "(held candle_1)")]
