@@ -12,6 +12,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${VENV:-$ROOT/.venv}"
+[ -d "$VENV" ] || { echo "setup_ros: no venv at $VENV (set VENV=...)" >&2; exit 2; }
+VENV="$(cd "$VENV" && pwd)"  # absolute: the build runs in another directory
 PY="$VENV/bin/python"
 WS="$ROOT/ros2_ws"
 INSTALL="$WS/install"
