@@ -94,3 +94,11 @@ def test_installed_command_reads_stdin(behavior_dir):
                           input="navigate(bag_1)\nclean(bag_1)\n", capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["strict_pass"] is True
+
+
+def test_malformed_bddl_file_is_an_input_error(run, tmp_path):
+    bad = tmp_path / "broken.bddl"
+    bad.write_text("(define (problem x) (:domain omnigibson) (:objects a.n.01_1 - a.n.01)")
+    result = run(str(bad), write(tmp_path, ["navigate(a_1)"]))
+    assert result.exit_code == 2
+    assert len([line for line in result.output.splitlines() if line.strip()]) == 1
