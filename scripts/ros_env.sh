@@ -7,8 +7,9 @@ _symplan_venv="${VENV:-$_symplan_root/.venv}"
 _symplan_install="$_symplan_root/ros2_ws/install"
 _symplan_pyver="$("$_symplan_venv/bin/python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")' 2>/dev/null || echo 3.11)"
 
-_symplan_prepend() {  # VAR DIR: prepend DIR to VAR unless already present
-  local cur="${!1:-}"
+_symplan_prepend() {  # VAR DIR: prepend DIR to VAR unless already present (bash and zsh)
+  local cur
+  eval "cur=\${$1:-}"
   case ":$cur:" in *":$2:"*) ;; *) export "$1=$2${cur:+:$cur}" ;; esac
 }
 _symplan_prepend AMENT_PREFIX_PATH "$_symplan_venv"

@@ -42,14 +42,17 @@ def _ros_available() -> str | None:
 _MISSING = _ros_available()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "needs_ros: uses rclpy / DDS / the built ROS workspace")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if _MISSING is None:
         return
     if os.environ.get("SYMPLAN_REQUIRE_ROS") == "1":
         raise pytest.UsageError(f"SYMPLAN_REQUIRE_ROS=1 but {_MISSING}")
-    here = Path(__file__).parent
     for item in items:
-        if here in Path(item.fspath).parents:
+        if item.get_closest_marker("needs_ros") is not None:
             item.add_marker(pytest.mark.skip(reason=_MISSING))
 
 

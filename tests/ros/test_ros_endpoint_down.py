@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from symplan_ros_testkit import PlannerClient, wait_until
 
+pytestmark = pytest.mark.needs_ros
+
 pytest.importorskip("httpx", reason="the openai backend needs the `llm` extra (httpx)")
 
 CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from symplan_ros_testkit import ROOT, PlannerClient, domain_id_for, wait_until
 
+pytestmark = pytest.mark.needs_ros
+
 BIN = Path(sys.executable).parent
 CONFIG = ROOT / "ros2_ws/src/symplan_ros/config/planner.yaml"
 

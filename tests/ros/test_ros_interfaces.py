@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.needs_ros
+
 
 def test_subgoal_round_trips_through_cdr_serialization() -> None:
     from rclpy.serialization import deserialize_message, serialize_message

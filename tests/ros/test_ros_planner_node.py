@@ -22,6 +22,8 @@ from symplan_ros_testkit import (
     wait_until,
 )
 
+pytestmark = pytest.mark.needs_ros
+
 CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"
 
 
