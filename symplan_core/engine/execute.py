@@ -312,7 +312,7 @@ def _place(world: World, state: State, rel: str, obj: str, target: str) -> None:
 
 def _floor_of(world: World, obj: str) -> str | None:
     room = world.room_of.get(obj)
-    for floor in world.floors:
+    for floor in sorted(world.floors):  # sorted: frozenset order varies with PYTHONHASHSEED
         if room is None or world.room_of.get(floor) == room:
             return floor
     return None
