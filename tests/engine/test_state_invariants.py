@@ -97,3 +97,33 @@ def test_initial_state_is_not_mutated_by_verification(compiled):
     before = task.initial_state().literals()
     verify(task, "navigate(candle_1)\ngrasp(candle_1)")
     assert task.initial_state().literals() == before
+
+
+class _Ordered(frozenset):
+    """A frozenset that iterates in a chosen order (set order varies with PYTHONHASHSEED)."""
+
+    def __new__(cls, items, reverse: bool):
+        obj = super().__new__(cls, items)
+        obj.reverse = reverse
+        return obj
+
+    def __iter__(self):
+        return iter(sorted(frozenset.__iter__(self), reverse=self.reverse))
+
+
+def test_floor_choice_does_not_depend_on_set_iteration_order(behavior_dir):
+    """Regression: `place_next_to` a held object (no support, no room) picked the first floor in
+    frozenset order, so GCR of b100/bringing_in_wood differed between processes."""
+    from symplan_core.engine import compile_task
+    from symplan_core.tasks import load_problem
+
+    text = plan_text("navigate(plywood_1)", "grasp(plywood_1)", "grasp(plywood_2)",
+                     "place_next_to(plywood_2, plywood_1)")
+    results = []
+    for reverse in (False, True):
+        task = compile_task(load_problem("b100/bringing_in_wood"), robot="dual")
+        task.world.floors = _Ordered(task.world.floors, reverse)
+        assert len(task.world.floors) == 2
+        results.append(verify(task, text, trace=True).to_json())
+    assert results[0] == results[1]
+    assert ["ontop", "plywood.n.01_2", "floor.n.01_1"] in results[0]["trace"][3]["added"]
