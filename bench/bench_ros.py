@@ -18,7 +18,6 @@ import os
 import random
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -36,14 +35,6 @@ def summary(values: list[float]) -> dict[str, float]:
             "max": round(max(values), 2), "mean": round(statistics.fmean(values), 2)}
 
 
-def wait(future: object, timeout: float) -> object:
-    done = threading.Event()
-    future.add_done_callback(lambda _f: done.set())
-    if not done.wait(timeout):
-        raise TimeoutError("ROS future not done")
-    return future
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description="ROS 2 runtime latency benchmark")
     ap.add_argument("--goals", type=int, default=20)
@@ -53,70 +44,51 @@ def main() -> int:
     ap.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = ap.parse_args()
 
+    from symplan_ros.waits import wait_until
     from symplan_ros.workspace import ensure_workspace
 
     if not ensure_workspace():
         print("ros2_ws/install missing: run scripts/setup_ros.sh first", file=sys.stderr)
         return 2
     import rclpy
-    from rclpy.action import ActionClient
     from rclpy.context import Context
-    from rclpy.executors import MultiThreadedExecutor
     from rclpy.node import Node
     from rclpy.parameter import Parameter
     from symplan_interfaces.action import Plan
-    from symplan_interfaces.msg import Subgoal
-    from symplan_ros.planner_node import RELIABLE, PlannerNode
+    from symplan_ros.client import BackgroundExecutor, PlannerClient
+    from symplan_ros.planner_node import PlannerNode
     from symplan_ros.skill_sim import SkillSimNode
 
     os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
     ctx = Context()
     rclpy.init(context=ctx, domain_id=random.randint(10, 99))
-    planner = PlannerNode(context=ctx, parameter_overrides=[Parameter("planner.backend", value=args.backend)])
-    sim = SkillSimNode(context=ctx)
-    client = Node("bench_client", context=ctx)
-    executor = MultiThreadedExecutor(num_threads=6, context=ctx)
-    for node in (planner, sim, client):
-        executor.add_node(node)
-    spin = threading.Thread(target=executor.spin, daemon=True)
-    spin.start()
-
-    arrivals: list[tuple[float, Subgoal]] = []
-    lock = threading.Lock()
-
-    def on_subgoal(msg: Subgoal) -> None:
-        with lock:
-            arrivals.append((time.perf_counter(), msg))
-
-    client.create_subscription(Subgoal, "/symplan_planner/subgoal", on_subgoal, RELIABLE)
+    spinner = BackgroundExecutor(ctx)
+    arrivals: list[float] = []  # client receive times of this goal's subgoals
     first_ms: list[float] = []
     roundtrip_ms: list[float] = []
     try:
+        planner = spinner.add(PlannerNode(context=ctx, parameter_overrides=[
+            Parameter("planner.backend", value=args.backend)]))
+        spinner.add(SkillSimNode(context=ctx))
+        client = PlannerClient(spinner.add(Node("bench_client", context=ctx)),
+                               on_subgoal=lambda _m: arrivals.append(time.perf_counter()))
         assert planner.trigger_configure().name == "SUCCESS" and planner.trigger_activate().name == "SUCCESS"
-        action = ActionClient(client, Plan, "/symplan_planner/plan")
-        assert action.wait_for_server(timeout_sec=30)
         goal = Plan.Goal(task_id=args.task, benchmark=args.benchmark)
         for i in range(args.goals + 1):  # goal 0 warms caches (task parse, DDS discovery)
-            with lock:
-                arrivals.clear()
+            arrivals.clear()
             t0 = time.perf_counter()
-            fut = wait(action.send_goal_async(goal), 60)
-            res_fut = wait(fut.result().get_result_async(), 600)
-            if not res_fut.result().result.success:
-                print(f"goal {i} failed: {res_fut.result().result.message}", file=sys.stderr)
+            result, _status = client.run(goal, timeout=600)
+            if not result.success:
+                print(f"goal {i} failed: {result.message}", file=sys.stderr)
                 return 1
-            time.sleep(0.05)  # the last Subgoal may still be in flight on its own topic
-            with lock:
-                times = [t for t, _ in arrivals]
-            if i == 0 or not times:
+            wait_until(lambda n=len(result.subgoals): len(arrivals) >= n, timeout=10)  # last one may lag
+            if i == 0:
                 continue
+            times = list(arrivals)
             first_ms.append((times[0] - t0) * 1000)
             roundtrip_ms.extend((b - a) * 1000 for a, b in zip(times, times[1:], strict=False))
     finally:
-        executor.shutdown()
-        spin.join()
-        for node in (client, sim, planner):
-            node.destroy_node()
+        spinner.close()
         ctx.try_shutdown()
 
     report = {

@@ -67,11 +67,10 @@ def main() -> int:
         print("ros2_ws/install missing: run scripts/setup_ros.sh first", file=sys.stderr)
         return 2
     import rclpy
-    from lifecycle_msgs.msg import Transition  # noqa: F401 - fails early if ROS is incomplete
     from rclpy.context import Context
-    from rclpy.executors import MultiThreadedExecutor
     from rclpy.node import Node
     from rclpy.parameter import Parameter
+    from symplan_ros.client import BackgroundExecutor, PlannerClient
     from symplan_ros.planner_node import PlannerNode
     from symplan_ros.skill_sim import SkillSimNode
 
@@ -80,43 +79,29 @@ def main() -> int:
     os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
     ctx = Context()
     rclpy.init(context=ctx, domain_id=int(os.environ.get("ROS_DOMAIN_ID", random.randint(10, 99))))
-    planner = PlannerNode(context=ctx, parameter_overrides=[
-        Parameter("planner.backend", value=spec), Parameter("robot", value=args.robot)])
-    sim = SkillSimNode(context=ctx, parameter_overrides=[
-        Parameter("fail_at", value=args.fail_at), Parameter("robot", value=args.robot)])
-    client = Node("symplan_demo_client", context=ctx)
-    executor = MultiThreadedExecutor(num_threads=6, context=ctx)
-    for node in (planner, sim, client):
-        executor.add_node(node)
-    spin = threading.Thread(target=executor.spin, daemon=True)
-    spin.start()
+    spinner = BackgroundExecutor(ctx)
     try:
+        planner = spinner.add(PlannerNode(context=ctx, parameter_overrides=[
+            Parameter("planner.backend", value=spec), Parameter("robot", value=args.robot)]))
+        spinner.add(SkillSimNode(context=ctx, parameter_overrides=[
+            Parameter("fail_at", value=args.fail_at), Parameter("robot", value=args.robot)]))
+        client = PlannerClient(spinner.add(Node("symplan_demo_client", context=ctx)))
         if planner.trigger_configure().name != "SUCCESS" or planner.trigger_activate().name != "SUCCESS":
             print("planner failed to configure/activate (see log above)", file=sys.stderr)
             return 1
         return _send_goal(client, args)
     finally:
-        executor.shutdown()
-        spin.join()
-        for node in (client, sim, planner):
-            node.destroy_node()
+        spinner.close()
         ctx.try_shutdown()
 
 
 def _send_goal(client: object, args: argparse.Namespace) -> int:
     from action_msgs.msg import GoalStatus
-    from rclpy.action import ActionClient
     from symplan_interfaces.action import Plan
 
-    done = threading.Event()
-    action = ActionClient(client, Plan, "/symplan_planner/plan")
-    if not action.wait_for_server(timeout_sec=30):
-        print("no /symplan_planner/plan action server", file=sys.stderr)
-        return 1
     last = {"stage": None}
 
-    def on_feedback(msg: object) -> None:
-        fb = msg.feedback
+    def on_feedback(fb: Plan.Feedback) -> None:
         # Feedback is one ordered stream: stages, then one line per subgoal outcome.
         if fb.stage == "executing":
             if " -> " in fb.message:
@@ -129,22 +114,10 @@ def _send_goal(client: object, args: argparse.Namespace) -> int:
 
     print(f"goal: task={args.task} ({args.benchmark}), simulator fails subgoal #{args.fail_at}")
     goal = Plan.Goal(task_id=args.task, benchmark=args.benchmark, instruction=args.task.replace("_", " "))
-    future = action.send_goal_async(goal, feedback_callback=on_feedback)
-    future.add_done_callback(lambda _f: done.set())
-    done.wait(60)
-    handle = future.result()
-    if handle is None or not handle.accepted:
-        print("goal rejected", file=sys.stderr)
-        return 1
-    done.clear()
-    res_future = handle.get_result_async()
-    res_future.add_done_callback(lambda _f: done.set())
-    done.wait(600)
-    res = res_future.result()
+    r, status_code = client.run(goal, on_feedback, timeout=900)
     time.sleep(0.2)  # feedback is another DDS topic than the result: let its tail print first
-    r = res.result
     status = {GoalStatus.STATUS_SUCCEEDED: "SUCCEEDED", GoalStatus.STATUS_ABORTED: "ABORTED",
-              GoalStatus.STATUS_CANCELED: "CANCELED"}.get(res.status, str(res.status))
+              GoalStatus.STATUS_CANCELED: "CANCELED"}.get(status_code, str(status_code))
     print(f"\nresult: {status}  success={r.success} strict_pass={r.strict_pass} gcr={r.gcr:.2f} "
           f"replans={r.replans} executed_subgoals={len(r.subgoals)}")
     print(f"message: {r.message}")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,32 +67,11 @@ def ros_context(request: pytest.FixtureRequest) -> Iterator[object]:
     ctx.try_shutdown()
 
 
-class Spinner:
-    """A MultiThreadedExecutor spinning in a background thread, torn down in the safe order."""
-
-    def __init__(self, context: object) -> None:
-        from rclpy.executors import MultiThreadedExecutor
-
-        self.executor = MultiThreadedExecutor(num_threads=4, context=context)
-        self.nodes: list[object] = []
-        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
-        self.thread.start()
-
-    def add(self, node: object) -> object:
-        self.executor.add_node(node)
-        self.nodes.append(node)
-        return node
-
-    def close(self) -> None:
-        # shutdown -> join -> destroy avoids "terminate called without an active exception".
-        self.executor.shutdown()
-        self.thread.join()
-        for node in self.nodes:
-            node.destroy_node()
-
-
 @pytest.fixture(scope="module")
-def spinner(ros_context: object) -> Iterator[Spinner]:
-    s = Spinner(ros_context)
-    yield s
-    s.close()
+def spinner(ros_context: object) -> Iterator[object]:
+    """Nodes added here are spun in a background MultiThreadedExecutor and destroyed after the module."""
+    from symplan_ros.client import BackgroundExecutor
+
+    executor = BackgroundExecutor(ros_context, num_threads=8)
+    yield executor
+    executor.close()

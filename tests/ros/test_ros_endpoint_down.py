@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from symplan_ros_testkit import PlannerClient, wait_until
+from symplan_ros.waits import wait_until
 
 pytestmark = pytest.mark.needs_ros
 
@@ -20,6 +20,7 @@ DOWN = "openai:http://127.0.0.1:9/v1?model=none&max_retries=0&connect_timeout=2"
 def client(ros_context, spinner):
     from rclpy.node import Node
     from rclpy.parameter import Parameter
+    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
 
     node = PlannerNode(context=ros_context, cli_args=["--ros-args", "--params-file", str(CONFIG)],

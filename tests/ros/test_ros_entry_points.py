@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from symplan_ros_testkit import ROOT, PlannerClient, domain_id_for, wait_until
+from symplan_ros.waits import wait_until
+from symplan_ros_testkit import ROOT, domain_id_for
 
 pytestmark = pytest.mark.needs_ros
 
@@ -47,6 +48,7 @@ def test_planner_process_serves_a_goal_with_a_replan_and_exits_cleanly_on_sigint
     from action_msgs.msg import GoalStatus
     from rclpy.node import Node
     from symplan_interfaces.action import Plan
+    from symplan_ros.client import PlannerClient
 
     client = PlannerClient(spinner.add(Node("entry_point_client", context=ros_context)))
     # The lifecycle services appear before the entry point has configured and activated.

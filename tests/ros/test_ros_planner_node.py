@@ -10,16 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from symplan_ros.waits import wait_future, wait_until
 from symplan_ros_testkit import (
     BENCH,
     GOOD_PLAN,
     TASK,
-    PlannerClient,
     garbage_backend,
     replay,
     suffix_backend,
-    wait_future,
-    wait_until,
 )
 
 pytestmark = pytest.mark.needs_ros
@@ -38,6 +36,7 @@ def _factory(spec: str):
 def rig(ros_context, spinner):
     from rclpy.node import Node
     from rclpy.parameter import Parameter
+    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
     from symplan_ros.skill_sim import SkillSimNode
 
@@ -92,7 +91,7 @@ def test_plan_goal_runs_validated_subgoals_in_order_and_succeeds(rig) -> None:
     client, sim = rig["client"], rig["sim"]
     client.subgoals.clear()
     feedback: list = []
-    result, status = client.run(_goal(), feedback)
+    result, status = client.run(_goal(), feedback.append)
     assert status == GoalStatus.STATUS_SUCCEEDED, result.errors
     assert result.success and result.strict_pass and result.gcr == 1.0 and result.replans == 0
     wait_until(lambda: len(client.subgoals) == 12)
@@ -115,7 +114,7 @@ def test_injected_failure_triggers_a_replan_from_the_current_state_that_complete
     sim.set_parameters([Parameter("fail_at", value=sim.received + 5)])  # 6th subgoal of this goal
     try:
         feedback: list = []
-        result, status = client.run(_goal(), feedback)
+        result, status = client.run(_goal(), feedback.append)
     finally:
         sim.set_parameters([Parameter("fail_at", value=-1)])
     assert status == GoalStatus.STATUS_SUCCEEDED, result.errors

@@ -68,7 +68,7 @@ def image_to_numpy(msg: Any) -> np.ndarray:
 
 
 def numpy_to_image_fields(array: np.ndarray, encoding: str) -> dict[str, Any]:
-    """Fields for a sensor_msgs/Image carrying ``array`` (tests, the demo and bench use it)."""
+    """Fields for a sensor_msgs/Image carrying ``array`` (for tests and camera simulators)."""
     arr = np.ascontiguousarray(array)
     height, width = arr.shape[:2]
     return {

@@ -1,0 +1,108 @@
+"""Client-side helpers: drive a planner node over DDS from Python (demo, bench, tests, tools).
+
+`PlannerClient` wraps the node's lifecycle services, the Plan action and the VerifyPlan
+service with blocking calls; `BackgroundExecutor` spins nodes in a thread and tears them down
+in the order rclpy needs. Both need the nodes to be spun by someone (BackgroundExecutor).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from diagnostic_msgs.msg import DiagnosticArray
+from lifecycle_msgs.srv import ChangeState, GetState
+from rclpy.action import ActionClient
+from rclpy.executors import MultiThreadedExecutor
+from rclpy.node import Node
+from symplan_interfaces.action import Plan
+from symplan_interfaces.msg import Subgoal
+from symplan_interfaces.srv import VerifyPlan
+
+from symplan_ros.planner_node import RELIABLE
+from symplan_ros.waits import WAIT_S, wait_future, wait_until
+
+__all__ = ["WAIT_S", "BackgroundExecutor", "PlannerClient", "wait_future", "wait_until"]
+
+class BackgroundExecutor:
+    """A MultiThreadedExecutor spinning in a daemon thread."""
+
+    def __init__(self, context: Any = None, num_threads: int = 6) -> None:
+        self.executor = MultiThreadedExecutor(num_threads=num_threads, context=context)
+        self.nodes: list[Any] = []
+        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
+        self.thread.start()
+
+    def add(self, node: Any) -> Any:
+        self.executor.add_node(node)
+        self.nodes.append(node)
+        return node
+
+    def close(self) -> None:
+        # shutdown -> join -> destroy avoids "terminate called without an active exception".
+        self.executor.shutdown()
+        self.thread.join()
+        for node in reversed(self.nodes):
+            node.destroy_node()
+        self.nodes = []
+
+
+class PlannerClient:
+    """Drives one planner node the way an operator's tools would: lifecycle, Plan, VerifyPlan.
+
+    Also records the node's published subgoals and all /diagnostics messages it sees.
+    """
+
+    def __init__(self, node: Node, planner: str = "/symplan_planner",
+                 on_subgoal: Callable[[Subgoal], None] | None = None) -> None:
+        self.node = node
+        self.plan_client = ActionClient(node, Plan, f"{planner}/plan")
+        self.change_state = node.create_client(ChangeState, f"{planner}/change_state")
+        self.get_state = node.create_client(GetState, f"{planner}/get_state")
+        self.verify = node.create_client(VerifyPlan, f"{planner}/verify_plan")
+        self.subgoals: list[Subgoal] = []
+        self.diagnostics: list[DiagnosticArray] = []
+        self._on_subgoal = on_subgoal
+        node.create_subscription(Subgoal, f"{planner}/subgoal", self._record_subgoal, RELIABLE)
+        node.create_subscription(DiagnosticArray, "/diagnostics", self.diagnostics.append, 50)
+
+    def _record_subgoal(self, msg: Subgoal) -> None:
+        if self._on_subgoal is not None:
+            self._on_subgoal(msg)
+        self.subgoals.append(msg)
+
+    def state(self, timeout: float = WAIT_S) -> str:
+        if not self.get_state.wait_for_service(timeout_sec=timeout):
+            raise TimeoutError("no get_state service")
+        return wait_future(self.get_state.call_async(GetState.Request()), timeout).current_state.label
+
+    def transition(self, transition_id: int, timeout: float = WAIT_S) -> bool:
+        if not self.change_state.wait_for_service(timeout_sec=timeout):
+            raise TimeoutError("no change_state service")
+        req = ChangeState.Request()
+        req.transition.id = transition_id
+        return wait_future(self.change_state.call_async(req), timeout).success
+
+    def send(self, goal: Plan.Goal, on_feedback: Callable[[Plan.Feedback], None] | None = None,
+             timeout: float = WAIT_S) -> Any:
+        """Send a goal; return its goal handle if accepted, else None."""
+        if not self.plan_client.wait_for_server(timeout_sec=timeout):
+            raise TimeoutError("no Plan action server")
+        callback = (lambda m: on_feedback(m.feedback)) if on_feedback is not None else None
+        handle = wait_future(self.plan_client.send_goal_async(goal, feedback_callback=callback), timeout)
+        return handle if handle.accepted else None
+
+    def run(self, goal: Plan.Goal, on_feedback: Callable[[Plan.Feedback], None] | None = None,
+            timeout: float = WAIT_S) -> tuple[Plan.Result, int]:
+        """Send a goal and wait for (result, GoalStatus); raises if the goal is rejected."""
+        handle = self.send(goal, on_feedback, timeout)
+        if handle is None:
+            raise RuntimeError("Plan goal rejected (planner busy or not active)")
+        res = wait_future(handle.get_result_async(), timeout)
+        return res.result, res.status
+
+    def call_verify(self, timeout: float = WAIT_S, **fields: Any) -> VerifyPlan.Response:
+        if not self.verify.wait_for_service(timeout_sec=timeout):
+            raise TimeoutError("no verify_plan service")
+        return wait_future(self.verify.call_async(VerifyPlan.Request(**fields)), timeout)
