@@ -1,0 +1,48 @@
+"""Verdicts must not depend on the process: same plans under different PYTHONHASHSEED give
+byte-identical JSON (set/frozenset iteration order is the usual culprit)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = r"""
+import hashlib, json, random, sys
+sys.path.insert(0, sys.argv[1])
+from plans import plan_text
+from symplan_core.engine import compile_task, verify
+from symplan_core.tasks import list_tasks, load_problem
+
+digests = {}
+for bench in ("b100", "b1k"):
+    for name in list_tasks(bench)[::9]:
+        for robot in ("single", "dual"):
+            task = compile_task(load_problem(f"{bench}/{name}"), robot=robot)
+            objects, actions = sorted(task.world.objects), sorted(task.specs)
+            rng = random.Random(f"{name}-{robot}")
+            lines = []
+            for _ in range(60):
+                action = rng.choice(actions)
+                args = [task.names.short(rng.choice(objects)) for _ in task.specs[action].params]
+                lines.append(f"{action}({', '.join(args)})")
+            data = verify(task, plan_text(*lines), trace=True).to_json()
+            digests[f"{bench}/{name}/{robot}"] = hashlib.sha256(json.dumps(data).encode()).hexdigest()
+print(json.dumps(digests))
+"""
+
+
+def run_with_seed(seed: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, str(Path(__file__).parent)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def test_random_plans_give_identical_json_across_hash_seeds(behavior_dir):
+    first, second = run_with_seed("1"), run_with_seed("2")
+    assert len(first) >= 240
+    assert [k for k in first if first[k] != second[k]] == []
