@@ -35,7 +35,9 @@ def processes(ros_context):
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sim = subprocess.Popen([str(BIN / "symplan-skill-sim"), "--ros-args", "-p", "fail_at:=3"],
                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    procs = {"planner": planner, "sim": sim}
+    manual = subprocess.Popen([str(BIN / "symplan-ros"), "--no-autostart", "--ros-args", "-r", "__node:=manual"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    procs = {"planner": planner, "sim": sim, "manual": manual}
     yield procs
     for p in procs.values():
         if p.poll() is None:
@@ -57,6 +59,9 @@ def test_planner_process_serves_a_goal_with_a_replan_and_exits_cleanly_on_sigint
     assert status == GoalStatus.STATUS_SUCCEEDED, result.errors
     assert result.replans == 1 and result.strict_pass
     assert "(define (problem bringing_in_wood_0)" in result.final_bddl
+    # --no-autostart (used by the launch file, which drives the lifecycle itself): the node
+    # answers get_state only once spinning, which starts after any autostart transition.
+    assert PlannerClient(client.node, "/manual").state() == "unconfigured"
     for name, proc in processes.items():
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=60)

@@ -46,6 +46,8 @@ def test_launch_starts_the_lifecycle_planner_and_drives_configure_then_activate(
     executable = _kw(node, "executable").value
     setup = (PKG / "setup.py").read_text()
     assert f'"{executable} = symplan_ros.planner_main:main"' in setup
+    # The executable autostarts unless told not to; under launch the events drive the lifecycle.
+    assert ast.literal_eval(_kw(node, "arguments")) == ["--no-autostart"]
     transitions = [ast.unparse(_kw(c, "transition_id")) for c in _calls(tree, "ChangeState")]
     assert any(t.endswith("TRANSITION_CONFIGURE") for t in transitions)
     assert any(t.endswith("TRANSITION_ACTIVATE") for t in transitions)

@@ -33,6 +33,8 @@ def generate_launch_description() -> launch.LaunchDescription:
         name="symplan_planner",
         namespace=namespace,
         output="screen",
+        # The launch file drives the lifecycle (autostart argument); the executable must not.
+        arguments=["--no-autostart"],
         parameters=[params_file, {"use_sim_time": use_sim_time}],
     )
     configure = EmitEvent(
