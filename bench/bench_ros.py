@@ -55,8 +55,9 @@ def main() -> int:
     from rclpy.node import Node
     from rclpy.parameter import Parameter
     from symplan_interfaces.action import Plan
-    from symplan_ros.client import BackgroundExecutor, PlannerClient
+    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
+    from symplan_ros.runtime import BackgroundExecutor
     from symplan_ros.skill_sim import SkillSimNode
 
     os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")

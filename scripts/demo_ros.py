@@ -70,8 +70,9 @@ def main() -> int:
     from rclpy.context import Context
     from rclpy.node import Node
     from rclpy.parameter import Parameter
-    from symplan_ros.client import BackgroundExecutor, PlannerClient
+    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
+    from symplan_ros.runtime import BackgroundExecutor
     from symplan_ros.skill_sim import SkillSimNode
 
     spec, why = choose_backend(args.backend)

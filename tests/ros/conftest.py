@@ -70,7 +70,7 @@ def ros_context(request: pytest.FixtureRequest) -> Iterator[object]:
 @pytest.fixture(scope="module")
 def spinner(ros_context: object) -> Iterator[object]:
     """Nodes added here are spun in a background MultiThreadedExecutor and destroyed after the module."""
-    from symplan_ros.client import BackgroundExecutor
+    from symplan_ros.runtime import BackgroundExecutor
 
     executor = BackgroundExecutor(ros_context, num_threads=8)
     yield executor

@@ -1,52 +1,27 @@
 """Client-side helpers: drive a planner node over DDS from Python (demo, bench, tests, tools).
 
 `PlannerClient` wraps the node's lifecycle services, the Plan action and the VerifyPlan
-service with blocking calls; `BackgroundExecutor` spins nodes in a thread and tears them down
-in the order rclpy needs. Both need the nodes to be spun by someone (BackgroundExecutor).
+service with blocking calls; its node must be spun by another thread (`BackgroundExecutor`,
+re-exported here from `symplan_ros.runtime`).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray
 from lifecycle_msgs.srv import ChangeState, GetState
 from rclpy.action import ActionClient
-from rclpy.executors import MultiThreadedExecutor
 from rclpy.node import Node
 from symplan_interfaces.action import Plan
 from symplan_interfaces.msg import Subgoal
 from symplan_interfaces.srv import VerifyPlan
 
-from symplan_ros.planner_node import RELIABLE
+from symplan_ros.runtime import RELIABLE, BackgroundExecutor
 from symplan_ros.waits import WAIT_S, wait_future, wait_until
 
 __all__ = ["WAIT_S", "BackgroundExecutor", "PlannerClient", "wait_future", "wait_until"]
-
-class BackgroundExecutor:
-    """A MultiThreadedExecutor spinning in a daemon thread."""
-
-    def __init__(self, context: Any = None, num_threads: int = 6) -> None:
-        self.executor = MultiThreadedExecutor(num_threads=num_threads, context=context)
-        self.nodes: list[Any] = []
-        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
-        self.thread.start()
-
-    def add(self, node: Any) -> Any:
-        self.executor.add_node(node)
-        self.nodes.append(node)
-        return node
-
-    def close(self) -> None:
-        # shutdown -> join -> destroy avoids "terminate called without an active exception".
-        self.executor.shutdown()
-        self.thread.join()
-        for node in reversed(self.nodes):
-            node.destroy_node()
-        self.nodes = []
-
 
 class PlannerClient:
     """Drives one planner node the way an operator's tools would: lifecycle, Plan, VerifyPlan.

@@ -40,17 +40,21 @@ class CameraMonitor:
         self.camera_info: Any = None
         self._lock = threading.Lock()
 
-    def on_rgb(self, msg: Any) -> ImageError | None:
-        """Returns the conversion error (already counted) or None; never raises."""
+    def _convert(self, msg: Any, kind: str) -> Any:
+        """The image as numpy, or the ImageError (counted, remembered); never raises."""
         try:
-            image = image_to_numpy(msg)
+            return image_to_numpy(msg)
         except ImageError as exc:
             with self._lock:
                 self.rejected += 1
-                self.last_error = f"rgb {exc}"
+                self.last_error = f"{kind} {exc}"
             return exc
-        stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
-        self.keyframes.offer(image, stamp)
+
+    def on_rgb(self, msg: Any) -> ImageError | None:
+        image = self._convert(msg, "rgb")
+        if isinstance(image, ImageError):
+            return image
+        self.keyframes.offer(image, msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9)
         with self._lock:
             self.frames += 1
             self.last_frame_s = time.monotonic()
@@ -58,13 +62,9 @@ class CameraMonitor:
         return None
 
     def on_depth(self, msg: Any) -> ImageError | None:
-        try:
-            depth = image_to_numpy(msg)
-        except ImageError as exc:
-            with self._lock:
-                self.rejected += 1
-                self.last_error = f"depth {exc}"
-            return exc
+        depth = self._convert(msg, "depth")
+        if isinstance(depth, ImageError):
+            return depth
         with self._lock:
             self.depth_frames += 1
             self.latest_depth = depth

@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 
 import rclpy
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import TransitionCallbackReturn
 
 from symplan_ros.planner_node import PlannerNode
+from symplan_ros.runtime import spin_until_shutdown
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,24 +23,14 @@ def main(argv: list[str] | None = None) -> int:
     args = [a for a in args if a != "--no-autostart"]
     rclpy.init(args=args)
     node = PlannerNode()
-    executor = MultiThreadedExecutor()
-    executor.add_node(node)
-    try:
-        if autostart:
-            if node.trigger_configure() != TransitionCallbackReturn.SUCCESS:
-                node.get_logger().error("configure failed; staying unconfigured (fix parameters and retry)")
-            elif node.trigger_activate() != TransitionCallbackReturn.SUCCESS:
-                node.get_logger().error("activate failed")
-            else:
-                node.get_logger().info("active: send a goal to ~/plan")
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        # rcl drives the lifecycle node to finalized when the context shuts down (SIGINT).
-        executor.shutdown()
-        node.destroy_node()
-        rclpy.try_shutdown()
+    if autostart:
+        if node.trigger_configure() != TransitionCallbackReturn.SUCCESS:
+            node.get_logger().error("configure failed; staying unconfigured (fix parameters and retry)")
+        elif node.trigger_activate() != TransitionCallbackReturn.SUCCESS:
+            node.get_logger().error("activate failed")
+        else:
+            node.get_logger().info("active: send a goal to ~/plan")
+    spin_until_shutdown(node)
     return 0
 
 

@@ -25,7 +25,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import CameraInfo, Image
 from std_msgs.msg import String
 from symplan_interfaces.action import Plan
@@ -36,12 +36,10 @@ from symplan_interfaces.srv import VerifyPlan
 from symplan_ros import core_adapter as core
 from symplan_ros.monitors import ERROR, OK, WARN, CameraMonitor, Health, diagnostic_array
 from symplan_ros.params import PlannerConfig, declare_parameters, read_config
+from symplan_ros.runtime import LATCHED, RELIABLE
 from symplan_ros.scene import BddlSceneSource, KeyFrameBuffer, Scene, TaskRequest
 from symplan_ros.session import Outcome, PlanningSession, SessionResult, Subgoal
 
-LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
-                     reliability=ReliabilityPolicy.RELIABLE)
-RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 _POLL_S = 0.02  # granularity of cancel checks while waiting for a skill status
 _DEACTIVATE_WAIT_S = 5.0
 

@@ -24,7 +24,7 @@ from std_msgs.msg import String
 from symplan_interfaces.msg import SkillStatus, Subgoal
 
 from symplan_ros import core_adapter as core
-from symplan_ros.planner_node import LATCHED, RELIABLE
+from symplan_ros.runtime import LATCHED, RELIABLE, spin_until_shutdown
 
 _GOAL_ID = re.compile(r"^; symplan goal_id=(\S+)")
 
@@ -109,20 +109,8 @@ class SkillSimNode(Node):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
-
     rclpy.init(args=argv if argv is not None else sys.argv)
-    node = SkillSimNode()
-    executor = MultiThreadedExecutor()
-    executor.add_node(node)
-    try:
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        executor.shutdown()
-        node.destroy_node()
-        rclpy.try_shutdown()
+    spin_until_shutdown(SkillSimNode())
     return 0
 
 

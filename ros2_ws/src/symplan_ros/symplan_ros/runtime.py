@@ -1,0 +1,56 @@
+"""Shared ROS plumbing: QoS profiles and executors (how nodes are spun and torn down)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import rclpy
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+
+# Late joiners (a simulator started after the goal) still get the current problem/status.
+LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                     reliability=ReliabilityPolicy.RELIABLE)
+RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
+
+
+def spin_until_shutdown(node: Any) -> None:
+    """Spin ``node`` in a MultiThreadedExecutor until Ctrl-C / context shutdown, then clean up.
+
+    Multi-threaded because the planner's action callback blocks while waiting for skill status.
+    """
+    executor = MultiThreadedExecutor()
+    executor.add_node(node)
+    try:
+        executor.spin()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        # rcl drives a lifecycle node to finalized when the context shuts down (SIGINT).
+        executor.shutdown()
+        node.destroy_node()
+        rclpy.try_shutdown()
+
+
+class BackgroundExecutor:
+    """A MultiThreadedExecutor spinning in a daemon thread."""
+
+    def __init__(self, context: Any = None, num_threads: int = 6) -> None:
+        self.executor = MultiThreadedExecutor(num_threads=num_threads, context=context)
+        self.nodes: list[Any] = []
+        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
+        self.thread.start()
+
+    def add(self, node: Any) -> Any:
+        self.executor.add_node(node)
+        self.nodes.append(node)
+        return node
+
+    def close(self) -> None:
+        # shutdown -> join -> destroy avoids "terminate called without an active exception".
+        self.executor.shutdown()
+        self.thread.join()
+        for node in reversed(self.nodes):
+            node.destroy_node()
+        self.nodes = []
