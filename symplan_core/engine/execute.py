@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 
 from symplan_core.engine.actions import ActionSpec
 from symplan_core.engine.errors import ErrorKind
@@ -24,19 +25,25 @@ def _temporal(state: State, literal: tuple[str, ...]) -> ErrorKind:
     return ErrorKind.WRONG_TEMPORAL_ORDER if literal in state.ever else ErrorKind.MISSING_STEP
 
 
+_SECOND = itemgetter(1)
+
+
 def reach(world: World, state: State, target: str) -> frozenset[str]:
     """What ``navigate(target)`` reaches: target and what is transitively on/in/under it.
     A floor reaches nothing else (everything stands on it)."""
     if target in world.floors:
+        return frozenset((target,))
+    unders = [fact for fact in state.facts if fact[0] == "under"]
+    # Fast path (most navigate targets are small objects): nothing rests on/in/under target.
+    if target not in set(map(_SECOND, state.support.values())) and all(f[2] != target for f in unders):
         return frozenset((target,))
     reached = {target}
     frontier = [target]
     children: dict[str, list[str]] = {}
     for obj, (_rel, tgt) in state.support.items():
         children.setdefault(tgt, []).append(obj)
-    for fact in state.facts:
-        if fact[0] == "under":
-            children.setdefault(fact[2], []).append(fact[1])
+    for fact in unders:
+        children.setdefault(fact[2], []).append(fact[1])
     while frontier:
         for child in children.get(frontier.pop(), ()):
             if child not in reached:
