@@ -169,3 +169,33 @@ def test_fast_and_general_line_parsing_agree(parts):
         got = parse_line(candidate, 0)
         want = general_parse(candidate)
         assert (got.action, got.args) == want if isinstance(got, Call) else want is None, candidate
+
+
+def reference_reach(world, state, target: str) -> frozenset[str]:
+    """Plain BFS over supports and `under` facts: the definition `execute.reach` must match."""
+    if target in world.floors:
+        return frozenset({target})
+    edges = [(tgt, obj) for obj, (_rel, tgt) in state.support.items()]
+    edges += [(f[2], f[1]) for f in state.facts if f[0] == "under"]
+    reached, frontier = {target}, [target]
+    while frontier:
+        node = frontier.pop()
+        for parent, child in edges:
+            if parent == node and child not in reached:
+                reached.add(child)
+                frontier.append(child)
+    return frozenset(reached)
+
+
+@SETTINGS
+@given(case=placement_plans())
+def test_reach_matches_its_definition(tasks, case):
+    from symplan_core.engine.execute import reach
+
+    key, picks = case
+    task = tasks[key]
+    state = task.initial_state()
+    for call in parse_plan(placement_text(task, picks)).calls:
+        task.apply(state, call, trace=False)
+    for target in task.world.objects:
+        assert reach(task.world, state, target) == reference_reach(task.world, state, target), target
