@@ -98,3 +98,21 @@ def test_goal_robot_overrides_the_session_robot_for_engine_and_prompt() -> None:
     assert run("dual").success  # two hands: carrying two planks at once is valid
     single = run("")  # the session's robot: one hand
     assert not single.success and any("free" in e.lower() or "hand" in e.lower() for e in single.errors)
+
+
+def test_goal_bddl_text_is_planned_for_and_malformed_bddl_is_a_typed_failure() -> None:
+    from symplan_core.bddl.writer import write_problem
+    from symplan_core.eval.repair import load_planner
+    from symplan_core.tasks import load_problem
+
+    session = PlanningSession(load_planner("reference"), fallback="none", backend_name="reference")
+    # A variant of the real task, given as text: only two planks to bring in.
+    text = write_problem(load_problem(TASK, BENCH)).replace(" plywood.n.01_3 - plywood.n.01", " - plywood.n.01")
+    text = "\n".join(line for line in text.splitlines() if "plywood.n.01_3" not in line)
+    ok = session.run(TaskRequest(bddl=text, execute=False), _source(), lambda s: (Outcome.SUCCEEDED, ""),
+                     lambda *a: None)
+    assert ok.success, ok.errors
+    assert ok.executed and not any("plywood.n.01_3" in a for s in ok.executed for a in s.args)
+    bad = session.run(TaskRequest(bddl="(define (problem x) (:objects a - b"), _source(),
+                      lambda s: (Outcome.SUCCEEDED, ""), lambda *a: None)
+    assert not bad.success and bad.errors[0].startswith("scene:")
