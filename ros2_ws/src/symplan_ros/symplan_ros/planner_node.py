@@ -170,26 +170,28 @@ class PlannerNode(LifecycleNode):
             self._publish_status(state, message=f"{stage}: {message}")
 
         try:
-            assert self.session is not None and self.scene_source is not None
-            result = self.session.run(request, self.scene_source,
-                                      lambda sub: self._dispatch(sub, cancelled), feedback,
-                                      cancelled, on_scene=self._publish_bddl)
-        except Exception as exc:  # noqa: BLE001 - the node must survive any planning bug
-            self.get_logger().error(f"plan goal crashed: {type(exc).__name__}: {exc}")
-            result = SessionResult(False, f"internal error: {exc}", errors=[f"{type(exc).__name__}: {exc}"])
+            try:
+                assert self.session is not None and self.scene_source is not None
+                result = self.session.run(request, self.scene_source,
+                                          lambda sub: self._dispatch(sub, cancelled), feedback,
+                                          cancelled, on_scene=self._publish_bddl)
+            except Exception as exc:  # noqa: BLE001 - the node must survive any planning bug
+                self.get_logger().error(f"plan goal crashed: {type(exc).__name__}: {exc}")
+                result = SessionResult(False, f"internal error: {exc}", errors=[f"{type(exc).__name__}: {exc}"])
+            self._last_result = result
+            final = (PlanStatus.STATE_SUCCEEDED if result.success else
+                     PlanStatus.STATE_CANCELED if result.canceled else PlanStatus.STATE_FAILED)
+            self._publish_status(final, plan_id=result.plan_id, replans=result.replans, message=result.message)
+            if result.canceled and goal_handle.is_cancel_requested:
+                goal_handle.canceled()
+            elif result.success:
+                goal_handle.succeed()
+            else:
+                goal_handle.abort()
         finally:
+            # Free only once this goal's terminal state is set: the next goal cannot overlap it.
             with self._goal_lock:
                 self._busy = False
-        self._last_result = result
-        final = (PlanStatus.STATE_SUCCEEDED if result.success else
-                 PlanStatus.STATE_CANCELED if result.canceled else PlanStatus.STATE_FAILED)
-        self._publish_status(final, plan_id=result.plan_id, replans=result.replans, message=result.message)
-        if result.canceled and goal_handle.is_cancel_requested:
-            goal_handle.canceled()
-        elif result.success:
-            goal_handle.succeed()
-        else:
-            goal_handle.abort()
         self.publish_diagnostics()
         return Plan.Result(
             success=result.success, plan_id=result.plan_id, final_bddl=result.bddl,
@@ -207,7 +209,7 @@ class PlannerNode(LifecycleNode):
         self._publish_status(PlanStatus.STATE_EXECUTING, plan_id=sub.plan_id, index=sub.index,
                              count=sub.count, message=sub.text)
         timeout = self.config.skill_timeout_s
-        waited = 0.0
+        deadline = time.monotonic() + timeout
         with self._status_cv:
             while True:
                 status = self._statuses.get(key)
@@ -217,10 +219,11 @@ class PlannerNode(LifecycleNode):
                     return Outcome.FAILED, status[1]
                 if cancelled():
                     return Outcome.CANCELED, "canceled"
-                if waited >= timeout:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
                     return Outcome.TIMEOUT, f"no SUCCEEDED/FAILED within {timeout:.1f}s"
-                self._status_cv.wait(_POLL_S)
-                waited += _POLL_S
+                # Woken by every skill status; the short cap also polls cancel requests.
+                self._status_cv.wait(min(_POLL_S, remaining))
 
     def _on_skill_status(self, msg: SkillStatus) -> None:
         with self._status_cv:
