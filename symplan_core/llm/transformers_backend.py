@@ -1,19 +1,25 @@
 """In-process planner backend on Hugging Face ``transformers`` (CPU or CUDA).
 
-Loads a local model directory or a GGUF file (transformers de-quantises GGUF weights to
-float32 on load, which needs the ``gguf`` package). Nothing here touches the network:
+Loads a local model directory or a GGUF file (transformers de-quantises GGUF weights on
+load, which needs the ``gguf`` package; the result is cached next to the GGUF as a regular
+model directory unless ``cache_conversion=false``). Nothing here touches the network:
 ``local_files_only`` is always set.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
+import transformers
+from safetensors.torch import save_model
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from symplan_core.llm.base import (
@@ -24,6 +30,10 @@ from symplan_core.llm.base import (
     Sampling,
 )
 from symplan_core.llm.spec import TransformersBackendConfig
+
+_log = logging.getLogger(__name__)
+# Marks a complete de-quantised copy of a GGUF model and what it was converted from.
+_STAMP_NAME = "symplan-conversion.json"
 
 
 class ModelNotFoundError(FileNotFoundError):
@@ -86,12 +96,8 @@ class TransformersBackend(LocalPlannerBackend):
             # torch's thread count is process-wide, so this affects other torch users.
             torch.set_num_threads(config.threads or max(1, (os.cpu_count() or 2) // 2))
         dtype = _pick_dtype(config.dtype, self.device)
-        load_options: dict[str, Any] = {"local_files_only": True}
-        if self.location.gguf_file is not None:
-            load_options["gguf_file"] = self.location.gguf_file
         started = time.perf_counter()
-        self.tokenizer = AutoTokenizer.from_pretrained(self.location.directory, **load_options)
-        model = AutoModelForCausalLM.from_pretrained(self.location.directory, dtype=dtype, **load_options)
+        self.tokenizer, model = _load_tokenizer_and_model(self.location, dtype, config.cache_conversion)
         self.model = model.to(self.device).eval()
         self.load_seconds = time.perf_counter() - started
         if not getattr(self.tokenizer, "chat_template", None):
@@ -170,6 +176,69 @@ class TransformersBackend(LocalPlannerBackend):
             latency_s=elapsed,
             metadata={"device": str(self.device)},
         )
+
+
+def _load_tokenizer_and_model(location: ResolvedModel, dtype: torch.dtype, cache_conversion: bool) -> tuple:
+    if location.gguf_file is None:
+        return _from_pretrained(location.directory, dtype)
+    gguf_path = location.directory / location.gguf_file
+    converted = location.directory / f"{gguf_path.stem}.converted-{str(dtype).removeprefix('torch.')}"
+    stamp = _conversion_stamp(gguf_path)
+    if cache_conversion and _read_stamp(converted) == stamp:
+        return _from_pretrained(converted, dtype)
+    tokenizer, model = _from_pretrained(location.directory, dtype, gguf_file=location.gguf_file)
+    if cache_conversion:
+        _save_conversion(tokenizer, model, converted, stamp)
+    return tokenizer, model
+
+
+def _from_pretrained(directory: Path, dtype: torch.dtype, **options: Any) -> tuple:
+    tokenizer = AutoTokenizer.from_pretrained(directory, local_files_only=True, **options)
+    model = AutoModelForCausalLM.from_pretrained(directory, dtype=dtype, local_files_only=True, **options)
+    return tokenizer, model
+
+
+def _conversion_stamp(gguf_path: Path) -> dict[str, Any]:
+    status = gguf_path.stat()
+    return {
+        "gguf": gguf_path.name,
+        "size": status.st_size,
+        "mtime_ns": status.st_mtime_ns,
+        "transformers": transformers.__version__,
+    }
+
+
+def _read_stamp(converted: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads((converted / _STAMP_NAME).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _save_conversion(tokenizer: Any, model: Any, converted: Path, stamp: dict[str, Any]) -> None:
+    """Keep the de-quantised weights: loading them takes ~1 s instead of 20-60 s of conversion.
+
+    Written to a scratch directory and renamed, so a concurrent or interrupted save never
+    leaves a half-written model behind a valid stamp. A read-only model directory just means
+    no cache.
+    """
+    scratch = converted.with_name(f"{converted.name}.partial-{os.getpid()}")
+    try:
+        shutil.rmtree(scratch, ignore_errors=True)
+        tokenizer.save_pretrained(scratch)
+        # transformers refuses save_pretrained on a GGUF-loaded model, although its weights are
+        # plain tensors by now: write config (without the GGUF marker) and weights directly.
+        model_config = model.config.to_dict()
+        model_config.pop("quantization_config", None)
+        (scratch / "config.json").write_text(json.dumps(model_config, indent=2))
+        model.generation_config.save_pretrained(scratch)
+        save_model(model, str(scratch / "model.safetensors"))
+        (scratch / _STAMP_NAME).write_text(json.dumps(stamp))
+        shutil.rmtree(converted, ignore_errors=True)
+        os.replace(scratch, converted)
+    except (OSError, ValueError, RuntimeError) as exc:
+        _log.warning("could not cache the converted GGUF model in %s: %s", converted, exc)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _first_stop_position(text: str, stops: tuple[str, ...]) -> int | None:

@@ -58,3 +58,16 @@ def test_registry_name_spec_points_at_the_installed_gguf(smollm2_gguf: Path) -> 
     location = resolve_model_location("smollm2")
     assert location.directory / (location.gguf_file or "") == smollm2_gguf
     assert resolve_model_location(str(smollm2_gguf.parent)).gguf_file == smollm2_gguf.name
+
+
+def test_converted_gguf_is_cached_and_reloads_to_the_same_output(smollm2_backend, smollm2_gguf: Path) -> None:
+    converted = smollm2_gguf.parent / f"{smollm2_gguf.stem}.converted-float32"
+    assert (converted / "symplan-conversion.json").is_file()
+    assert (converted / "model.safetensors").is_file()
+    greedy = Sampling(temperature=0.0, max_tokens=6)
+    with make_backend(f"transformers:{smollm2_gguf}?device=cpu") as reloaded:
+        assert reloaded.load_seconds < 30, "loading the cached conversion should skip de-quantisation"
+        assert (
+            reloaded.plan(PROMPT, sampling=greedy)[0].text
+            == smollm2_backend.plan(PROMPT, sampling=greedy)[0].text
+        )
