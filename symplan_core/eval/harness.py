@@ -6,7 +6,7 @@ response, written an episode at a time and flushed), ``summary.json`` and the re
 
 Re-running into the same directory skips episodes whose samples are all in the JSONL (a torn
 last line from a crash is ignored), so a run can be resumed after Ctrl-C, a crash or a dead
-server. Ctrl-C stops after flushing what is done and still writes the summary. A backend
+server. Ctrl-C (or SIGTERM) stops after flushing what is done and still writes the summary. A backend
 failure (server down, timeout, garbage) is recorded on its sample and the run goes on.
 """
 
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -208,6 +210,7 @@ def run_eval(
     owns_backend = backend is None
     interrupted, finished = False, 0
     bar = _progress(progress)
+    restore = _stop_on_sigterm()
     try:
         if todo and backend is None:
             backend = load_planner(config.planner)
@@ -229,6 +232,7 @@ def run_eval(
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        restore()
         if owns_backend and backend is not None:
             backend.close()
     summary = write_summary(out, config, report)
@@ -248,6 +252,19 @@ def write_summary(out: Path, config: EvalConfig, report: bool = True) -> dict[st
 
         write_report(out, list(latest.values()), summary)
     return summary
+
+
+def _stop_on_sigterm() -> Callable[[], None]:
+    """Treat SIGTERM like Ctrl-C while a run is going (schedulers, ``kill``, background jobs
+    whose SIGINT the shell ignores); returns the function that restores the old handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 def _progress(enabled: bool):

@@ -155,3 +155,18 @@ def test_reference_planner_end_to_end_on_b100_tasks(tmp_path, behavior_dir) -> N
         assert record["response"] == (expected.response or record["response"])
     assert outcome.summary["SP"] == 100.0 * sum(r["verdict"]["strict_pass"] for r in records) / 6
     assert outcome.summary["SP"] > 0
+
+
+def test_sigterm_stops_the_run_like_ctrl_c(tmp_path, behavior_dir) -> None:
+    import os
+    import signal
+
+    def terminate_on_second(prompt, call):
+        if call == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return STRICT
+
+    before = signal.getsignal(signal.SIGTERM)
+    outcome = run_eval(config(tmp_path, limit=3), backend=ScriptedBackend(terminate_on_second), progress=False)
+    assert outcome.interrupted and outcome.episodes_done == 1
+    assert signal.getsignal(signal.SIGTERM) == before  # the handler is restored after the run
