@@ -89,3 +89,13 @@ def test_unsatisfiable_goal_returns_reason_not_timeout():
     assert not result.solved
     assert result.reason
     assert result.seconds < 5.0  # it stopped by reasoning, not by exhausting the budget
+
+
+def test_reference_spec_makes_a_backend_that_plans_from_the_task():
+    from symplan_core.llm import make_backend
+    from symplan_core.llm.base import PlannerPrompt
+
+    task = compile_task(load_problem("b1k/attach_a_camera_to_a_tripod"), "single")
+    [completion] = make_backend("reference").plan(PlannerPrompt(messages=(), task=task, prompt_id="p"), 1)
+    assert completion.error is None
+    assert verify(task, completion.text).strict_pass
