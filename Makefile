@@ -40,6 +40,7 @@ llama-server: $(STAMPS)/llama-server
 # Always run: no-ops (no network) once the data directory / model are complete.
 data: $(STAMPS)/core
 	$(VENV)/bin/symplan data fetch
+	$(VENV)/bin/symplan data verify
 
 model: $(STAMPS)/core
 	$(VENV)/bin/symplan models install smollm2

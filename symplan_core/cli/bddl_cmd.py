@@ -6,32 +6,19 @@ from pathlib import Path
 
 import typer
 from rich.progress import track
-from typer.core import TyperGroup
 
 from symplan_core.bddl import BDDLSyntaxError, parse_file
 from symplan_core.bddl.checks import check_problem
-from symplan_core.cli.common import Benchmark, BenchmarkOrAll, benchmarks_of, console, fail, print_json
+from symplan_core.cli.common import (
+    Benchmark,
+    BenchmarkOrAll,
+    OneLineUsageErrors,
+    benchmarks_of,
+    console,
+    fail,
+    print_json,
+)
 from symplan_core.data.fetch import DataError
-
-# Typer vendors its own click; its UsageError is reachable publicly only as a base of BadParameter.
-_UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
-
-
-class OneLineUsageErrors(TyperGroup):
-    """A command group whose subcommands report usage errors as one ``error:`` line (exit 2).
-
-    Typer's default is a multi-line rich panel; scripts and logs want one line, the same
-    shape as every other input error of the CLI.
-    """
-
-    def invoke(self, ctx: typer.Context):
-        try:
-            return super().invoke(ctx)
-        except _UsageError as exc:
-            sub = getattr(exc, "ctx", None) or ctx
-            fail(f"{exc.format_message()} (see '{sub.command_path} --help')",  # type: ignore[attr-defined]
-                 getattr(exc, "exit_code", 2))
-
 
 bddl_app = typer.Typer(help="Parse, check and print BDDL problems.", no_args_is_help=True,
                        cls=OneLineUsageErrors)

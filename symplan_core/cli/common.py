@@ -9,6 +9,8 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from typer.core import TyperGroup
 
 console = Console(stderr=True)
 
@@ -30,9 +32,29 @@ def benchmarks_of(choice: BenchmarkOrAll) -> list[str]:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Usage/input errors: one clear line on stderr, non-zero exit."""
-    console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+# Typer vendors its own click; its UsageError is reachable publicly only as a base of BadParameter.
+_UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+class OneLineUsageErrors(TyperGroup):
+    """A command group whose subcommands report usage errors as one ``error:`` line (exit 2).
+
+    Typer's default is a multi-line rich panel; scripts and logs want one line, the same
+    shape as every other input error of the CLI.
+    """
+
+    def invoke(self, ctx: typer.Context):
+        try:
+            return super().invoke(ctx)
+        except _UsageError as exc:
+            sub = getattr(exc, "ctx", None) or ctx
+            fail(f"{exc.format_message()} (see '{sub.command_path} --help')",  # type: ignore[attr-defined]
+                 getattr(exc, "exit_code", 2))

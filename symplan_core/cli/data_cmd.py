@@ -5,8 +5,15 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from symplan_core.cli.bddl_cmd import OneLineUsageErrors
-from symplan_core.cli.common import Benchmark, BenchmarkOrAll, benchmarks_of, console, fail, print_json
+from symplan_core.cli.common import (
+    Benchmark,
+    BenchmarkOrAll,
+    OneLineUsageErrors,
+    benchmarks_of,
+    console,
+    fail,
+    print_json,
+)
 from symplan_core.data.fetch import BENCHMARKS, DataError, data_dir, fetch, is_complete, manifest, tree_digest
 
 data_app = typer.Typer(help="Fetch and inspect the BEHAVIOR task data.", no_args_is_help=True,

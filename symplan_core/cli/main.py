@@ -6,6 +6,7 @@ import typer
 
 from symplan_core.cli import eval_cmd, models_cmd, solve_cmd, verify_cmd
 from symplan_core.cli.bddl_cmd import bddl_app
+from symplan_core.cli.common import OneLineUsageErrors
 from symplan_core.cli.data_cmd import data_app, tasks_app
 
 app = typer.Typer(
@@ -13,6 +14,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    cls=OneLineUsageErrors,
 )
 app.add_typer(data_app, name="data")
 app.add_typer(tasks_app, name="tasks")
