@@ -7,10 +7,11 @@ one MultiThreadedExecutor (the planner's action callback blocks waiting for skil
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
-from symplan_ros.waits import wait_future, wait_until
+from symplan_ros.waits import WAIT_S, wait_future, wait_until
 from symplan_ros_testkit import (
     BENCH,
     GOOD_PLAN,
@@ -45,9 +46,7 @@ def rig(ros_context, spinner):
     def planner(name: str, backend: str) -> PlannerNode:
         return PlannerNode(name, backend_factory=_factory, context=ros_context, cli_args=args,
                            parameter_overrides=[Parameter("planner.backend", value=backend),
-                                                Parameter("planner.fallback", value="none"),
-                                                # short enough for the hung-controller test
-                                                Parameter("execution.skill_timeout_s", value=1.0)])
+                                                Parameter("planner.fallback", value="none")])
 
     good = spinner.add(planner("symplan_planner", "test:suffix"))
     bad = spinner.add(planner("symplan_planner_bad", "test:garbage"))
@@ -130,18 +129,32 @@ def test_injected_failure_triggers_a_replan_from_the_current_state_that_complete
     replay(client.subgoals, failed={5})
 
 
+def _reconfigure(client, node, **params) -> None:
+    """Parameters are read on configure: cycle the node through cleanup -> configure -> activate."""
+    from lifecycle_msgs.msg import Transition
+    from rclpy.parameter import Parameter
+
+    assert client.transition(Transition.TRANSITION_DEACTIVATE)
+    assert client.transition(Transition.TRANSITION_CLEANUP) and client.state() == "unconfigured"
+    node.set_parameters([Parameter(k.replace("__", "."), value=v) for k, v in params.items()])
+    assert client.transition(Transition.TRANSITION_CONFIGURE)
+    assert client.transition(Transition.TRANSITION_ACTIVATE)
+
+
 def test_unanswered_subgoal_times_out_and_is_replanned(rig) -> None:
     from action_msgs.msg import GoalStatus
     from rclpy.parameter import Parameter
 
-    client, sim = rig["client"], rig["sim"]
+    client, sim, node = rig["client"], rig["sim"], rig["good"]
+    _reconfigure(client, node, execution__skill_timeout_s=2.0)
     sim.set_parameters([Parameter("silent_at", value=sim.received + 1)])  # 2nd subgoal: no answer
     try:
         result, status = client.run(_goal())
     finally:
         sim.set_parameters([Parameter("silent_at", value=-1)])
+        _reconfigure(client, node, execution__skill_timeout_s=30.0)
     assert status == GoalStatus.STATUS_SUCCEEDED, result.errors
-    assert result.replans == 1
+    assert result.replans >= 1
     assert any("timeout" in e for e in result.errors), result.errors
 
 
@@ -199,16 +212,23 @@ def test_bad_camera_image_is_rejected_with_a_diagnostic_and_the_node_keeps_runni
     client = rig["client"]
     pub = client.node.create_publisher(Image, "/camera/color/image_raw", qos_profile_sensor_data)
     wait_until(lambda: pub.get_subscription_count() >= 2)  # both planner nodes listen
-    pub.publish(Image(height=4, width=4, encoding="rgb8", step=5, data=bytes(20)))  # step < 12
+    bad = Image(height=4, width=4, encoding="rgb8", step=5, data=bytes(20))  # step < 4 px * 3 bytes
 
     def camera_warning() -> bool:
         return any(s.name.endswith(": camera") and s.level == b"\x01" and "bad_step" in s.message
                    for arr in list(client.diagnostics) for s in arr.status)
 
-    wait_until(camera_warning)
-    good = Image(height=4, width=4, encoding="rgb8", step=12, data=bytes(48))
-    pub.publish(good)
-    wait_until(lambda: rig["good"].camera.frames >= 1)
+    def publish_until(msg: Image, done) -> None:
+        # Sensor-data QoS is best effort: a frame may be dropped under load, so keep sending.
+        deadline = time.monotonic() + WAIT_S
+        while not done():
+            assert time.monotonic() < deadline, "the planner never reacted to the image"
+            pub.publish(msg)
+            time.sleep(0.1)
+
+    publish_until(bad, camera_warning)
+    publish_until(Image(height=4, width=4, encoding="rgb8", step=12, data=bytes(48)),
+                  lambda: rig["good"].camera.frames >= 1)
     assert rig["good"].camera.rejected >= 1
     assert client.call_verify(task_id=TASK, benchmark=BENCH, plan_text=GOOD_PLAN).strict_pass
 
@@ -230,15 +250,8 @@ def test_deactivate_stops_a_running_goal_and_reconfigure_applies_new_parameters(
         sim.set_parameters([Parameter("delay_s", value=0.0)])
     assert res.status == GoalStatus.STATUS_ABORTED and res.result.message == "canceled"
     assert client.send(_goal()) is None  # inactive: refused
-
-    def reconfigure(backend: str) -> None:
-        assert client.transition(Transition.TRANSITION_CLEANUP) and client.state() == "unconfigured"
-        node.set_parameters([Parameter("planner.backend", value=backend)])
-        assert client.transition(Transition.TRANSITION_CONFIGURE)
-        assert client.transition(Transition.TRANSITION_ACTIVATE)
-
-    reconfigure("test:garbage")
+    assert client.transition(Transition.TRANSITION_ACTIVATE)  # (_reconfigure starts from active)
+    _reconfigure(client, node, planner__backend="test:garbage")
     assert client.run(_goal())[1] == GoalStatus.STATUS_ABORTED  # the new backend is in use
-    assert client.transition(Transition.TRANSITION_DEACTIVATE)
-    reconfigure("test:suffix")
+    _reconfigure(client, node, planner__backend="test:suffix")
     assert client.run(_goal())[1] == GoalStatus.STATUS_SUCCEEDED
