@@ -36,7 +36,9 @@ WHEELS=(
 )
 wheel_stamp="$VENV/.symplan_ros_wheels"
 wheel_key="$(printf '%s\n' "${WHEELS[@]}" | sha256sum | cut -c1-16)"
-if [ "$FORCE" = 1 ] || [ "$(cat "$wheel_stamp" 2>/dev/null)" != "$wheel_key" ]; then
+# The stamp alone could outlive the packages (a venv rebuilt in place): also look for rclpy.
+have_rclpy=$(compgen -G "$VENV/lib/python3*/site-packages/rclpy/__init__.py" || true)
+if [ "$FORCE" = 1 ] || [ -z "$have_rclpy" ] || [ "$(cat "$wheel_stamp" 2>/dev/null)" != "$wheel_key" ]; then
   log "installing ROS 2 wheels into $VENV"
   "$PY" -m pip install --quiet "${WHEELS[@]}"
   echo "$wheel_key" > "$wheel_stamp"
