@@ -79,10 +79,10 @@ def subgoals_for(task: Any, state: Any, calls: Sequence[Any], plan_id: str, subg
 
 # ---- backends and prompts ------------------------------------------------------------------
 def make_backend(spec: str) -> Any:
-    # load_planner wraps the reference planner itself where symplan_core.llm cannot yet.
-    from symplan_core.eval.repair import load_planner
+    """Backend for a spec; raises BackendSpecError / BackendUnavailableError (configure fails)."""
+    from symplan_core.llm import make_backend as _make
 
-    return load_planner(spec)
+    return _make(spec)
 
 
 def backend_name(spec: str) -> str:
