@@ -103,9 +103,8 @@ def actions_list(
     markdown: bool = typer.Option(False, help="Print the Markdown table used in docs/actions.md."),
 ) -> None:
     """List actions with parameters, preconditions and effects (from the specs)."""
-    from symplan_core.engine.docs import action_table_markdown
-
     from symplan_core.engine.actions import action_set as get_set
+    from symplan_core.engine.docs import action_table_markdown
 
     name = "full" if action_set is ActionSetName.default else action_set.value
     if markdown:
