@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 STAMPS := .stamps
 PYTEST_ARGS ?=
 
-.PHONY: help install data model ros llama-server demo test lint bench census clean
+.PHONY: help install data model ros llama-server demo test lint bench clean
 
 help:
 	@echo "make demo          - install into .venv if needed, then run the ROS demo (planner node + skill sim)"
@@ -52,15 +52,17 @@ demo: data ros
 	$(PY) scripts/demo_ros.py
 
 test: data model ros llama-server
-	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff check --no-cache .
 	SYMPLAN_REQUIRE_ROS=1 SYMPLAN_REQUIRE_DEPS=1 $(VENV)/bin/pytest -q -rs $(PYTEST_ARGS)
 
 lint: $(STAMPS)/core
-	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff check --no-cache .
 
 bench: data ros
 	$(PY) bench/bench_parse.py
 	$(PY) bench/bench_engine.py
+	$(PY) bench/bench_ros.py
+	$(PY) bench/bench_eval.py
 	$(VENV)/bin/symplan solve --benchmark all --robot both --actions full
 
 clean:
