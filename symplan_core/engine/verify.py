@@ -6,6 +6,7 @@ and skipped, failed preconditions are recorded and their effects still apply.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 
@@ -131,6 +132,12 @@ class CompiledTask:
 
     def initial_state(self) -> State:
         return self._initial.copy()
+
+    def at_state(self, state: State) -> CompiledTask:
+        """The same task starting from ``state`` (replanning after partial execution)."""
+        clone = copy.copy(self)
+        clone._initial = state.copy()
+        return clone
 
     # -- calls ------------------------------------------------------------
     def resolve(self, call: Call) -> tuple[CompiledAction | None, list[str], EngineError | None]:

@@ -99,3 +99,16 @@ def test_reference_spec_makes_a_backend_that_plans_from_the_task():
     [completion] = make_backend("reference").plan(PlannerPrompt(messages=(), task=task, prompt_id="p"), 1)
     assert completion.error is None
     assert verify(task, completion.text).strict_pass
+
+
+def test_task_at_a_later_state_plans_from_there():
+    task = compile_task(load_problem("b1k/attach_a_camera_to_a_tripod"), "single")
+    state = task.initial_state()
+    first = plan_task(task).calls[:2]  # navigate + grasp the camera
+    for k, (action, args) in enumerate(first):
+        from symplan_core.engine import Call
+
+        assert not task.apply(state, Call(k, action, args, "")).errors
+    later = plan_task(task.at_state(state))
+    assert later.strict_pass and later.commands == 2  # navigate to the tripod, attach
+    assert task.initial_state().held == []  # the original task is untouched

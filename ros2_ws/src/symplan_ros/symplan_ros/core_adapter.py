@@ -7,7 +7,6 @@ symplan_ros (e.g. for the launch-file test) does not load the engine.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -108,17 +107,8 @@ def complete(backend: Any, messages: Sequence[dict[str, str]], task: Any) -> tup
 
 
 def task_at_state(task: Any, state: Any) -> Any:
-    """The compiled task with ``state`` as its initial state (for replanning from "now").
-
-    symplan_core has no public constructor for this yet; a shallow copy shares the immutable
-    world/goal and only swaps the initial state.
-    """
-    at = getattr(task, "at_state", None)
-    if callable(at):
-        return at(state)
-    clone = copy.copy(task)
-    clone._initial = state.copy()  # noqa: SLF001 - see docstring; replace with task.at_state()
-    return clone
+    """The compiled task with ``state`` as its initial state (for replanning from "now")."""
+    return task.at_state(state)
 
 
 def prompt_messages(task: Any, state: Any, variant: str,
