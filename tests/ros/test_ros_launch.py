@@ -63,7 +63,7 @@ def test_package_installs_launch_and_config_into_share() -> None:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("launch") is None or importlib.util.find_spec("launch_ros") is None,
-                    reason="the `launch` package is not installed (pip-wheel ROS); structure checked above")
+                    reason="the `launch` package is absent: it is not on PyPI, only in apt ROS installs; structure checked above")
 def test_launch_description_builds_with_the_launch_package() -> None:  # pragma: no cover - ROS installs
     module = runpy.run_path(str(LAUNCH))
     description = module["generate_launch_description"]()
