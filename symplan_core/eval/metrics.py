@@ -2,7 +2,7 @@
 
 A *sample record* is one JSON object per sampled response (see ``docs/eval.md``). Metrics:
 
-* SP% (Strict-Pass), EP% (Engine-Pass), GCR% (mean goal-condition recall): over **all**
+* SP% (Strict-Pass), EP% (Engine-Pass), GCR% (mean Goal Completion Rate): over **all**
   samples; a sample whose backend failed scores 0 on each.
 * Err%: share of **valid** samples (the backend returned a response) with any engine error.
 * mean response tokens: over samples whose backend reported a completion token count.
