@@ -13,33 +13,27 @@ from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Problem,
 from symplan_core.bddl.vocabulary import ROOM_PREDICATES, vocabulary
 
 
-def iter_atoms(f: Formula) -> Iterator[Atom]:
-    if isinstance(f, Atom):
-        yield f
-    elif isinstance(f, (And, Or)):
+def iter_nodes(f: Formula) -> Iterator[Formula]:
+    """Every node of a formula, depth first, the formula itself first."""
+    yield f
+    if isinstance(f, (And, Or)):
         for p in f.parts:
-            yield from iter_atoms(p)
+            yield from iter_nodes(p)
     elif isinstance(f, Not):
-        yield from iter_atoms(f.body)
+        yield from iter_nodes(f.body)
     elif isinstance(f, Imply):
-        yield from iter_atoms(f.antecedent)
-        yield from iter_atoms(f.consequent)
+        yield from iter_nodes(f.antecedent)
+        yield from iter_nodes(f.consequent)
     elif isinstance(f, Quantifier):
-        yield from iter_atoms(f.body)
+        yield from iter_nodes(f.body)
+
+
+def iter_atoms(f: Formula) -> Iterator[Atom]:
+    return (n for n in iter_nodes(f) if isinstance(n, Atom))
 
 
 def iter_quantifiers(f: Formula) -> Iterator[Quantifier]:
-    if isinstance(f, Quantifier):
-        yield f
-        yield from iter_quantifiers(f.body)
-    elif isinstance(f, (And, Or)):
-        for p in f.parts:
-            yield from iter_quantifiers(p)
-    elif isinstance(f, Not):
-        yield from iter_quantifiers(f.body)
-    elif isinstance(f, Imply):
-        yield from iter_quantifiers(f.antecedent)
-        yield from iter_quantifiers(f.consequent)
+    return (n for n in iter_nodes(f) if isinstance(n, Quantifier))
 
 
 def _check_atom(atom: Atom, problem: Problem, vocab: dict[str, int], where: str) -> Iterator[Diagnostic]:
