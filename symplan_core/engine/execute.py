@@ -311,13 +311,14 @@ def _place(world: World, state: State, rel: str, obj: str, target: str) -> None:
         if base is not None and base[1] != obj:
             state.support[obj] = base
         else:
-            floor = _floor_of(world, target)
+            floor = floor_of(world, target)
             if floor is not None and floor != obj:  # a floor never stands on a floor
                 state.support[obj] = ("ontop", floor)
     state.near = state.near | {obj}
 
 
-def _floor_of(world: World, obj: str) -> str | None:
+def floor_of(world: World, obj: str) -> str | None:
+    """The floor of ``obj``'s room (the first floor when its room is unknown)."""
     room = world.room_of.get(obj)
     for floor in sorted(world.floors):  # sorted: frozenset order varies with PYTHONHASHSEED
         if room is None or world.room_of.get(floor) == room:

@@ -24,7 +24,7 @@ def step_text(action: str, args: list[str] | tuple[str, ...]) -> str:
     template = _PHRASES.get(action)
     if template is None or template.count("{") != len(args):
         return f"{action}({', '.join(args)})."
-    return template.format(*(a.replace("_", " ") if False else a for a in args))
+    return template.format(*args)
 
 
 def render_response(task: CompiledTask, calls) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from symplan_core.engine.execute import check_preconditions, closed_container, heat_source_on
+from symplan_core.engine.execute import check_preconditions, closed_container, floor_of, heat_source_on
 from symplan_core.engine.plan_text import Call
 from symplan_core.engine.state import SUPPORT_RELATIONS
 from symplan_core.engine.verify import CompiledTask, verify
@@ -95,10 +95,8 @@ class _Search:
         raise PlanningFailed(f"{action}({', '.join(args)}): preconditions keep failing")
 
     def repair(self, action: str, args: list[str], literal: str, message: str, all_literals: list[str]) -> None:
-        parts = literal.strip("()").split()
-        if not literal:
+        if not literal:  # an affordance failure: no action can repair it
             raise PlanningFailed(f"{action}({', '.join(args)}): {message}")
-        head = parts[0]
         # Containers and tools come before holding the object and walking to the target.
         ordered = sorted(all_literals, key=lambda lit: _repair_rank(lit))
         literal = ordered[0]
@@ -158,9 +156,7 @@ class _Search:
 
     def put_on_floor(self, obj: str) -> None:
         """Take ``obj`` away from where it is and set it down on the floor of its room."""
-        floors = sorted(self.w.floors)
-        room = self.w.room_of.get(obj)
-        floor = next((f for f in floors if self.w.room_of.get(f) == room), floors[0] if floors else None)
+        floor = floor_of(self.w, obj) or min(self.w.floors, default=None)
         if floor is None or self.state.support.get(obj) == ("ontop", floor):
             raise PlanningFailed(f"nowhere to move {obj} away to")
         self.do("grasp", obj)
