@@ -10,7 +10,8 @@ Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
     ``held:o``             o is in a hand
     ``free_hand``          a hand is free (single-arm: 1, dual-arm: 2 hands)
     ``free_hand:o``        a hand is free or already holds o (re-grasping is redundant, not an error)
-    ``graspable:o``        o is neither a fixture (sceneObject/floor) nor a substance
+    ``graspable:o``        o is neither a fixture (sceneObject/floor) nor a substance (also
+                           for place_*: what cannot be held cannot be put anywhere)
     ``apart:o:t``          t is not o and not (transitively) on/in/under o (no self-support or cycles)
     ``accessible:o``       o is not inside a closed openable container
     ``open_if_openable:t`` t is open, when t can open
@@ -58,13 +59,13 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
        "Go to obj; reaches obj and what is (transitively) on, in or under it."),
     _a("grasp", "obj", "exists:obj graspable:obj near:obj accessible:obj free_hand:obj", "grasp:obj",
        "Pick obj up with a free hand; it leaves its support.", redundant="already:held:obj"),
-    _a("place_on_top", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "place:ontop:obj:tgt",
+    _a("place_on_top", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "place:ontop:obj:tgt",
        "Put the held obj on top of tgt."),
-    _a("place_inside", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt open_if_openable:tgt",
+    _a("place_inside", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt open_if_openable:tgt",
        "place:inside:obj:tgt", "Put the held obj inside tgt (open it first if it opens)."),
-    _a("place_next_to", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "place:nextto:obj:tgt",
+    _a("place_next_to", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "place:nextto:obj:tgt",
        "Put the held obj next to tgt, on tgt's support."),
-    _a("place_under", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "place:under:obj:tgt",
+    _a("place_under", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "place:under:obj:tgt",
        "Put the held obj under tgt."),
     _a("open", "obj", f"exists:obj ability:obj:openable near:obj accessible:obj {_HAND}", "add:open:obj",
        "Open obj.", redundant="already:open:obj"),
@@ -93,13 +94,13 @@ B1K_ACTIONS: tuple[ActionSpec, ...] = (
        "already:folded:obj"),
     _a("unfold", "obj", "exists:obj near:obj", "add:unfolded:obj del:folded:obj", "Unfold obj.", "b1k",
        "already:unfolded:obj"),
-    _a("attach", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
+    _a("attach", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
        "Attach the held obj to tgt.", "b1k"),
-    _a("screw", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
+    _a("screw", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
        "Screw the held obj onto tgt (an attachment).", "b1k"),
-    _a("overlay", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:overlaid:obj:tgt",
+    _a("overlay", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:overlaid:obj:tgt",
        "Lay the held obj flat over tgt.", "b1k"),
-    _a("drape", "obj tgt", "held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:draped:obj:tgt",
+    _a("drape", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:draped:obj:tgt",
        "Drape the held obj over tgt.", "b1k"),
     _a("heat", "obj", "exists:obj heated:obj", "add:hot:obj", "Let obj get hot on/in a heat source that is on.",
        "b1k", "already:hot:obj"),
