@@ -15,11 +15,15 @@ follow-up turn of verifier-in-the-loop repair.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from symplan_core.bddl.environment import render_environment
+from symplan_core.bddl.model import Atom
+from symplan_core.bddl.model import Literal as InitLiteral
 from symplan_core.engine.errors import EngineError
+from symplan_core.engine.state import State
 from symplan_core.engine.verify import CompiledTask, VerifyResult
 from symplan_core.prompts.goal_text import goal_to_english
 
@@ -89,9 +93,20 @@ def system_prompt(task: CompiledTask, variant: Variant = "guided") -> str:
     return "\n\n".join(parts)
 
 
-def environment_block(task: CompiledTask, distractors: Mapping[str, str] | None = None) -> str:
-    """The environment with short names; ``distractors`` (name -> type) are extra listed objects."""
-    text = render_environment(task.problem, task.names)
+def _problem_at(task: CompiledTask, state: State):
+    """The task's problem with ``state``'s literals (sorted, so prompts are reproducible) as init.
+    Rooms never change and the engine does not store them, so ``inroom`` comes from the task."""
+    rooms = tuple(lit for lit in task.problem.init if lit.predicate == "inroom")
+    live = tuple(InitLiteral(Atom(lit[0], tuple(lit[1:]))) for lit in sorted(state.literals()))
+    return dataclasses.replace(task.problem, init=live + rooms)
+
+
+def environment_block(task: CompiledTask, distractors: Mapping[str, str] | None = None,
+                      state: State | None = None) -> str:
+    """The environment with short names; ``distractors`` (name -> type) are extra listed objects.
+    With ``state``, the listed literals are that state's instead of the task's initial ones."""
+    problem = task.problem if state is None else _problem_at(task, state)
+    text = render_environment(problem, task.names)
     if not distractors:
         return text
     by_type: dict[str, list[str]] = {}
@@ -102,12 +117,25 @@ def environment_block(task: CompiledTask, distractors: Mapping[str, str] | None 
     return head + "\n" + "\n".join(extra) + sep + tail
 
 
-def user_prompt(task: CompiledTask, distractors: Mapping[str, str] | None = None) -> str:
+def user_prompt(task: CompiledTask, distractors: Mapping[str, str] | None = None,
+                state: State | None = None, history: Sequence[str] = ()) -> str:
+    """The request. ``state`` (with ``history``, the steps already executed) makes it a replan:
+    the environment shows what is true now and the plan must start from there."""
+    if state is None:
+        return (
+            "Environment (objects and their initial state):\n"
+            f"{environment_block(task, distractors)}\n\n"
+            f"Task:\n{goal_to_english(task)}\n\n"
+            "Write the plan."
+        )
+    done = "".join(f"\n- {step}" for step in history) or "\n- (nothing yet)"
+    where = f"\nThe robot is now next to {task.names.short(state.at)}." if state.at else ""
     return (
-        "Environment (objects and their initial state):\n"
-        f"{environment_block(task, distractors)}\n\n"
+        "Environment (objects and their state NOW, after part of the task was executed):\n"
+        f"{environment_block(task, distractors, state)}\n\n"
+        f"Executed so far:{done}{where}\n\n"
         f"Task:\n{goal_to_english(task)}\n\n"
-        "Write the plan."
+        "Write a new complete plan that reaches the goal from the current state."
     )
 
 
@@ -116,14 +144,17 @@ def build_prompt(
     robot: str | None = None,
     variant: Variant = "guided",
     distractors: Mapping[str, str] | None = None,
+    state: State | None = None,
+    history: Sequence[str] = (),
 ) -> list[dict[str, str]]:
     """Chat messages for one episode. ``robot`` defaults to (and must match) ``task.robot``:
-    the hand capacity the engine checks is the task's."""
+    the hand capacity the engine checks is the task's. ``state``/``history`` build a replan
+    prompt from a live state (verify the answer with ``task.at_state(state)``)."""
     if robot is not None and robot != task.robot:
         raise ValueError(f"task was compiled for the {task.robot} robot, not {robot!r}; recompile it")
     return [
         {"role": "system", "content": system_prompt(task, variant)},
-        {"role": "user", "content": user_prompt(task, distractors)},
+        {"role": "user", "content": user_prompt(task, distractors, state, history)},
     ]
 
 

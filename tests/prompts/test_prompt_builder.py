@@ -94,6 +94,45 @@ def test_prompt_is_deterministic(compiled) -> None:
     assert build_prompt(task) == build_prompt(task)
 
 
+def _after(task, *lines: str):
+    """The task's state after executing ``lines`` (plan-grammar calls) in the engine."""
+    from symplan_core.engine import parse_plan
+
+    state = task.initial_state()
+    for call in parse_plan("\n".join(lines)).calls:
+        assert not task.apply(state, call).errors, call.text
+    return state
+
+
+def test_replan_prompt_shows_the_live_state_and_the_executed_steps(compiled) -> None:
+    task = compiled("b100/assembling_gift_baskets")
+    steps = ("navigate(candle_1)", "grasp(candle_1)")
+    state = _after(task, *steps)
+    first = build_prompt(task)[1]["content"]
+    replan = build_prompt(task, state=state, history=steps)
+    user = replan[1]["content"]
+    assert replan[0] == build_prompt(task)[0]  # same system prompt and actions
+    assert "(holding candle_1)" in user and "(ontop candle_1 table_1)" not in user
+    assert "(ontop candle_1 table_1)" in first and "(holding candle_1)" not in first
+    assert "Executed so far:\n- navigate(candle_1)\n- grasp(candle_1)" in user
+    assert "The robot is now next to candle_1." in user
+    assert user.split("Task:")[1] == first.split("Task:")[1].replace(
+        "Write the plan.", "Write a new complete plan that reaches the goal from the current state.")
+
+
+def test_replan_prompt_from_the_initial_state_lists_the_same_literals(compiled) -> None:
+    task = compiled("b1k/can_vegetables")
+
+    def init_lines(user: str) -> set[str]:
+        block = user.split("(:init")[1].split("\n    )")[0]
+        return {line.strip() for line in block.splitlines() if line.strip()}
+
+    first = build_prompt(task)[1]["content"]
+    replan = build_prompt(task, state=task.initial_state())[1]["content"]
+    assert "- (nothing yet)" in replan
+    assert init_lines(first) <= init_lines(replan)  # plus literals the engine derives at compile time
+
+
 def test_repair_message_carries_engine_errors_and_hints(compiled) -> None:
     task = compiled("b100/bottling_fruit")
     response = "<think>x</think><answer><steps>1.</steps><code>\ngrasp(jar_1)\nfly(jar_1)\n</code></answer>"

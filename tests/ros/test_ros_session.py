@@ -119,8 +119,7 @@ def test_goal_bddl_text_is_planned_for_and_malformed_bddl_is_a_typed_failure() -
 
 
 def test_task_at_state_starts_at_the_given_state_and_leaves_the_task_alone() -> None:
-    # Replans hand the planner a task that starts "now"; this relies on engine internals until
-    # CompiledTask grows a public at_state(), so it is pinned here.
+    # Replans hand the planner a task that starts "now" (CompiledTask.at_state).
     from symplan_ros.core_adapter import task_at_state
 
     from symplan_core.engine import compile_task, parse_plan
@@ -134,3 +133,22 @@ def test_task_at_state_starts_at_the_given_state_and_leaves_the_task_alone() -> 
     assert later.initial_state().literals() == state.literals()
     assert ("holding", "plywood.n.01_1") in later.initial_state().literals()
     assert ("holding", "plywood.n.01_1") not in task.initial_state().literals()
+
+
+def test_replan_prompt_shows_the_live_state_and_returns_the_task_at_that_state() -> None:
+    from symplan_ros.core_adapter import prompt_messages
+
+    from symplan_core.engine import compile_task, parse_plan
+    from symplan_core.tasks import load_problem
+
+    task = compile_task(load_problem(TASK, BENCH))
+    state = task.initial_state()
+    done = ["navigate(plywood_1)", "grasp(plywood_1)"]
+    for call in parse_plan("\n".join(done)).calls:
+        assert not task.apply(state, call).errors
+    first, first_task = prompt_messages(task, state, "guided", [])
+    replan, replan_task = prompt_messages(task, state, "guided", done)
+    assert first_task is task and "(holding plywood_1)" not in first[1]["content"]
+    assert "(holding plywood_1)" in replan[1]["content"]
+    assert "- navigate(plywood_1)\n- grasp(plywood_1)" in replan[1]["content"]
+    assert replan_task.initial_state().literals() == state.literals()

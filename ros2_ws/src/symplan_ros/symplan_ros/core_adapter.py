@@ -115,21 +115,16 @@ def prompt_messages(task: Any, state: Any, variant: str,
                     history: Sequence[str]) -> tuple[list[dict[str, str]], Any]:
     """(chat messages, task for PlannerPrompt.task) for planning from ``state``.
 
-    The prompt builder renders the task's initial environment, so on a replan the messages
-    also say what happened and which literals hold now. Whatever the prompt says, execution
-    is gated by verification from the live state.
+    The first plan uses the task's initial environment; a replan (``history`` non-empty) shows
+    the live state and the executed steps. Whatever the prompt says, execution is gated by
+    verification from the live state.
     """
     from symplan_core.prompts import build_prompt
 
-    messages = build_prompt(task, task.robot, variant=variant)  # the robot the task was compiled for
     if not history:
-        return messages, task
-    now = " ".join(sorted("(" + " ".join(lit) + ")" for lit in state.literals()))
-    note = ("Execution so far:\n- " + "\n- ".join(history)
-            + f"\nThe state has changed. True now: {task.shorten_text(now)}"
-            + (f"\nThe robot is at {task.shorten_text(state.at)}." if state.at else "")
-            + "\nWrite a new complete plan that reaches the goal from the current state.")
-    return [*messages, {"role": "user", "content": note}], task_at_state(task, state)
+        return build_prompt(task, task.robot, variant=variant), task
+    messages = build_prompt(task, task.robot, variant=variant, state=state, history=history)
+    return messages, task_at_state(task, state)
 
 
 def repair_messages(messages: Sequence[dict[str, str]], text: str, result: Any) -> list[dict[str, str]]:
