@@ -61,6 +61,7 @@ class _Search:
         self.deadline = deadline
         self.pending: list[Target] = []
         self.depth = 0
+        self.here: str | None = None  # floor of the room the robot last walked to
 
     # -- primitives -----------------------------------------------------
     def do(self, action: str, *args: str) -> None:
@@ -79,6 +80,15 @@ class _Search:
         if outcome.errors:
             raise PlanningFailed(f"{action}({', '.join(args)}): {outcome.errors[0].message}")
         self.calls.append((action, tuple(args)))
+        if action == "navigate":
+            self.here = self.floor_under(args[0])
+
+    def floor_under(self, obj: str) -> str | None:
+        """The floor ``obj`` ultimately rests on, else the floor of its room."""
+        if obj in self.w.floors:
+            return obj
+        floors = [tgt for _rel, tgt in self.state.container_chain(obj) if tgt in self.w.floors]
+        return floors[0] if floors else floor_of(self.w, obj)
 
     def holds(self, target: Target) -> bool:
         return self.state.holds(target.predicate, target.args) == target.positive
@@ -149,7 +159,7 @@ class _Search:
         if surface is not None and not self.w.is_substance(surface) and closed_container(self.w, self.state, surface) is None:
             self.do("place_on_top", obj, surface)
         else:
-            floor = next(iter(sorted(self.w.floors)), None)
+            floor = self.here or floor_of(self.w, obj)  # the room the robot is in, not another
             if floor is None:
                 raise PlanningFailed(f"nowhere to put down {obj}")
             self.do("place_on_top", obj, floor)

@@ -112,3 +112,21 @@ def test_task_at_a_later_state_plans_from_there():
     later = plan_task(task.at_state(state))
     assert later.strict_pass and later.commands == 2  # navigate to the tripod, attach
     assert task.initial_state().held == []  # the original task is untouched
+
+
+
+_TWO_ROOMS = """(define (problem two_rooms-0) (:domain omnigibson)
+  (:objects apple.n.01_1 - apple.n.01 floor.n.01_1 floor.n.01_2 - floor.n.01 agent.n.01_1 - agent.n.01)
+  (:init (ontop apple.n.01_1 floor.n.01_2) (inroom floor.n.01_1 kitchen)
+         (inroom floor.n.01_2 bedroom) (ontop agent.n.01_1 floor.n.01_2))
+  (:goal (ontop ?apple.n.01_1 ?floor.n.01_2)))"""
+
+
+def test_freeing_a_hand_puts_the_object_down_in_the_room_the_robot_is_in():
+    from symplan_core.planners.reference import _Search
+
+    task = compile_task(parse_problem(_TWO_ROOMS), "single")
+    search = _Search(task, deadline=float("inf"))
+    search.do("grasp", "apple.n.01_1")  # the robot stands at the apple, in the bedroom
+    search.stash(keep=set())
+    assert search.calls[-1] == ("place_on_top", ("apple.n.01_1", "floor.n.01_2"))  # not the kitchen's floor_1
