@@ -45,7 +45,10 @@ class State:
             if args[0] in self.substances:  # a substance is on what it covers, in what it fills
                 derived = {"ontop": "covered", "inside": "filled"}.get(pred)
                 return (pred, *args) in self.facts or (derived is not None and (derived, args[1], args[0]) in self.facts)
-            return self.support.get(args[0]) == (pred, args[1])
+            if self.support.get(args[0]) == (pred, args[1]):
+                return True
+            # Inside is containment: what rests on something inside a container is inside it too.
+            return pred == "inside" and any(link == ("inside", args[1]) for link in self.container_chain(args[0]))
         if pred == "nextto":
             return len(args) == 2 and frozenset(args) in self.nextto
         if pred == "touching":

@@ -42,15 +42,17 @@ class Grounder:
         self.targets: list[Target] = []
         self._polarity: dict[tuple, bool] = {}
         self._support: dict[str, tuple[str, str]] = {}
+        self._within: dict[str, str] = {}  # object -> container it is inside, resting on something
+        self._trying = 0  # depth of nested choices being tried
 
     # -- commitment ---------------------------------------------------------
     def _snapshot(self):
-        return len(self.targets), dict(self._polarity), dict(self._support)
+        return len(self.targets), dict(self._polarity), dict(self._support), dict(self._within)
 
     def _restore(self, snap) -> None:
-        n, pol, sup = snap
+        n, pol, sup, within = snap
         del self.targets[n:]
-        self._polarity, self._support = pol, sup
+        self._polarity, self._support, self._within = pol, sup, within
 
     def _commit(self, t: Target) -> None:
         key = (t.predicate, t.args)
@@ -59,24 +61,39 @@ class Grounder:
         if self._polarity.get(key, t.positive) != t.positive:
             raise _Conflict(str(t))
         if t.positive and t.predicate in _SUPPORTS and len(t.args) == 2:
-            a, b = t.args
-            if a == b or self._support.get(b, ("", ""))[1] == a:  # on itself, or a two-cycle
-                raise _Conflict(str(t))
-            if self._support.get(t.args[0], (t.predicate, t.args[1])) != (t.predicate, t.args[1]):
-                raise _Conflict(str(t))
-            self._support[t.args[0]] = (t.predicate, t.args[1])
+            self._commit_support(t)
         if key not in self._polarity:
             self._polarity[key] = t.positive
             self.targets.append(t)
 
+    def _commit_support(self, t: Target) -> None:
+        """One direct support per object, except that an object stacked on something may also
+        be wanted inside a container (the engine derives inside through what it rests on)."""
+        a, b = t.args
+        if a == b or self._support.get(b, ("", ""))[1] == a:  # on itself, or a two-cycle
+            raise _Conflict(str(t))
+        want = (t.predicate, b)
+        have = self._support.get(a, want)
+        if have == want:
+            self._support[a] = want
+        elif t.predicate == "inside" and have[0] == "ontop" and self._within.get(a, b) == b:
+            self._within[a] = b
+        elif t.predicate == "ontop" and have[0] == "inside" and self._within.get(a, have[1]) == have[1]:
+            self._within[a], self._support[a] = have[1], want
+        else:
+            raise _Conflict(str(t))
+
     def _try(self, f: Formula, env: dict[str, str], positive: bool) -> bool:
         snap = self._snapshot()
+        self._trying += 1
         try:
             self._ground(f, env, positive)
             return True
         except _Conflict:
             self._restore(snap)
             return False
+        finally:
+            self._trying -= 1
 
     def _choose(self, options: list[tuple[Formula, dict[str, str]]], positive: bool, count: int = 1) -> None:
         """Ground ``count`` options, preferring true ones, skipping conflicting ones."""
@@ -87,6 +104,8 @@ class Grounder:
                 return
             if self._try(f, env, positive):
                 chosen += 1
+        if chosen < count and self._trying:  # inside another choice: let that choice move on
+            raise _Conflict(f"no consistent choice of {count}")
         for f, env in ranked[:count - chosen]:  # nothing consistent: keep the preferred option
             self._ground_lenient(f, env, positive)
 
@@ -101,8 +120,12 @@ class Grounder:
         return self.ev.evaluate(f, self.state.holds, env)
 
     def ground(self, f: Formula) -> list[Target]:
-        """Targets for ``f`` (conjuncts grounded left to right)."""
-        self._ground_lenient(f, {}, True)
+        """Targets for ``f``: top-level conjuncts left to right, except that a ``forall`` whose
+        members each choose (``forall x: a or b``) goes last, so it fits around the rest
+        (greedy choices are not undone across conjuncts)."""
+        parts = f.parts if isinstance(f, And) else (f,)
+        for part in sorted(parts, key=_chooses_per_member):
+            self._ground_lenient(part, {}, True)
         return list(self.targets)
 
     def _ground(self, f: Formula, env: dict[str, str], positive: bool) -> None:
@@ -153,3 +176,21 @@ class Grounder:
                     used.add(b)
                     made += 1
                     break
+
+
+def _chooses_per_member(f: Formula) -> bool:
+    """``forall`` over a body that holds a choice (``or``, ``exists``, ``forn``...)."""
+    if not (isinstance(f, Quantifier) and f.kind == "forall"):
+        return False
+    stack: list[Formula] = [f.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (Or, Imply)) or (isinstance(node, Quantifier) and node.kind != "forall"):
+            return True
+        if isinstance(node, And):
+            stack.extend(node.parts)
+        elif isinstance(node, Not):
+            stack.append(node.body)
+        elif isinstance(node, Quantifier):
+            stack.append(node.body)
+    return False

@@ -20,10 +20,11 @@ from symplan_core.planners.grounding import Grounder, Target
 from symplan_core.planners.phrases import render_response
 
 # Goal literals are worked on in this order: make things exist, change their
-# properties, fill/cover them, place them, attach them, then open/close/switch.
+# properties, fill/cover them, place them (into containers before stacking them there),
+# attach them, then open/close/switch.
 _PRIORITY = {"real": 0, "future": 0, "sliced": 1, "cooked": 1, "hot": 1, "frozen": 1, "folded": 1,
              "unfolded": 1, "broken": 1, "burnt": 1, "on_fire": 1, "filled": 2, "contains": 2,
-             "covered": 2, "saturated": 2, "ontop": 3, "inside": 3, "under": 3.5, "nextto": 3.5,
+             "covered": 2, "saturated": 2, "inside": 2.9, "ontop": 3, "under": 3.5, "nextto": 3.5,
              "touching": 3.5, "attached": 4, "draped": 4, "overlaid": 4, "open": 5, "toggled_on": 5}
 _MAX_REPAIRS = 24
 

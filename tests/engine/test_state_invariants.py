@@ -127,3 +127,18 @@ def test_floor_choice_does_not_depend_on_set_iteration_order(behavior_dir):
         results.append(verify(task, text, trace=True).to_json())
     assert results[0] == results[1]
     assert ["ontop", "plywood.n.01_2", "floor.n.01_1"] in results[0]["trace"][3]["added"]
+
+
+def test_what_rests_on_something_inside_a_container_is_inside_it(compiled):
+    task = compiled(GIFTS, "single")
+    state, outcomes = run(task, plan_text(
+        "navigate(candle_1)", "grasp(candle_1)", "navigate(basket_1)", "place_inside(candle_1, basket_1)",
+        "navigate(cookie_1)", "grasp(cookie_1)", "navigate(basket_1)", "place_on_top(cookie_1, candle_1)"))
+    assert not any(o.errors for o in outcomes)
+    assert state.holds("inside", ("cookie.n.01_1", "basket.n.01_1"))  # derived through the candle
+    assert not state.holds("ontop", ("cookie.n.01_1", "basket.n.01_1"))  # on top is direct contact only
+    assert state.support["cookie.n.01_1"] == ("ontop", "candle.n.01_1")  # one stored support
+    later, _ = run(task, plan_text("navigate(candle_1)", "grasp(candle_1)", "navigate(basket_1)",
+                                   "place_on_top(candle_1, basket_1)", "navigate(cookie_1)", "grasp(cookie_1)",
+                                   "navigate(candle_1)", "place_on_top(cookie_1, candle_1)"))
+    assert not later.holds("inside", ("cookie.n.01_1", "basket.n.01_1"))  # on a candle ON the basket

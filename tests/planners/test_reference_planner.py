@@ -130,3 +130,18 @@ def test_freeing_a_hand_puts_the_object_down_in_the_room_the_robot_is_in():
     search.do("grasp", "apple.n.01_1")  # the robot stands at the apple, in the bedroom
     search.stash(keep=set())
     assert search.calls[-1] == ("place_on_top", ("apple.n.01_1", "floor.n.01_2"))  # not the kitchen's floor_1
+
+
+@pytest.mark.parametrize("task_name", [
+    # 2 logs on the table, 2 on other logs, each log on one of them: the forall's choices must
+    # fit around the forn's (and a nested choice with no consistent option is not a choice).
+    "b1k/stacking_wood",
+    # every book inside the bookcase and some stacked on each other there.
+    "b1k/sorting_books_on_shelf",
+])
+def test_choices_that_depend_on_each_other_are_grounded_consistently(task_name):
+    task = compile_task(load_problem(task_name), robot="single")
+    result = plan_task(task)
+    assert result.strict_pass, result.reason
+    assert any(a == "place_on_top" and args[1].split(".")[0] == args[0].split(".")[0]
+               for a, args in result.calls)  # something is stacked on its own kind
