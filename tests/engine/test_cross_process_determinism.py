@@ -36,7 +36,7 @@ print(json.dumps(digests))
 
 def run_with_seed(seed: str) -> dict[str, str]:
     env = {**os.environ, "PYTHONHASHSEED": seed}
-    proc = subprocess.run([sys.executable, "-c", SCRIPT, str(Path(__file__).parent)], env=env,
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, str(Path(__file__).parents[1])], env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.splitlines()[-1])

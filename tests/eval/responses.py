@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from symplan_core.llm import Completion, LocalPlannerBackend, PlannerPrompt, Sampling
+from plans import gift_baskets_single
 
-ITEMS = [f"{kind}_{i}" for kind in ("candle", "cookie", "cheese", "bow") for i in range(1, 5)]
+from symplan_core.llm import Completion, LocalPlannerBackend, PlannerPrompt, Sampling
 
 
 def wrap(lines: list[str]) -> str:
@@ -18,18 +18,9 @@ def wrap(lines: list[str]) -> str:
     return f"<think>plan</think><answer><steps>\n1. do it\n</steps><code>\n{code}\n</code></answer>"
 
 
-def gift_single_lines() -> list[str]:
-    """b100/assembling_gift_baskets, one hand: a correct plan (strict pass)."""
-    lines = []
-    for n, item in enumerate(ITEMS):
-        basket = f"basket_{n % 4 + 1}"
-        lines += [f"navigate({item})", f"grasp({item})", f"navigate({basket})", f"place_inside({item}, {basket})"]
-    return lines
-
-
-STRICT = wrap(gift_single_lines())
+STRICT = wrap(gift_baskets_single())  # b100/assembling_gift_baskets, one hand
 # Reaches the goal, but one call names an unknown action: engine pass, not strict pass.
-ENGINE_ONLY = wrap([*gift_single_lines(), "fly(candle_1)"])
+ENGINE_ONLY = wrap([*gift_baskets_single(), "fly(candle_1)"])
 # Not a plan at all: PARSE errors, format broken, goal not reached.
 GARBAGE = "I am a helpful assistant. Baskets are nice!"
 

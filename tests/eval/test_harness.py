@@ -6,7 +6,8 @@ import json
 import socket
 
 import pytest
-from responses import ENGINE_ONLY, GARBAGE, STRICT, ScriptedBackend, gift_single_lines, wrap
+from plans import gift_baskets_single
+from responses import ENGINE_ONLY, GARBAGE, STRICT, ScriptedBackend, wrap
 
 from symplan_core.eval.harness import EvalConfig, read_records, run_eval
 from symplan_core.llm import Completion, make_backend
@@ -117,7 +118,7 @@ def test_pass_at_k_over_several_samples(tmp_path, behavior_dir) -> None:
 
 
 def test_repair_feeds_engine_errors_back_and_reports_sp_after_rounds(tmp_path, behavior_dir) -> None:
-    broken = wrap(gift_single_lines()[1:])  # the first navigate is missing
+    broken = wrap(gift_baskets_single()[1:])  # the first navigate is missing
 
     def script(prompt, call):
         last = prompt.messages[-1].content
