@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from symplan_core.bddl.checks import iter_nodes
 from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifier
 from symplan_core.engine.goals import GoalEvaluator
 from symplan_core.engine.state import State
@@ -179,18 +180,7 @@ class Grounder:
 
 
 def _chooses_per_member(f: Formula) -> bool:
-    """``forall`` over a body that holds a choice (``or``, ``exists``, ``forn``...)."""
-    if not (isinstance(f, Quantifier) and f.kind == "forall"):
-        return False
-    stack: list[Formula] = [f.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (Or, Imply)) or (isinstance(node, Quantifier) and node.kind != "forall"):
-            return True
-        if isinstance(node, And):
-            stack.extend(node.parts)
-        elif isinstance(node, Not):
-            stack.append(node.body)
-        elif isinstance(node, Quantifier):
-            stack.append(node.body)
-    return False
+    """``forall`` over a body that holds a choice (``or``, ``imply``, ``exists``, ``forn``...)."""
+    return isinstance(f, Quantifier) and f.kind == "forall" and any(
+        isinstance(node, (Or, Imply)) or (isinstance(node, Quantifier) and node.kind != "forall")
+        for node in iter_nodes(f.body))

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from symplan_core.bddl.environment import render_environment
-from symplan_core.bddl.model import Atom
+from symplan_core.bddl.model import Atom, Problem
 from symplan_core.bddl.model import Literal as InitLiteral
 from symplan_core.engine.errors import EngineError
 from symplan_core.engine.state import State
@@ -93,7 +93,7 @@ def system_prompt(task: CompiledTask, variant: Variant = "guided") -> str:
     return "\n\n".join(parts)
 
 
-def _problem_at(task: CompiledTask, state: State):
+def _problem_at(task: CompiledTask, state: State) -> Problem:
     """The task's problem with ``state``'s literals (sorted, so prompts are reproducible) as init.
     Rooms never change and the engine does not store them, so ``inroom`` comes from the task."""
     rooms = tuple(lit for lit in task.problem.init if lit.predicate == "inroom")
