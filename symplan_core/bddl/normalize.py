@@ -40,25 +40,29 @@ def substance_instance(synset: str, taken) -> str:
     return f"{synset}_{k}"
 
 
-def _map_formula(f: Formula, atom_fn) -> Formula:
+def map_formula(f: Formula, atom_fn, param_fn=None) -> Formula:
+    """``f`` with every atom replaced by ``atom_fn(atom)`` (and, with ``param_fn``, every
+    quantified parameter by ``param_fn(param)``); the structure is kept."""
     if isinstance(f, Atom):
         return atom_fn(f)
     if isinstance(f, And):
-        return And(tuple(_map_formula(p, atom_fn) for p in f.parts), f.pos)
+        return And(tuple(map_formula(p, atom_fn, param_fn) for p in f.parts), f.pos)
     if isinstance(f, Or):
-        return Or(tuple(_map_formula(p, atom_fn) for p in f.parts), f.pos)
+        return Or(tuple(map_formula(p, atom_fn, param_fn) for p in f.parts), f.pos)
     if isinstance(f, Not):
-        return Not(_map_formula(f.body, atom_fn), f.pos)
+        return Not(map_formula(f.body, atom_fn, param_fn), f.pos)
     if isinstance(f, Imply):
-        return Imply(_map_formula(f.antecedent, atom_fn), _map_formula(f.consequent, atom_fn), f.pos)
-    return replace(f, body=_map_formula(f.body, atom_fn))
+        return Imply(map_formula(f.antecedent, atom_fn, param_fn), map_formula(f.consequent, atom_fn, param_fn),
+                     f.pos)
+    params = f.params if param_fn is None else tuple(param_fn(p) for p in f.params)
+    return replace(f, params=params, body=map_formula(f.body, atom_fn, param_fn))
 
 
 def _map_problem(problem: Problem, atom_fn, domain: str, extra_objects: dict[str, str]) -> Problem:
     init = tuple(Literal(atom_fn(lit.atom), lit.negated) for lit in problem.init)
     objects = dict(problem.objects)
     objects.update(extra_objects)
-    return replace(problem, domain=domain, objects=objects, init=init, goal=_map_formula(problem.goal, atom_fn))
+    return replace(problem, domain=domain, objects=objects, init=init, goal=map_formula(problem.goal, atom_fn))
 
 
 def to_omnigibson(problem: Problem) -> Problem:
