@@ -118,15 +118,17 @@ def environment_block(task: CompiledTask, distractors: Mapping[str, str] | None 
 
 
 def user_prompt(task: CompiledTask, distractors: Mapping[str, str] | None = None,
-                state: State | None = None, history: Sequence[str] = ()) -> str:
+                state: State | None = None, history: Sequence[str] = (), request: str | None = None) -> str:
     """The request. ``state`` (with ``history``, the steps already executed) makes it a replan:
-    the environment shows what is true now and the plan must start from there."""
+    the environment shows what is true now and the plan must start from there. ``request``
+    replaces the goal-to-English task block (the first turn of a dialogue)."""
     if state is None:
+        if request is None:
+            request = f"Task:\n{goal_to_english(task)}\n\nWrite the plan."
         return (
             "Environment (objects and their initial state):\n"
             f"{environment_block(task, distractors)}\n\n"
-            f"Task:\n{goal_to_english(task)}\n\n"
-            "Write the plan."
+            f"{request}"
         )
     done = "".join(f"\n- {step}" for step in history) or "\n- (nothing yet)"
     where = f"\nThe robot is now next to {task.names.short(state.at)}." if state.at else ""
@@ -146,16 +148,23 @@ def build_prompt(
     distractors: Mapping[str, str] | None = None,
     state: State | None = None,
     history: Sequence[str] = (),
+    dialogue: Sequence[Mapping[str, str]] | None = None,
 ) -> list[dict[str, str]]:
     """Chat messages for one episode. ``robot`` defaults to (and must match) ``task.robot``:
     the hand capacity the engine checks is the task's. ``state``/``history`` build a replan
-    prompt from a live state (verify the answer with ``task.at_state(state)``)."""
+    prompt from a live state (verify the answer with ``task.at_state(state)``). ``dialogue``
+    (user/assistant turns from :mod:`symplan_core.prompts.dialogue`, first and last by the user)
+    replaces the task block: its first turn follows the environment, the others follow as messages."""
     if robot is not None and robot != task.robot:
         raise ValueError(f"task was compiled for the {task.robot} robot, not {robot!r}; recompile it")
-    return [
-        {"role": "system", "content": system_prompt(task, variant)},
-        {"role": "user", "content": user_prompt(task, distractors, state, history)},
-    ]
+    system = {"role": "system", "content": system_prompt(task, variant)}
+    if not dialogue:
+        return [system, {"role": "user", "content": user_prompt(task, distractors, state, history)}]
+    roles = [turn["role"] for turn in dialogue]
+    if state is not None or roles[0] != "user" or roles[-1] != "user" or "system" in roles:
+        raise ValueError("a dialogue starts and ends with a user turn, has no system turn, and is not a replan")
+    first = {"role": "user", "content": user_prompt(task, distractors, request=dialogue[0]["content"])}
+    return [system, first, *({"role": t["role"], "content": t["content"]} for t in dialogue[1:])]
 
 
 def _error_line(error: EngineError) -> str:
