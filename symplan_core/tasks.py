@@ -1,15 +1,18 @@
 """Task registry: which tasks exist, their problems, and synset knowledge.
 
-Answers "which tasks exist in b100/b1k", "give me the problem for activity X"
-and "the ability flags of synset Y" from the fetched data directory.
+Answers "which tasks exist in b100/b1k" and "give me the problem for activity X" from
+the fetched data directory, and "the ability flags of synset Y" from the synset table
+that ships with the package (so a verdict never depends on what was fetched).
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from symplan_core.bddl import Problem, parse_file
@@ -32,7 +35,7 @@ class TaskNotFound(DataError):
 
 @dataclass(frozen=True)
 class SynsetInfo:
-    """Ability flags of one synset (from BEHAVIOR's ``synsets.csv``)."""
+    """Ability flags of one synset (BEHAVIOR's ``synsets.csv``, as packaged)."""
 
     synset: str
     abilities: frozenset[str]
@@ -99,30 +102,61 @@ def task_benchmark(task: str, benchmark: str | None = None) -> str:
     return problem_path(task, benchmark)[0]
 
 
-@lru_cache(maxsize=1)
-def synset_table() -> dict[str, SynsetInfo]:
-    path = benchmark_dir("b1k") / "synsets.csv"
-    table: dict[str, SynsetInfo] = {}
-    with path.open(newline="") as fh:
+#: The synset table shipped with the package (derived from bddl's sdist, MIT licence; see
+#: ``behavior_data/LICENSE-bddl.txt``), so affordances never depend on the data directory.
+SYNSET_TABLE = "behavior_data/synset_table.json"
+SYNSET_SOURCE = "bddl==3.6.0"
+
+
+class SynsetTableError(DataError, ValueError):
+    """The packaged synset table is missing or unreadable (a broken install, not bad input)."""
+
+
+def derive_synset_table(synsets_csv: Path, hierarchy_json: Path) -> dict:
+    """The packaged table from BEHAVIOR's ``synsets.csv`` and ``output_hierarchy.json``:
+    per synset its abilities, object type and hypernyms, plus the hierarchy's child -> parent
+    map (first parent wins). ``scripts/build_synset_table.py`` writes it."""
+    synsets: dict[str, list] = {}
+    with synsets_csv.open(newline="") as fh:
         for row in csv.DictReader(fh):
-            abilities = frozenset(c for c in ABILITY_COLUMNS if row.get(c, "0").strip() == "1")
-            hypernyms = tuple(h.strip() for h in row["hypernyms"].split(",") if h.strip())
-            table[row["synset"]] = SynsetInfo(row["synset"], abilities, row["objectType"].strip(), hypernyms)
-    return table
-
-
-@lru_cache(maxsize=1)
-def synset_parents() -> dict[str, str]:
-    """Child -> parent in BEHAVIOR's WordNet-style hierarchy (first parent wins)."""
-    tree = json.loads((benchmark_dir("b1k") / "output_hierarchy.json").read_text())
+            abilities = " ".join(c for c in ABILITY_COLUMNS if row.get(c, "0").strip() == "1")
+            hypernyms = [h.strip() for h in row["hypernyms"].split(",") if h.strip()]
+            synsets[row["synset"]] = [abilities, row["objectType"].strip(), hypernyms]
     parents: dict[str, str] = {}
-    stack = [tree]
+    stack = [json.loads(hierarchy_json.read_text())]
     while stack:
         node = stack.pop()
         for child in node.get("children", []):
             parents.setdefault(child["name"], node["name"])
             stack.append(child)
-    return parents
+    digest = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (synsets_csv, hierarchy_json)}
+    return {"source": f"{SYNSET_SOURCE} sdist: bddl/generated_data/synsets.csv, output_hierarchy.json",
+            "license": "MIT (c) 2021 Stanford Vision and Learning Lab; full text: LICENSE-bddl.txt",
+            "generator": "scripts/build_synset_table.py", "inputs_sha256": digest,
+            "columns": ["abilities", "object_type", "hypernyms"],
+            "synsets": dict(sorted(synsets.items())), "parents": dict(sorted(parents.items()))}
+
+
+@lru_cache(maxsize=1)
+def _packaged_table() -> dict:
+    try:
+        return json.loads(resources.files("symplan_core").joinpath(SYNSET_TABLE).read_text())
+    except (OSError, ValueError) as exc:
+        raise SynsetTableError(f"the packaged synset table symplan_core/{SYNSET_TABLE} is unreadable ({exc}); "
+                               "reinstall symplan-core (pip install -e .)") from None
+
+
+@lru_cache(maxsize=1)
+def synset_table() -> dict[str, SynsetInfo]:
+    """BEHAVIOR's synsets with their ability flags (the packaged table, no data directory needed)."""
+    return {name: SynsetInfo(name, frozenset(abilities.split()), object_type, tuple(hypernyms))
+            for name, (abilities, object_type, hypernyms) in _packaged_table()["synsets"].items()}
+
+
+@lru_cache(maxsize=1)
+def synset_parents() -> dict[str, str]:
+    """Child -> parent in BEHAVIOR's WordNet-style hierarchy (``output_hierarchy.json``; first parent wins)."""
+    return dict(_packaged_table()["parents"])
 
 
 @lru_cache(maxsize=1)
@@ -143,7 +177,8 @@ def synset_info(synset: str) -> SynsetInfo | None:
     3. for B-100 synsets absent from both (``candle.n.01``), the abilities shared
        by all its known kinds in the table (``pillar_candle.n.01`` ...), since
        those are what the general word is sure to have;
-    4. None: callers apply a permissive default.
+    4. None: the synset is in no table; the engine reports objects of it as
+       ``UNKNOWN_AFFORDANCE`` diagnostics.
     """
     table = synset_table()
     parents = synset_parents()
