@@ -30,12 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symplan_core.bddl.model import And, Atom, Or, Quantifier  # noqa: E402
 from symplan_core.engine import compile_task, parse_plan, verify  # noqa: E402
-from symplan_core.engine.execute import closed_container  # noqa: E402
+from symplan_core.engine.checks import closed_container  # noqa: E402
+from symplan_core.engine.predicates import PLACE_ACTIONS as PLACE  # noqa: E402
 from symplan_core.tasks import list_tasks, load_problem  # noqa: E402
 
 PLAN_LEN = 20
 BATCH = 768
-PLACE = {"ontop": "place_on_top", "inside": "place_inside", "nextto": "place_next_to", "under": "place_under"}
 
 
 def placement_targets(task, formula, env=None) -> list[tuple[str, str, str]]:

@@ -18,6 +18,7 @@ from symplan_core.bddl.checks import iter_atoms
 from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.engine.actions import ActionSpec
+from symplan_core.engine.predicates import OBJECT_RELATIONS
 
 # -- resolution rules (paper Table "Predicate resolution") ------------------------
 #: other vocabulary -> engine vocabulary
@@ -40,7 +41,8 @@ IRREGULAR_VERBS = {"frozen": "freeze", "broken": "break_obj", "burnt": "burn", "
 #: verb -> its inverse, else "un" + verb
 INVERSE_VERBS = {"toggle_on": "toggle_off", "attach": "detach", "fill": "empty", "heat": "cool", "freeze": "thaw",
                  "open": "close", "make": "dismantle", "cook": "uncook", "drape": "undrape", "break_obj": "repair"}
-RELATIONAL = frozenset({"attached", "draped", "overlaid", "ontop", "inside", "under", "nextto"})
+#: Relations a held object is put into (``touching`` is derived, never made directly).
+RELATIONAL = OBJECT_RELATIONS - {"touching"}
 
 
 @dataclass(frozen=True, order=True)

@@ -15,6 +15,7 @@ class ErrorKind(str, Enum):
     MISSING_STEP = "MISSING_STEP"  # a precondition literal does not hold
     WRONG_TEMPORAL_ORDER = "WRONG_TEMPORAL_ORDER"  # it held earlier in the plan, not now
     ADDITIONAL_STEP = "ADDITIONAL_STEP"  # redundant action (warning only)
+    UNKNOWN_AFFORDANCE = "UNKNOWN_AFFORDANCE"  # diagnostic: an object's abilities are in no table, so assumed
 
 
 #: Malformed calls are recorded and skipped; the others are recorded and their effects apply.
@@ -33,6 +34,17 @@ class EngineError:
     message: str
     hint: str
     precondition: str = ""
+
+    @property
+    def step_number(self) -> int:
+        """The step as people count plan lines (1-based); ``step`` is the 0-based index."""
+        return self.step + 1
+
+    def line(self) -> str:
+        """The one text form of a finding, used by prompts, the CLI and the ROS runtime:
+        ``step N `call`: KIND: message (hint: ...)``."""
+        text = f"step {self.step_number} `{self.call}`: {self.kind.value}: {self.message}"
+        return text + (f" (hint: {self.hint})" if self.hint else "")
 
     def to_json(self) -> dict:
         data = asdict(self)

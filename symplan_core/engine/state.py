@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SUPPORT_RELATIONS = ("ontop", "inside")
-#: Relations an object drops when it is picked up (besides its support). ``under`` is
-#: one of them: an object under a table stands on the floor (its support) beneath it.
-ATTACHMENT_RELATIONS = ("overlaid", "draped", "attached", "under")
+from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, SUPPORT_RELATIONS
+
+__all__ = ["ATTACHMENT_RELATIONS", "SUPPORT_RELATIONS", "State"]
 
 
 @dataclass
@@ -53,7 +52,7 @@ class State:
             return len(args) == 2 and frozenset(args) in self.nextto
         if pred == "touching":
             return len(args) == 2 and self.touching(args[0], args[1])
-        if pred == "contains":
+        if pred == "contains":  # derived from filled
             return ("contains", *args) in self.facts or ("filled", *args) in self.facts
         if pred == "future":
             return args[0] in self.future

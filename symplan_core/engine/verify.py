@@ -40,6 +40,7 @@ class StepOutcome:
     added: set[tuple[str, ...]] = field(default_factory=set)
     removed: set[tuple[str, ...]] = field(default_factory=set)
     applied: bool = True
+    diagnostics: list[EngineError] = field(default_factory=list)  # UNKNOWN_AFFORDANCE
 
 
 @dataclass
@@ -57,6 +58,24 @@ class VerifyResult:
     commands: int
     executable_prefix: int
     trace: list[dict] = field(default_factory=list)
+    #: UNKNOWN_AFFORDANCE: a call relied on an object whose synset is in no table (its
+    #: abilities were assumed). Not an error: Strict-Pass ignores it; the runtime does not.
+    diagnostics: list[EngineError] = field(default_factory=list)
+
+    @property
+    def assumes_affordances(self) -> bool:
+        return any(d.kind is ErrorKind.UNKNOWN_AFFORDANCE for d in self.diagnostics)
+
+    def failure_lines(self) -> list[str]:
+        """Why this is not a strict pass, one line each (empty for a strict pass): every engine
+        error (:meth:`EngineError.line`), then unmet goal requirements, then a missing plan."""
+        lines = [e.line() for e in self.errors]
+        unmet = self.goal_conjuncts.count(False)
+        if unmet:
+            lines.append(f"goal: {unmet} of {len(self.goal_conjuncts)} task requirements are not met")
+        if not self.calls:
+            lines.append("format: the response contains no action calls")
+        return lines
 
     def to_json(self) -> dict:
         return {
@@ -68,6 +87,7 @@ class VerifyResult:
             "format_issues": self.format_issues,
             "calls": [{"step": c.step, "action": c.action, "args": list(c.args), "text": c.text} for c in self.calls],
             "commands": self.commands, "executable_prefix": self.executable_prefix, "trace": self.trace,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
         }
 
 
@@ -169,12 +189,13 @@ class CompiledTask:
             return StepOutcome([problem], [], applied=False)
         failures = check_preconditions(action, self.world, state, args, self.capacity)
         errors, warnings = [], []
-        for kind, literal, message, hint in failures:
-            err = EngineError(call.step, call.text, kind, self.shorten_text(message), self.shorten_text(hint),
-                              self.shorten_text(literal))
-            if kind in SKIPPED_KINDS:
+        for failure in failures:
+            err = EngineError(call.step, call.text, failure.kind, self.shorten_text(failure.message),
+                              self.shorten_text(failure.hint), self.shorten_text(failure.literal))
+            if failure.kind in SKIPPED_KINDS:
                 return StepOutcome([err], [], applied=False)
             errors.append(err)
+        diagnostics = self._assumed_affordances(call, action, args) if self.world.unknown else []
         redundant = redundant_effect(action, state, args)
         if redundant is not None:
             redundant = self.shorten_text(redundant)
@@ -182,11 +203,26 @@ class CompiledTask:
                                         f"{redundant} already holds", "drop this step", redundant))
         before = state.literals() if trace else None
         apply_effects(action, self.world, state, args)
-        outcome = StepOutcome(errors, warnings)
+        outcome = StepOutcome(errors, warnings, diagnostics=diagnostics)
         if trace:
             after = state.literals()
             outcome.added, outcome.removed = after - before, before - after
         return outcome
+
+    def _assumed_affordances(self, call: Call, action: CompiledAction, args: list[str]) -> list[EngineError]:
+        """One UNKNOWN_AFFORDANCE diagnostic per argument whose abilities a check assumed."""
+        out = []
+        for i in action.affordance_args:
+            typ = self.world.unknown.get(args[i])
+            if typ is not None:
+                name = self.names.short(args[i])
+                out.append(EngineError(
+                    call.step, call.text, ErrorKind.UNKNOWN_AFFORDANCE,
+                    f"{name} ({typ}) is in no BEHAVIOR synset table: that it can take part in "
+                    f"{action.spec.name} is assumed, not checked",
+                    f"use an object of a known type, or have a person confirm {call.action} on {name}",
+                    ""))
+        return out
 
     # -- goal ---------------------------------------------------------------
     def goal_report(self, state: State) -> tuple[list[bool], float]:
@@ -215,6 +251,7 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
     state = task.initial_state() if state is None else state.copy()
     errors: list[EngineError] = []
     warnings: list[EngineError] = []
+    diagnostics: list[EngineError] = []
     steps: list[dict] = []
     prefix = None
     for item in parsed.items:
@@ -226,6 +263,7 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
             outcome = task.apply(state, item, trace=trace)
             errors.extend(outcome.errors)
             warnings.extend(outcome.warnings)
+            diagnostics.extend(outcome.diagnostics)
             outcome_errors = outcome.errors
             if trace:
                 steps.append({"step": item.step, "call": item.text, "applied": outcome.applied,
@@ -243,4 +281,5 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
         goal_conjuncts=conjuncts, format_ok=parsed.format_ok, format_issues=parsed.format_issues,
         calls=parsed.calls, commands=len(parsed.items),
         executable_prefix=len(parsed.items) if prefix is None else prefix, trace=steps,
+        diagnostics=diagnostics,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from symplan_core.bddl.model import Problem
+from symplan_core.engine.predicates import ABILITY_EVIDENCE, OBJECT_RELATIONS
 
 AGENT_TYPE = "agent.n.01"
 FLOOR_TYPES = frozenset({"floor.n.01", "lawn.n.01"})
@@ -16,7 +17,8 @@ FLOOR_TYPES = frozenset({"floor.n.01", "lawn.n.01"})
 
 @dataclass(frozen=True)
 class Affordances:
-    """Per-object ability flags; ``None`` for an ability means "unknown: permit"."""
+    """Per-object ability flags. ``known=False``: the object's synset is in no BEHAVIOR table;
+    checks then permit, and the engine reports each such call as ``UNKNOWN_AFFORDANCE``."""
 
     known: bool
     abilities: frozenset[str] = frozenset()
@@ -36,10 +38,13 @@ class World:
     room_of: dict[str, str]
     floors: frozenset[str]
     by_type: dict[str, list[str]] = field(default_factory=dict)
+    #: objects whose synset is in no table (instance -> type): their affordances are assumed
+    unknown: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for inst, typ in self.objects.items():
             self.by_type.setdefault(typ, []).append(inst)
+        self.unknown = {o: self.objects[o] for o, aff in self.affordances.items() if not aff.known}
 
     def is_fixture(self, obj: str) -> bool:
         aff = self.affordances[obj]
@@ -49,26 +54,25 @@ class World:
         return self.affordances[obj].substance
 
     def allows(self, obj: str, ability: str) -> bool:
+        """``obj`` may have ``ability``: it has it, or its affordances are unknown."""
         return self.affordances[obj].allows(ability)
+
+    def has(self, obj: str, ability: str) -> bool:
+        """``obj`` certainly has ``ability`` (known affordances that include it)."""
+        aff = self.affordances[obj]
+        return aff.known and ability in aff.abilities
 
 
 def _lookup_affordances(synset: str) -> Affordances:
-    # The synset table is optional at run time (a bare BDDL file with no fetched data).
-    try:
-        from symplan_core.tasks import synset_info
+    # The table ships with the package; a broken install raises SynsetTableError (never "allow all").
+    from symplan_core.tasks import synset_info
 
-        info = synset_info(synset)
-    except Exception:  # noqa: BLE001 - missing data means "unknown", never a crash
-        info = None
+    info = synset_info(synset)
     if info is None:
         return Affordances(known=False)
     return Affordances(True, info.abilities, info.is_substance)
 
 
-#: A predicate over an object in the task file proves the ability it needs.
-_EVIDENCE = {"open": "openable", "toggled_on": "toggleable", "sliced": "sliceable", "cooked": "cookable",
-             "filled": "fillable", "contains": "fillable"}
-_MOVED = frozenset({"ontop", "inside", "under", "nextto", "touching", "overlaid", "draped", "attached"})
 
 
 def _task_evidence(problem: Problem) -> tuple[dict[str, set[str]], set[str]]:
@@ -86,11 +90,11 @@ def _task_evidence(problem: Problem) -> tuple[dict[str, set[str]], set[str]]:
     moved: set[str] = set()
     atoms = [lit.atom for lit in problem.init] + list(iter_atoms(problem.goal))
     for atom in atoms:
-        if atom.predicate in _EVIDENCE and atom.args:
+        if atom.predicate in ABILITY_EVIDENCE and atom.args:
             for inst in instances(atom.args[0]):
-                abilities.setdefault(inst, set()).add(_EVIDENCE[atom.predicate])
+                abilities.setdefault(inst, set()).add(ABILITY_EVIDENCE[atom.predicate])
     for atom in iter_atoms(problem.goal):
-        if atom.predicate in _MOVED and atom.args:
+        if atom.predicate in OBJECT_RELATIONS and atom.args:
             moved.update(instances(atom.args[0]))
     return abilities, moved
 

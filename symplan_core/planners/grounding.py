@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from symplan_core.bddl.checks import iter_nodes
 from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifier
 from symplan_core.engine.goals import GoalEvaluator
+from symplan_core.engine.predicates import OBJECT_RELATIONS, SUPPORT_RELATIONS
 from symplan_core.engine.state import State
-
-_SUPPORTS = ("ontop", "inside")
-_RELATIONS = frozenset(_SUPPORTS + ("under", "nextto", "touching", "attached", "draped", "overlaid"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +55,11 @@ class Grounder:
 
     def _commit(self, t: Target) -> None:
         key = (t.predicate, t.args)
-        if t.positive and len(t.args) == 2 and t.args[0] == t.args[1] and t.predicate in _RELATIONS:
+        if t.positive and len(t.args) == 2 and t.args[0] == t.args[1] and t.predicate in OBJECT_RELATIONS:
             raise _Conflict(str(t))  # nothing is on, in, under or next to itself
         if self._polarity.get(key, t.positive) != t.positive:
             raise _Conflict(str(t))
-        if t.positive and t.predicate in _SUPPORTS and len(t.args) == 2:
+        if t.positive and t.predicate in SUPPORT_RELATIONS and len(t.args) == 2:
             self._commit_support(t)
         if key not in self._polarity:
             self._polarity[key] = t.positive

@@ -12,9 +12,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from symplan_core.engine.execute import check_preconditions, closed_container, floor_of, heat_source_on
+from symplan_core.engine.checks import Failure, closed_container, heat_source_on
+from symplan_core.engine.execute import check_preconditions, floor_of
 from symplan_core.engine.plan_text import Call
-from symplan_core.engine.state import SUPPORT_RELATIONS
+from symplan_core.engine.predicates import FILL_FAMILY, PLACE_ACTIONS, SUBSTANCE_HOLDING
 from symplan_core.engine.verify import CompiledTask, verify
 from symplan_core.planners.grounding import Grounder, Target
 from symplan_core.planners.phrases import render_response
@@ -101,38 +102,38 @@ class _Search:
             failures = check_preconditions(compiled, self.w, self.state, args, self.t.capacity)
             if not failures:
                 return
-            literal, message = failures[0][1], failures[0][2]
-            self.repair(action, args, literal, message, [f[1] for f in failures])
+            self.repair(action, args, failures)
         raise PlanningFailed(f"{action}({', '.join(args)}): preconditions keep failing")
 
-    def repair(self, action: str, args: list[str], literal: str, message: str, all_literals: list[str]) -> None:
-        if not literal:  # an affordance failure: no action can repair it
-            raise PlanningFailed(f"{action}({', '.join(args)}): {message}")
+    def repair(self, action: str, args: list[str], failures: list[Failure]) -> None:
+        """Make the most basic failed precondition true: the engine says which check failed
+        and which literal would satisfy it."""
+        call = f"{action}({', '.join(args)})"
+        blocked = next((f for f in failures if not f.predicate), None)
+        if blocked is not None:  # an affordance failure: no action can repair it
+            raise PlanningFailed(f"{call}: {blocked.message}")
         # Containers and tools come before holding the object and walking to the target.
-        ordered = sorted(all_literals, key=lambda lit: _repair_rank(lit))
-        literal = ordered[0]
-        parts = literal.strip("()").split()
-        head = parts[0]
-        if head == "real":
-            self.do("make", parts[1])
-        elif head == "open":
-            self.do("open", parts[1])
-        elif head == "holding" and len(parts) == 2 and parts[1] in self.w.objects:
-            self.do("grasp", parts[1])
-        elif head == "holding":
-            self.grasp_tool(parts[1])
-        elif head == "free_hand":
+        f = min(failures, key=lambda f: _REPAIR_RANK.get(f.check, len(_REPAIR_RANK)))
+        if f.check == "exists":
+            self.do("make", f.args[0])
+        elif f.check in ("accessible", "open_if_openable"):
+            self.do("open", f.args[0])
+        elif f.check == "held":
+            self.do("grasp", f.args[0])
+        elif f.check == "holding":
+            self.grasp_tool(f.args[0])
+        elif f.check == "free_hand":
             self.stash(keep=set(args))
-        elif head == "near":
-            self.do("navigate", self.destination(parts[2]))
-        elif head == "toggled_on":
-            self.do("toggle_on", parts[1])
-        elif head == "filled":
-            self.fill_something(parts[1])
-        elif head == "ontop" and action in ("wait_for_cooked", "heat", "burn"):
-            self.put_on_heat(parts[1], parts[2])
+        elif f.check == "near":
+            self.do("navigate", self.destination(f.args[-1]))
+        elif f.check == "heated" and f.predicate == "toggled_on":
+            self.do("toggle_on", f.args[0])
+        elif f.check == "heated":
+            self.put_on_heat(*f.args)
+        elif f.check == "has_substance":
+            self.fill_something(f.args[0])
         else:
-            raise PlanningFailed(f"{action}({', '.join(args)}): no action repairs {literal}: {message}")
+            raise PlanningFailed(f"{call}: no action repairs {f.literal}: {f.message}")
 
     # -- helpers ----------------------------------------------------------
     def destination(self, obj: str) -> str:
@@ -199,9 +200,8 @@ class _Search:
                 self.cover(a[1], a[0])
             elif p == "inside" and self.w.is_substance(a[0]):
                 self.do("fill", a[1], a[0])
-            elif p in SUPPORT_RELATIONS or p in ("nextto", "under"):
-                self.place({"ontop": "place_on_top", "inside": "place_inside", "under": "place_under",
-                            "nextto": "place_next_to"}[p], a[0], a[1])
+            elif p in PLACE_ACTIONS:
+                self.place(PLACE_ACTIONS[p], a[0], a[1])
             elif p == "touching":
                 self.place("place_next_to", a[0], a[1])
             elif p == "real":
@@ -210,12 +210,12 @@ class _Search:
                 self.do("grasp", a[-1])
             elif p == "covered":
                 self.cover(a[0], a[1])
-            elif p in ("filled", "contains"):
+            elif p in FILL_FAMILY:
                 self.do("fill", *a)
             else:
                 self.apply_achiever(p, True, a)
         else:
-            if p in SUPPORT_RELATIONS or p in ("nextto", "touching", "under"):
+            if p in PLACE_ACTIONS or p == "touching":
                 self.put_on_floor(a[0])
             elif p == "covered":
                 self.do("clean", a[0])
@@ -230,8 +230,7 @@ class _Search:
 
     def achiever(self, predicate: str, positive: bool) -> str:
         op = "add" if positive else "del"
-        # filled and contains are one fact family in the engine (emptying clears both)
-        family = ("filled", "contains") if predicate in ("filled", "contains") else (predicate,)
+        family = FILL_FAMILY if predicate in FILL_FAMILY else (predicate,)
         for name, spec in self.t.specs.items():
             if any(e.startswith(f"{op}:{p}:") for e in spec.effects for p in family):
                 return name
@@ -239,7 +238,7 @@ class _Search:
                              f" in the {self.t.action_set_name} action set")
 
     def cover(self, obj: str, substance: str) -> None:
-        sources = [f[1] for f in sorted(self.state.facts) if f[0] in ("filled", "contains", "insource")
+        sources = [f[1] for f in sorted(self.state.facts) if f[0] in SUBSTANCE_HOLDING
                    and f[2] == substance and not self.w.is_fixture(f[1])]
         if not sources:
             containers = [o for o, a in self.w.affordances.items() if a.known and "fillable" in a.abilities
@@ -276,7 +275,7 @@ class _Search:
             self.do("grasp", extra)
 
     def _carry_candidate(self, t: Target) -> bool:
-        if not (t.positive and t.predicate in ("ontop", "inside", "under", "nextto") and len(t.args) == 2):
+        if not (t.positive and t.predicate in PLACE_ACTIONS and len(t.args) == 2):
             return False
         obj, dest = t.args
         if obj in self.state.held or self.holds(t) or obj not in self.state.near or self.w.is_fixture(obj) \
@@ -289,10 +288,9 @@ class _Search:
         return not (aff.known and "openable" in aff.abilities and ("open", dest) not in self.state.facts)
 
 
-def _repair_rank(literal: str) -> int:
-    head = literal.strip("()").split()[0] if literal else ""
-    return {"real": 0, "open": 1, "holding": 2, "free_hand": 3, "filled": 4, "ontop": 5,
-            "toggled_on": 6, "near": 7}.get(head, 8)
+#: Which failed check to repair first (the engine reports them all at once).
+_REPAIR_RANK = {check: rank for rank, check in enumerate(
+    ("exists", "accessible", "open_if_openable", "held", "holding", "free_hand", "has_substance", "heated", "near"))}
 
 
 def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> PlanResult:

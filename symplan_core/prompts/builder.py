@@ -22,7 +22,6 @@ from typing import Literal
 from symplan_core.bddl.environment import render_environment
 from symplan_core.bddl.model import Atom, Problem
 from symplan_core.bddl.model import Literal as InitLiteral
-from symplan_core.engine.errors import EngineError
 from symplan_core.engine.state import State
 from symplan_core.engine.verify import CompiledTask, VerifyResult
 from symplan_core.prompts.goal_text import goal_to_english
@@ -167,11 +166,6 @@ def build_prompt(
     return [system, first, *({"role": t["role"], "content": t["content"]} for t in dialogue[1:])]
 
 
-def _error_line(error: EngineError) -> str:
-    line = f"- step {error.step + 1} `{error.call}`: {error.kind.value}: {error.message}"
-    return line + (f" (hint: {error.hint})" if error.hint else "")
-
-
 def repair_message(result: VerifyResult, max_errors: int = 8) -> dict[str, str]:
     """The user turn that feeds the engine's verdict (errors + hints) back to the planner."""
     lines = ["The engine executed your plan and it did not pass."]
@@ -179,7 +173,7 @@ def repair_message(result: VerifyResult, max_errors: int = 8) -> dict[str, str]:
         lines.append("Format problems: " + "; ".join(result.format_issues) + ".")
     if result.errors:
         lines.append("Errors:")
-        lines += [_error_line(e) for e in result.errors[:max_errors]]
+        lines += [f"- {e.line()}" for e in result.errors[:max_errors]]
         if len(result.errors) > max_errors:
             lines.append(f"- ... and {len(result.errors) - max_errors} more")
     unmet = result.goal_conjuncts.count(False)

@@ -1,0 +1,23 @@
+"""Predicate families: which BDDL predicates behave alike, defined once for the engine,
+the planners and action discovery."""
+
+from __future__ import annotations
+
+#: An object rests on or in exactly one thing (``State.support``).
+SUPPORT_RELATIONS = ("ontop", "inside")
+#: What each placement action makes true (``place_*`` effects).
+PLACE_ACTIONS = {"ontop": "place_on_top", "inside": "place_inside", "nextto": "place_next_to",
+                 "under": "place_under"}
+PLACEMENT_RELATIONS = tuple(PLACE_ACTIONS)
+#: Relations an object drops when it is picked up besides its support. ``under`` is one of
+#: them: an object under a table stands on the floor (its support) beneath it.
+ATTACHMENT_RELATIONS = ("overlaid", "draped", "attached", "under")
+#: Binary relations between two objects that moving the first one changes.
+OBJECT_RELATIONS = frozenset(PLACEMENT_RELATIONS + ATTACHMENT_RELATIONS + ("touching",))
+#: ``(P container substance)``: the container holds or supplies the substance.
+SUBSTANCE_HOLDING = ("filled", "contains", "insource")
+#: One fact family in the engine: ``contains`` is derived from ``filled``; emptying clears both.
+FILL_FAMILY = ("filled", "contains")
+#: A predicate over an object in a task file proves the ability it needs.
+ABILITY_EVIDENCE = {"open": "openable", "toggled_on": "toggleable", "sliced": "sliceable",
+                    "cooked": "cookable", "filled": "fillable", "contains": "fillable"}
