@@ -22,7 +22,10 @@ def register(app: typer.Typer) -> None:
 @eval_app.command("run")
 def run(
     benchmark: Benchmark = typer.Option(Benchmark.b100, "--benchmark", help="b100 or b1k."),
-    split: str = typer.Option("test", "--split", help="test (B-1K: committed held-out split) or all."),
+    split: str | None = typer.Option(None, "--split", help="test (B-1K: committed held-out split) or all "
+                                     "(default test); with --dataset: the rows' split, train, test or all (default all)."),
+    dataset: Path | None = typer.Option(None, "--dataset", help="Sample-row JSONL from `symplan data build`: "
+                                        "evaluate its rows (their prompts and extended tasks) instead of --benchmark."),
     robot: str = typer.Option("single,dual", "--robot", help="Comma-separated embodiments."),
     planner: str = typer.Option("reference", "--planner", help="Backend spec, e.g. transformers:smollm2."),
     samples: int = typer.Option(1, "--samples", min=1, help="Samples per episode (pass@k when > 1)."),
@@ -47,7 +50,8 @@ def run(
 
     robots = tuple(r.strip() for r in robot.split(",") if r.strip())
     try:
-        config = EvalConfig(benchmark=benchmark.value, split=split, robots=robots, planner=planner,
+        config = EvalConfig(benchmark=benchmark.value, split=split or ("all" if dataset else "test"),
+                            dataset=str(dataset) if dataset else None, robots=robots, planner=planner,
                             variant=variant, samples=samples, repair=repair, fallback=fallback,
                             temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed,
                             limit=limit, concurrency=concurrency, out=str(out))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from symplan_core.cli import eval_cmd, models_cmd, solve_cmd, verify_cmd
+from symplan_core.cli import eval_cmd, factory_cmd, models_cmd, solve_cmd, verify_cmd
 from symplan_core.cli.bddl_cmd import bddl_app
 from symplan_core.cli.common import OneLineUsageErrors
 from symplan_core.cli.data_cmd import data_app, tasks_app
@@ -17,6 +17,7 @@ app = typer.Typer(
     cls=OneLineUsageErrors,
 )
 app.add_typer(data_app, name="data")
+factory_cmd.register(data_app)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(bddl_app, name="bddl")
 verify_cmd.register(app)

@@ -1,6 +1,7 @@
 """The evaluation harness: episodes -> prompts -> planner -> engine -> JSONL + summary.
 
-An *episode* is one activity on one embodiment (``b100/assembling_gift_baskets/single``).
+An *episode* is one activity on one embodiment (``b100/assembling_gift_baskets/single``), or,
+with ``dataset``, one sample row of the data factory (its id, its extended task and its prompt).
 A run directory holds ``run.json`` (the settings), ``samples.jsonl`` (one record per sampled
 response, written an episode at a time and flushed), ``summary.json`` and the report.
 
@@ -18,12 +19,14 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from symplan_core.bddl import parse_problem
+from symplan_core.data.samples import SampleRow, read_rows
 from symplan_core.engine.verify import CompiledTask, compile_task
 from symplan_core.eval.metrics import Record, failed_verdict, score, summarize
 from symplan_core.eval.repair import as_prompt, completion_fields, load_planner, repair_sample
@@ -45,7 +48,9 @@ class EvalConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     benchmark: Literal["b100", "b1k"] = "b100"
-    split: Literal["test", "all"] = "test"
+    split: Literal["test", "train", "all"] = "test"
+    dataset: str | None = Field(default=None, description="sample-row JSONL (docs/data.md): its rows' prompts and "
+                                "tasks instead of a benchmark's; split/robots filter the rows")
     robots: tuple[Literal["single", "dual"], ...] = ("single", "dual")
     planner: str = "reference"
     variant: Literal["guided", "forbid"] = "guided"
@@ -70,10 +75,11 @@ class Episode:
     benchmark: str
     task: str
     robot: str
+    row: SampleRow | None = field(default=None, compare=False, hash=False, repr=False)  # from --dataset
 
     @property
     def id(self) -> str:
-        return f"{self.benchmark}/{self.task}/{self.robot}"
+        return self.row.id if self.row is not None else f"{self.benchmark}/{self.task}/{self.robot}"
 
 
 @dataclass
@@ -86,6 +92,14 @@ class RunOutcome:
 
 
 def episodes_for(config: EvalConfig) -> list[Episode]:
+    if config.dataset is not None:
+        if config.variant != "guided":
+            raise ValueError("a dataset's rows carry their own prompts; --variant applies to benchmarks only")
+        episodes = [Episode(row.benchmark, row.task, row.robot, row) for row in read_rows(Path(config.dataset))
+                    if row.robot in config.robots and config.split in ("all", row.split)]
+        return episodes[: config.limit] if config.limit else episodes
+    if config.split == "train":
+        raise ValueError("--split train needs --dataset (benchmarks have test and all)")
     tasks = split_tasks(config.benchmark, config.split)
     episodes = [Episode(config.benchmark, task, robot) for task in tasks for robot in config.robots]
     return episodes[: config.limit] if config.limit else episodes
@@ -141,8 +155,12 @@ class _Prepared:
 
 def _prepare(episode: Episode, variant: str) -> _Prepared:
     try:
-        task = compile_task(load_problem(f"{episode.benchmark}/{episode.task}"), episode.robot)
-        messages = build_prompt(task, variant=variant)  # type: ignore[arg-type]
+        if episode.row is not None:  # a dataset row: its own task (extended BDDL) and prompt
+            task = compile_task(parse_problem(episode.row.bddl, episode.id), episode.robot, episode.row.action_set)
+            messages = episode.row.messages()
+        else:
+            task = compile_task(load_problem(f"{episode.benchmark}/{episode.task}"), episode.robot)
+            messages = build_prompt(task, variant=variant)  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - a task that cannot be compiled is a recorded failure
         return _Prepared(episode, None, [], f"{episode.id}/{variant}", f"task: {type(exc).__name__}: {exc}")
     return _Prepared(episode, task, messages, prompt_id(episode, variant, messages))

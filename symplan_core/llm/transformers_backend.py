@@ -178,11 +178,32 @@ class TransformersBackend(LocalPlannerBackend):
         )
 
 
+def _converted_directory(location: ResolvedModel, dtype: torch.dtype) -> Path:
+    gguf_path = location.directory / str(location.gguf_file)
+    return location.directory / f"{gguf_path.stem}.converted-{str(dtype).removeprefix('torch.')}"
+
+
+def hf_model_directory(model_path: str, gguf_file: str | None = None, dtype: str = "float32") -> Path:
+    """A regular Hugging Face model directory for a ``transformers:`` target (what trainers and
+    tokenizers load): the directory itself, or for a GGUF model its de-quantised copy, converted
+    once and cached beside it like the backend does."""
+    location = resolve_model_location(model_path, gguf_file)
+    if location.gguf_file is None:
+        return location.directory
+    converted = _converted_directory(location, getattr(torch, dtype))
+    stamp = _conversion_stamp(location.directory / location.gguf_file)
+    if _read_stamp(converted) != stamp:
+        _load_tokenizer_and_model(location, getattr(torch, dtype), cache_conversion=True)
+    if _read_stamp(converted) != stamp:
+        raise ModelNotFoundError(f"could not write the de-quantised copy of {location.gguf_file} to {converted}")
+    return converted
+
+
 def _load_tokenizer_and_model(location: ResolvedModel, dtype: torch.dtype, cache_conversion: bool) -> tuple:
     if location.gguf_file is None:
         return _from_pretrained(location.directory, dtype)
     gguf_path = location.directory / location.gguf_file
-    converted = location.directory / f"{gguf_path.stem}.converted-{str(dtype).removeprefix('torch.')}"
+    converted = _converted_directory(location, dtype)
     stamp = _conversion_stamp(gguf_path)
     if cache_conversion and _read_stamp(converted) == stamp:
         return _from_pretrained(converted, dtype)
