@@ -90,7 +90,7 @@ def init_aug(problem: Problem, rng: random.Random, scene: SceneModel) -> Draft:
         _, new_relation, new_support = rng.choices(options, weights=[w for w, _, _ in options])[0]
         init[index] = placement_literal(problem, new_relation, inst, new_support)
         moves.append({"object": inst, "from": [relation, support], "to": [new_relation, new_support]})
-    return Draft("init_aug", replace(problem, init=tuple(init)), {"moves": moves})
+    return Draft("init_aug", replace(problem, init=tuple(init)), {"method": "move", "moves": moves})
 
 
 # -- object aug ------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def _swap(problem: Problem, rng: random.Random) -> Draft:
             return Draft("object_aug", None, reason="irregular_instance_name")
         names[inst] = f"{new}_{match.group(1)}"
     drafted = _rename_problem(problem, names, {old: new})
-    return Draft("object_aug", drafted, {"kind": "swap", "from": old, "to": new}, renames={old: new})
+    return Draft("object_aug", drafted, {"method": "swap", "from": old, "to": new}, renames={old: new})
 
 
 def _free_name(synset: str, taken) -> str:
@@ -186,7 +186,7 @@ def _count(problem: Problem, rng: random.Random) -> Draft:
         extra = tuple(map_formula(c, swap_in) for c in conjuncts if pick in _mentions(c))
         goal = And(conjuncts + extra) if extra else problem.goal
         objects = _insert_after(problem.objects, instances[-1], new, typ)
-        details = {"kind": "count", "type": typ, "from": len(instances), "to": len(instances) + 1,
+        details = {"method": "count", "type": typ, "from": len(instances), "to": len(instances) + 1,
                    "added": new, "copied_from": pick}
     else:
         if any(pick in lit.args[1:] for lit in problem.init):
@@ -197,7 +197,7 @@ def _count(problem: Problem, rng: random.Random) -> Draft:
         goal = problem.goal if len(kept) == len(conjuncts) else And(kept)
         init = tuple(lit for lit in problem.init if pick not in lit.args)
         objects = {i: t for i, t in problem.objects.items() if i != pick}
-        details = {"kind": "count", "type": typ, "from": len(instances), "to": len(instances) - 1, "removed": pick}
+        details = {"method": "count", "type": typ, "from": len(instances), "to": len(instances) - 1, "removed": pick}
     return Draft("object_aug", replace(problem, objects=objects, init=init, goal=goal), details)
 
 

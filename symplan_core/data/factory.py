@@ -22,6 +22,7 @@ it and everything derived from it only ever lands in ``split="test"``.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -206,9 +207,11 @@ class Factory:
         if text in seen:
             counts.excluded[f"{kind}:duplicate"] += 1
             return None
+        details = dict(draft.details)
+        augmentation = {"kind": kind, "method": details.pop("method"), "seed": self.config.seed, "attempt": attempt,
+                        "details": json.dumps(details, sort_keys=True)}  # a string: one Arrow type for every row
         definition = Definition(original.benchmark, original.task, original.split, kind, index, problem,
-                                {"kind": kind, "seed": self.config.seed, "attempt": attempt, **draft.details},
-                                dict(draft.renames))
+                                augmentation, dict(draft.renames))
         robots = robots_for(definition.id, definition.split, self.config.train_robots)
         check = validate_definition(problem, robots, expect_goal=original.problem.goal if kind == "init_aug" else None,
                                     require_open_goal=True)
