@@ -31,8 +31,12 @@ $(STAMPS)/core: pyproject.toml | $(PY)
 install: $(STAMPS)/core
 
 # llama.cpp's OpenAI-compatible server, for the openai-backend tests (compiles ~5 min once).
+# Portable build (AVX2/FMA/F16C, no -march=native): a native build enables AMX/AVX-512 kernels
+# where the CPU advertises them, and those crash with a general protection fault on machines
+# whose hypervisor does not grant AMX state (seen here: every completion segfaulted).
+LLAMA_CPP := llama-cpp-python[server]==0.3.36
 $(STAMPS)/llama-server: | $(STAMPS)/core
-	$(PIP) install --quiet "llama-cpp-python[server]>=0.3"
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) install --quiet "$(LLAMA_CPP)"
 	@touch $@
 
 llama-server: $(STAMPS)/llama-server
