@@ -32,6 +32,9 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("planner.fallback", "reference",
               "what to do when the LLM gives no valid plan: none (fail) or reference (symbolic planner, still verified)",
               choices=FALLBACK_POLICIES),
+    ParamSpec("engine.allow_unknown_affordances", False,
+              "publish plans that rely on objects whose synset is in no BEHAVIOR table (their abilities are "
+              "assumed, not checked: UNKNOWN_AFFORDANCE); false: such plans are not verified"),
     ParamSpec("execution.replan_limit", 3, "replans allowed per goal after FAILED or timed-out subgoals",
               int_range=(0, 50)),
     ParamSpec("execution.skill_timeout_s", 30.0, "seconds to wait for SUCCEEDED/FAILED of one subgoal",
@@ -58,6 +61,7 @@ class PlannerConfig:
     prompt_variant: str = "guided"
     repair_rounds: int = 2
     fallback: str = "reference"
+    allow_unknown_affordances: bool = False
     replan_limit: int = 3
     skill_timeout_s: float = 30.0
     scene_source: str = "bddl"
@@ -83,6 +87,7 @@ class PlannerConfig:
             prompt_variant=get("planner.prompt_variant", cls.prompt_variant),
             repair_rounds=get("planner.repair_rounds", cls.repair_rounds),
             fallback=get("planner.fallback", cls.fallback),
+            allow_unknown_affordances=get("engine.allow_unknown_affordances", cls.allow_unknown_affordances),
             replan_limit=get("execution.replan_limit", cls.replan_limit),
             skill_timeout_s=get("execution.skill_timeout_s", cls.skill_timeout_s),
             scene_source=get("scene.source", cls.scene_source),

@@ -81,7 +81,7 @@ class PlannerNode(LifecycleNode):
         self.session = PlanningSession(
             backend, robot=cfg.robot, prompt_variant=cfg.prompt_variant,
             repair_rounds=cfg.repair_rounds, fallback=cfg.fallback, replan_limit=cfg.replan_limit,
-            backend_name=core.backend_name(cfg.backend))
+            backend_name=core.backend_name(cfg.backend), allow_unknown_affordances=cfg.allow_unknown_affordances)
         self.camera = CameraMonitor(KeyFrameBuffer(cfg.keyframe_capacity, cfg.keyframe_threshold))
         self.camera.enabled = bool(cfg.rgb_topic or cfg.depth_topic)
         self.scene_source = BddlSceneSource(self.camera.keyframes, cfg.scene_task_id,
