@@ -1,71 +1,36 @@
-"""Verifier-in-the-loop repair and the reference planner as a backend.
+"""Verifier-in-the-loop repair: the one loop evaluation and the ROS runtime share.
 
-``repair_sample`` sends the engine's errors and hints back to the planner for up to ``rounds``
-rounds (stopping at the first strict pass), optionally falls back to the reference planner,
-and records every attempt. Round 0 is the original response, so
-``strict_pass_at_round[r]`` says whether attempt r passed and "SP after r rounds" is the share
-of samples with a pass among attempts 0..r.
+:func:`repair_sample` asks the planner, verifies the answer with the engine, feeds the
+engine's errors and hints back for up to ``rounds`` more rounds (stopping at the first
+accepted answer), optionally asks a fallback planner once, and records every attempt.
+Round 0 is the original response, so ``strict_pass_at_round[r]`` says whether attempt r
+was accepted and "SP after r rounds" is the share of samples with a pass among attempts 0..r.
 
-The reference planner reads the structured task, not the prompt text: the harness passes the
-:class:`CompiledTask` in :attr:`PlannerPrompt.task`, which LLM backends ignore. When
-``symplan_core.planners.reference`` exposes no ``make_planner_backend`` factory (the
-``llm.reference_backend`` contract), :func:`load_planner` wraps :func:`plan_task` itself.
+The reference planner reads the structured task, not the prompt text: prompts carry the
+:class:`CompiledTask` in :attr:`PlannerPrompt.task`, which LLM backends ignore.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from symplan_core.engine.verify import CompiledTask, VerifyResult
-from symplan_core.eval.metrics import score
-from symplan_core.llm import (
-    BackendUnavailableError,
-    ChatMessage,
-    Completion,
-    FunctionBackend,
-    PlannerBackend,
-    PlannerPrompt,
-    ReferenceBackendConfig,
-    Sampling,
-    make_backend,
-    parse_backend_spec,
+from symplan_core.eval.metrics import score, verdict_of
+from symplan_core.llm import ChatMessage, Completion, PlannerBackend, PlannerPrompt, Sampling
+from symplan_core.planners.reference_backend import (
+    make_planner_backend,
+    reference_backend,
+    reference_response,
 )
 from symplan_core.prompts import repair_conversation
 
+__all__ = ["RepairTrace", "as_prompt", "completion_fields", "load_planner", "reference_backend",
+           "reference_response", "repair_sample"]
 
-def reference_response(task: CompiledTask, time_budget: float = 5.0) -> str:
-    """The reference planner's response; an empty plan (with the reason) when it fails."""
-    from symplan_core.planners.reference import plan_task
-
-    result = plan_task(task, time_budget=time_budget)
-    if result.response:
-        return result.response
-    reason = result.reason or "no plan found"
-    return f"<think>no plan: {reason}</think><answer><steps>\n</steps><code>\n</code></answer>"
-
-
-def reference_backend(options: Mapping[str, str] | None = None) -> PlannerBackend:
-    """``FunctionBackend`` over the reference planner; the prompt must carry the task."""
-    budget = float((options or {}).get("time_budget", 5.0))
-
-    def respond(prompt: PlannerPrompt) -> str:
-        if not isinstance(prompt.task, CompiledTask):
-            raise ValueError("the reference planner needs the task: pass PlannerPrompt(task=CompiledTask)")
-        return reference_response(prompt.task, budget)
-
-    return FunctionBackend(respond, name="reference")
-
-
-def load_planner(spec: str) -> PlannerBackend:
-    config = parse_backend_spec(spec)
-    if isinstance(config, ReferenceBackendConfig):
-        try:
-            return make_backend(config)
-        except BackendUnavailableError:
-            return reference_backend(config.options)
-    return make_backend(config)
+#: A planner spec -> backend (the reference planner included).
+load_planner = make_planner_backend
 
 
 def as_prompt(messages: Sequence[Mapping[str, str]], task: CompiledTask, prompt_id: str) -> PlannerPrompt:
@@ -81,52 +46,111 @@ def completion_fields(completion: Completion) -> dict[str, Any]:
     }
 
 
+def strict_pass(result: VerifyResult) -> bool:
+    return result.strict_pass
+
+
+@dataclass
+class Attempt:
+    """One answer: which round (None for the fallback), who gave it, and the engine's verdict
+    (None when the backend failed)."""
+
+    round: int | None
+    source: str  # "model" or "reference"
+    completion: Completion
+    result: VerifyResult | None
+    accepted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"round": self.round, "source": self.source}
+        if self.source == "reference":
+            data["response"] = self.completion.text
+        else:
+            data.update(completion_fields(self.completion))
+        if self.result is not None:
+            data["verdict"], data["errors"] = verdict_of(self.result), [e.to_json() for e in self.result.errors]
+        return data
+
+
 @dataclass
 class RepairTrace:
     strict_pass_at_round: list[bool]
-    attempts: list[dict[str, Any]] = field(default_factory=list)
+    attempts: list[Attempt] = field(default_factory=list)  # every attempt, round 0 included
     fallback_strict_pass: bool | None = None
 
+    @property
+    def accepted(self) -> Attempt | None:
+        """The accepted attempt (the loop stops at the first), if any."""
+        return next((a for a in self.attempts if a.accepted), None)
+
     def to_json(self) -> dict[str, Any]:
+        """Round 0 lives in the sample record itself, so ``attempts`` lists the later ones."""
         return {"rounds": len(self.strict_pass_at_round) - 1, "strict_pass_at_round": self.strict_pass_at_round,
-                "fallback_strict_pass": self.fallback_strict_pass, "attempts": self.attempts}
+                "fallback_strict_pass": self.fallback_strict_pass,
+                "attempts": [a.to_json() for a in self.attempts if a.round != 0]}
+
+
+#: on_event(event, round): "ask" before a model call, "verify" before the engine checks an
+#: answer, "fallback" before the fallback planner is asked (round None).
+OnEvent = Callable[[str, int | None], None]
 
 
 def repair_sample(
     backend: PlannerBackend,
     task: CompiledTask,
     messages: Sequence[Mapping[str, str]],
-    first: Completion,
+    first: Completion | None,
     first_result: VerifyResult | None,
     rounds: int,
-    sampling: Sampling,
-    prompt_id: str,
-    fallback: bool = False,
+    sampling: Sampling | None = None,
+    prompt_id: str = "",
+    fallback: bool | PlannerBackend = False,
+    *,
+    accept: Callable[[VerifyResult], bool] = strict_pass,
+    stop_on_backend_error: bool = False,
+    on_event: OnEvent | None = None,
 ) -> RepairTrace:
-    """Repair one sample; ``first_result`` is None when the first call failed (no response)."""
-    trace = RepairTrace(strict_pass_at_round=[bool(first_result and first_result.strict_pass)])
+    """Repair one sample. ``first`` is the round-0 answer when the caller already has it
+    (``first_result`` its verdict, None when the backend failed); with ``first=None`` round 0
+    asks ``backend`` here. ``accept`` decides what counts as a pass (default: strict pass).
+    A failed backend call is retried with the original prompt, or ends the model rounds when
+    ``stop_on_backend_error``. ``fallback`` (True: the reference planner) is asked once when no
+    model attempt was accepted; its answer is verified like any other."""
+    notify = on_event or (lambda _event, _round: None)
+    trace = RepairTrace(strict_pass_at_round=[])
     history = list(messages)
-    response, result = first.text, first_result
-    for round_index in range(1, rounds + 1):
-        if trace.strict_pass_at_round[-1]:
-            break
-        if result is None:  # nothing to repair: ask again with the original prompt
-            conversation = list(messages)
+    conversation: list[dict[str, str]] = list(map(dict, messages))
+    response, result = "", None
+    for round_index in range(rounds + 1):
+        if round_index == 0 and first is not None:
+            completion = first
+            result = first_result if completion.ok else None
         else:
-            conversation = repair_conversation(history, response, result)
-        completion = backend.plan(as_prompt(conversation, task, prompt_id), 1, sampling)[0]
-        attempt: dict[str, Any] = {"round": round_index, "source": "model", **completion_fields(completion)}
-        if completion.ok:
-            result, attempt["verdict"], attempt["errors"] = score(task, completion.text)
-            history, response = conversation, completion.text
-        else:
+            if round_index > 0:  # repair: the failed answer and the engine's verdict go back
+                conversation = (repair_conversation(history, response, result) if result is not None
+                                else list(map(dict, messages)))
+            notify("ask", round_index)
+            completion = backend.plan(as_prompt(conversation, task, prompt_id), 1, sampling)[0]
             result = None
+            if completion.ok:
+                notify("verify", round_index)
+                result = score(task, completion.text)[0]
+        if completion.ok:
+            history, response = conversation, completion.text
+        attempt = Attempt(round_index, "model", completion, result, result is not None and accept(result))
         trace.attempts.append(attempt)
-        trace.strict_pass_at_round.append(bool(result and result.strict_pass))
-    if fallback and not any(trace.strict_pass_at_round):
-        text = reference_response(task)
-        _, verdict, errors = score(task, text)
-        trace.attempts.append({"round": None, "source": "reference", "response": text,
-                               "verdict": verdict, "errors": errors})
-        trace.fallback_strict_pass = bool(verdict["strict_pass"])
+        trace.strict_pass_at_round.append(attempt.accepted)
+        if attempt.accepted or (not completion.ok and stop_on_backend_error):
+            break
+    if fallback and trace.accepted is None:
+        helper = reference_backend() if fallback is True else fallback
+        notify("fallback", None)
+        completion = helper.plan(as_prompt(conversation, task, prompt_id), 1, sampling)[0]
+        result = None
+        if completion.ok:
+            notify("verify", None)
+            result = score(task, completion.text)[0]
+        attempt = Attempt(None, "reference", completion, result, result is not None and accept(result))
+        trace.attempts.append(attempt)
+        trace.fallback_strict_pass = attempt.accepted
     return trace

@@ -65,9 +65,10 @@ def make_backend(spec: str | BackendConfig) -> PlannerBackend:
 
         return VLLMBackend(config)
     if isinstance(config, ReferenceBackendConfig):
-        from symplan_core.llm.reference_backend import load_reference_backend
-
-        return load_reference_backend(config)
+        # The planner sits above this layer: its factory handles every spec, reference included.
+        raise BackendUnavailableError(
+            "the reference planner is built by symplan_core.planners.reference_backend.make_planner_backend"
+        )
     raise BackendSpecError(str(spec), f"unsupported config type {type(config).__name__}")
 
 

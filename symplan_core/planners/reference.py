@@ -324,12 +324,3 @@ def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> P
             result.reason = f"re-verification failed: {first}"
     return result
 
-
-def make_planner_backend(options):
-    """The ``reference`` planner backend (contract of ``symplan_core.llm.reference_backend``).
-
-    It reads the structured task from ``PlannerPrompt.task``, never the prompt text.
-    """
-    from symplan_core.eval.repair import reference_backend  # lazy: eval imports this module
-
-    return reference_backend(options)

@@ -83,37 +83,9 @@ def test_sync_plan_works_inside_a_running_event_loop() -> None:
     assert asyncio.run(caller())[0].text == "x"
 
 
-def test_reference_backend_reports_a_missing_planner_module_as_unavailable(monkeypatch) -> None:
-    from symplan_core.llm import reference_backend
-
-    monkeypatch.setattr(
-        reference_backend, "REFERENCE_PLANNER_MODULE", "symplan_core.planners.not_written_yet"
-    )
-    with pytest.raises(BackendUnavailableError, match="not_written_yet"):
-        make_backend("reference")
-
-
-def test_reference_backend_uses_the_planner_module_factory(monkeypatch, tmp_path) -> None:
-    from symplan_core.llm import reference_backend
-
-    (tmp_path / "fake_reference_planner.py").write_text(
-        "from symplan_core.llm import FunctionBackend\n"
-        "def make_planner_backend(options):\n"
-        "    return FunctionBackend(lambda prompt: 'plan ' + options.get('mode', ''), name='reference')\n"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(reference_backend, "REFERENCE_PLANNER_MODULE", "fake_reference_planner")
-    backend = make_backend("reference?mode=exact")
-    assert [c.text for c in backend.plan("go", n=2)] == ["plan exact"] * 2
-
-
-def test_reference_module_without_the_factory_is_unavailable(monkeypatch, tmp_path) -> None:
-    from symplan_core.llm import reference_backend
-
-    (tmp_path / "factoryless_planner.py").write_text("def plan_task(task):\n    return ''\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(reference_backend, "REFERENCE_PLANNER_MODULE", "factoryless_planner")
-    with pytest.raises(BackendUnavailableError, match="make_planner_backend"):
+def test_the_llm_layer_points_reference_specs_to_the_planners_factory() -> None:
+    # The reference planner lives above this layer; its factory builds every spec.
+    with pytest.raises(BackendUnavailableError, match="planners.reference_backend.make_planner_backend"):
         make_backend("reference")
 
 

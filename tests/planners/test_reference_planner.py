@@ -92,13 +92,27 @@ def test_unsatisfiable_goal_returns_reason_not_timeout():
 
 
 def test_reference_spec_makes_a_backend_that_plans_from_the_task():
-    from symplan_core.llm import make_backend
     from symplan_core.llm.base import PlannerPrompt
+    from symplan_core.planners.reference_backend import make_planner_backend
 
     task = compile_task(load_problem("b1k/attach_a_camera_to_a_tripod"), "single")
-    [completion] = make_backend("reference").plan(PlannerPrompt(messages=(), task=task, prompt_id="p"), 1)
+    backend = make_planner_backend("reference?time_budget=2")
+    [completion] = backend.plan(PlannerPrompt(messages=(), task=task, prompt_id="p"), 1)
     assert completion.error is None
     assert verify(task, completion.text).strict_pass
+    [blind] = backend.plan("a prompt without the task", 1)  # the planner reads the task, not the text
+    assert blind.error and "needs the task" in blind.error
+
+
+def test_planner_factory_rejects_unknown_reference_options_and_delegates_llm_specs():
+    from symplan_core.llm import BackendSpecError
+    from symplan_core.llm.openai_backend import OpenAIBackend
+    from symplan_core.planners.reference_backend import make_planner_backend
+
+    with pytest.raises(BackendSpecError, match="mode"):
+        make_planner_backend("reference?mode=fast")
+    with make_planner_backend("openai:http://127.0.0.1:9/v1?model=m") as backend:  # built, never called
+        assert isinstance(backend, OpenAIBackend)
 
 
 def test_task_at_a_later_state_plans_from_there():

@@ -102,10 +102,10 @@ def test_goal_robot_overrides_the_session_robot_for_engine_and_prompt() -> None:
 
 def test_goal_bddl_text_is_planned_for_and_malformed_bddl_is_a_typed_failure() -> None:
     from symplan_core.bddl.writer import write_problem
-    from symplan_core.llm import make_backend
+    from symplan_core.planners.reference_backend import make_planner_backend
     from symplan_core.tasks import load_problem
 
-    session = PlanningSession(make_backend("reference"), fallback="none", backend_name="reference")
+    session = PlanningSession(make_planner_backend("reference"), fallback="none", backend_name="reference")
     # A variant of the real task, given as text: only two planks to bring in.
     text = write_problem(load_problem(TASK, BENCH)).replace(" plywood.n.01_3 - plywood.n.01", " - plywood.n.01")
     text = "\n".join(line for line in text.splitlines() if "plywood.n.01_3" not in line)

@@ -24,20 +24,33 @@ def verify(task: Any, plan_text: str, state: Any) -> Any:
     return _verify(task, plan_text, state=state)
 
 
+def repair(backend: Any, task: Any, messages: Sequence[dict[str, str]], rounds: int, fallback: Any,
+           accept: Any, on_event: Any) -> Any:
+    """symplan_core's repair loop (the one evaluation uses): ask, verify from ``task``'s initial
+    state, feed the engine's errors back for ``rounds`` rounds, then ``fallback`` (a backend or
+    None). A backend error ends the model rounds: an unreachable endpoint will not recover."""
+    from symplan_core.eval.repair import repair_sample
+
+    return repair_sample(backend, task, messages, None, None, rounds, None, "symplan_ros", fallback or False,
+                         accept=accept, stop_on_backend_error=True, on_event=on_event)
+
+
 def apply(task: Any, state: Any, call: Any) -> list[str]:
     """Apply a SUCCEEDED subgoal's effects to the live state; return engine errors (if any)."""
     return [e.message for e in task.apply(state, call, trace=False).errors]
 
 
 def error_lines(result: Any) -> list[str]:
-    """The engine's errors as "step N: KIND: message (hint: ...)" lines; never empty on failure."""
-    lines = [f"step {e.step}: {e.kind.value}: {e.message}" + (f" (hint: {e.hint})" if e.hint else "")
-             for e in result.errors]
-    if not lines and not result.calls:
-        lines.append("format: the response contains no action calls")
-    if not lines and not result.strict_pass:
-        lines.append(f"goal not reached (gcr={result.gcr:.2f})")
-    return lines
+    """The engine's errors in its one line format (``step N `call`: KIND: message (hint: ...)``,
+    N 1-based); without errors, why the verdict is not a strict pass. Never empty on failure."""
+    return [e.line() for e in result.errors] or result.failure_lines()
+
+
+def rejection_lines(result: Any) -> list[str]:
+    """Why the runtime rejected a verdict: its failure lines, or for a strict pass that
+    assumed unknown affordances, those diagnostics."""
+    return result.failure_lines() or [
+        f"{d.line()} [not verified: engine.allow_unknown_affordances is false]" for d in result.diagnostics]
 
 
 def to_json_text(result: Any) -> str:
@@ -78,32 +91,15 @@ def subgoals_for(task: Any, state: Any, calls: Sequence[Any], plan_id: str, subg
 
 # ---- backends and prompts ------------------------------------------------------------------
 def make_backend(spec: str) -> Any:
-    """Backend for a spec; raises BackendSpecError / BackendUnavailableError (configure fails)."""
-    from symplan_core.llm import make_backend as _make
+    """Backend for a spec (``reference`` included); raises BackendSpecError /
+    BackendUnavailableError (configure fails)."""
+    from symplan_core.planners.reference_backend import make_planner_backend
 
-    return _make(spec)
+    return make_planner_backend(spec)
 
 
 def backend_name(spec: str) -> str:
     return spec.split(":", 1)[0].split("?", 1)[0].strip().lower() or "backend"
-
-
-def complete(backend: Any, messages: Sequence[dict[str, str]], task: Any) -> tuple[str, str | None]:
-    """One completion; (text, None) or ("", error). Backends report failures as data.
-
-    ``task`` travels in PlannerPrompt.task for structured planners (the reference planner);
-    LLM backends only read the messages.
-    """
-    from symplan_core.eval.repair import as_prompt
-
-    try:
-        completions = backend.plan(as_prompt(messages, task, "symplan_ros"), n=1)
-    except Exception as exc:  # noqa: BLE001 - a broken backend is an error result, not a crash
-        return "", f"{type(exc).__name__}: {exc}"
-    if not completions:
-        return "", "backend returned no completion"
-    first = completions[0]
-    return ("", str(first.error)) if first.error else (first.text, None)
 
 
 def task_at_state(task: Any, state: Any) -> Any:
@@ -125,10 +121,3 @@ def prompt_messages(task: Any, state: Any, variant: str,
         return build_prompt(task, task.robot, variant=variant), task
     messages = build_prompt(task, task.robot, variant=variant, state=state, history=history)
     return messages, task_at_state(task, state)
-
-
-def repair_messages(messages: Sequence[dict[str, str]], text: str, result: Any) -> list[dict[str, str]]:
-    """The next repair round: history, the rejected answer, the engine's errors and hints."""
-    from symplan_core.prompts import repair_conversation
-
-    return repair_conversation(messages, text, result)

@@ -3,7 +3,9 @@
 The ROS node is a thin shell around :class:`PlanningSession`; tests drive the same class
 without DDS. The safety invariant lives here: a :class:`Subgoal` exists only inside a
 :class:`ValidatedPlan`, and a ValidatedPlan is only built from a plan that strict-passed
-the engine from the session's current symbolic state (the state the subgoals will run on).
+the engine from the session's current symbolic state (the state the subgoals will run on)
+and that assumed no unknown affordance (unless ``allow_unknown_affordances``). Planning,
+repair rounds and the fallback run in symplan_core's repair loop (the one evaluation uses).
 LLM output is only ever parsed by the engine (data, never code).
 """
 
@@ -76,7 +78,7 @@ class PlanningSession:
 
     def __init__(self, backend: Any, robot: str = "single", prompt_variant: str = "guided",
                  repair_rounds: int = 2, fallback: str = "reference", replan_limit: int = 3,
-                 backend_name: str = "backend") -> None:
+                 backend_name: str = "backend", allow_unknown_affordances: bool = False) -> None:
         self.backend = backend
         self.backend_name = backend_name
         self.robot = robot
@@ -84,56 +86,57 @@ class PlanningSession:
         self.repair_rounds = repair_rounds
         self.fallback = fallback
         self.replan_limit = replan_limit
+        # A plan that relies on an object of a synset in no table is not verified unless allowed.
+        self.allow_unknown_affordances = allow_unknown_affordances
         self._fallback_backend: Any = None
         self._ids = itertools.count()
         self.last_backend_error: str | None = None  # for the LLM-endpoint diagnostic
 
     # ---- planning ----------------------------------------------------------------------
+    def accepts(self, result: Any) -> bool:
+        """What the runtime treats as verified: a strict pass that assumed no unknown affordance."""
+        return result.strict_pass and (self.allow_unknown_affordances or not result.assumes_affordances)
+
     def plan(self, task: Any, state: Any, attempt: int, goal_id: str,
              feedback: Feedback, history: list[str]) -> tuple[ValidatedPlan | None, list[str]]:
         """Ask the backend (with repair rounds, then the fallback) for a plan from ``state``.
 
         Returns the validated plan, or None and the error trace of every rejected attempt.
         """
-        errors: list[str] = []
         messages, prompt_task = core.prompt_messages(task, state, self.prompt_variant, history)
-        for round_ in range(self.repair_rounds + 1):
-            feedback("planning" if round_ == 0 else "repairing", attempt,
-                     f"asking {self.backend_name} (round {round_ + 1}/{self.repair_rounds + 1})")
-            text, err = core.complete(self.backend, messages, prompt_task)
-            self.last_backend_error = err
-            if err is not None:
-                errors.append(f"attempt {attempt} round {round_}: backend error: {err}")
-                break  # an unreachable endpoint will not recover within a repair round
-            plan, result = self._verify(task, text, state, attempt, goal_id, feedback, self.backend_name)
-            if plan is not None:
-                return plan, errors
-            errors.extend(f"attempt {attempt} round {round_}: {e}" for e in core.error_lines(result))
-            messages = core.repair_messages(messages, text, result)
+        rounds = self.repair_rounds + 1
+
+        def on_event(event: str, round_: int | None) -> None:
+            if event == "ask":
+                feedback("planning" if round_ == 0 else "repairing", attempt,
+                         f"asking {self.backend_name} (round {(round_ or 0) + 1}/{rounds})")
+            elif event == "fallback":
+                feedback("repairing", attempt, "falling back to the reference planner")
+            else:
+                feedback("verifying", attempt, "checking the plan with the engine")
+
+        fallback = None
         if self.fallback == "reference" and self.backend_name != "reference":
-            feedback("repairing", attempt, "falling back to the reference planner")
             if self._fallback_backend is None:
                 self._fallback_backend = core.make_backend("reference")
-            text, err = core.complete(self._fallback_backend, messages, prompt_task)
-            if err is not None:
-                errors.append(f"attempt {attempt} fallback: backend error: {err}")
-                return None, errors
-            plan, result = self._verify(task, text, state, attempt, goal_id, feedback, "reference")
-            if plan is not None:
-                return plan, errors
-            errors.extend(f"attempt {attempt} fallback: {e}" for e in core.error_lines(result))
-        return None, errors
-
-    def _verify(self, task: Any, text: str, state: Any, attempt: int, goal_id: str,
-                feedback: Feedback, source: str) -> tuple[ValidatedPlan | None, Any]:
-        """(ValidatedPlan, result) if ``text`` strict-passes from ``state``, else (None, result)."""
-        feedback("verifying", attempt, "checking the plan with the engine")
-        result = core.verify(task, text, state)
-        if not result.strict_pass:
-            return None, result
+            fallback = self._fallback_backend
+        trace = core.repair(self.backend, prompt_task, messages, self.repair_rounds, fallback, self.accepts, on_event)
+        models = [a for a in trace.attempts if a.source == "model"]
+        self.last_backend_error = models[-1].completion.error if models else None
+        errors: list[str] = []
+        for a in trace.attempts:
+            where = f"attempt {attempt} " + (f"round {a.round}" if a.round is not None else "fallback")
+            if a.result is None:
+                errors.append(f"{where}: backend error: {a.completion.error}")
+            elif not a.accepted:
+                errors.extend(f"{where}: {line}" for line in core.rejection_lines(a.result))
+        chosen = trace.accepted
+        if chosen is None:
+            return None, errors
         plan_id = f"{goal_id}-{attempt}-{next(self._ids)}"
-        subgoals = core.subgoals_for(task, state, result.calls, plan_id, Subgoal)
-        return ValidatedPlan(plan_id, attempt, float(result.gcr), tuple(subgoals), source), result
+        subgoals = core.subgoals_for(task, state, chosen.result.calls, plan_id, Subgoal)
+        source = "reference" if chosen.round is None else self.backend_name
+        return ValidatedPlan(plan_id, attempt, float(chosen.result.gcr), tuple(subgoals), source), errors
 
     # ---- the whole goal ----------------------------------------------------------------
     def run(self, request: TaskRequest, scene_source: SceneSource, dispatch: Dispatch,
