@@ -42,7 +42,7 @@ def _errors(exc) -> str:
 def build(
     out: Path = typer.Option(..., "--out", help="Output directory: prompts.jsonl, meta.json, README.md."),
     split: str = typer.Option("b1k/train,b1k/test,b100/test", "--split", help=f"Comma-separated: {SPLIT_CHOICES}."),
-    tasks: str | None = typer.Option(None, "--tasks", help="Only these activities: a,b,c or @file (one per line)."),
+    tasks: str | None = typer.Option(None, "--tasks", help="Only these activities (name or bench/name): a,b,c or @file (one per line)."),
     seed: int = typer.Option(0, "--seed", help="Seed of every draw (augmentation, distractors, dialogue)."),
     distractors: int = typer.Option(3, "--distractors", min=0, help="Scene distractors per definition."),
     init_aug: int = typer.Option(1, "--init-aug", min=0, help="Valid init-aug definitions wanted per activity."),

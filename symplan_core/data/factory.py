@@ -57,7 +57,7 @@ class FactoryConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     splits: tuple[Literal["b1k/train", "b1k/test", "b100/test"], ...] = SPLITS
-    tasks: tuple[str, ...] | None = Field(default=None, description="only these activities")
+    tasks: tuple[str, ...] | None = Field(default=None, description="only these activities (name or bench/name)")
     seed: int = 0
     distractors: int = Field(default=3, ge=0, description="distractors added per definition")
     init_aug: int = Field(default=1, ge=0, description="valid init-aug definitions wanted per activity")
@@ -146,9 +146,10 @@ class Factory:
 
     def activities(self, split: str) -> list[str]:
         names = split_activities(split, self.test_activities)
-        if self.config.tasks is not None:
+        if self.config.tasks is not None:  # "name" (any benchmark) or "benchmark/name"
             wanted = set(self.config.tasks)
-            names = [n for n in names if n in wanted]
+            bench = split.split("/")[0]
+            names = [n for n in names if n in wanted or f"{bench}/{n}" in wanted]
         return names[: self.config.limit] if self.config.limit else names
 
     def rows(self, progress: Callable[[str], None] | None = None) -> Iterator[SampleRow]:
