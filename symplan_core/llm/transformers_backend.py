@@ -29,6 +29,7 @@ from symplan_core.llm.base import (
     PlannerPrompt,
     Sampling,
 )
+from symplan_core.llm.checkpoint import local_checkpoint
 from symplan_core.llm.spec import TransformersBackendConfig
 
 _log = logging.getLogger(__name__)
@@ -62,7 +63,8 @@ def resolve_model_location(model_path: str, gguf_file: str | None = None) -> Res
             if not (path / gguf_file).is_file():
                 raise ModelNotFoundError(f"{gguf_file} not found in {path}")
             return ResolvedModel(path, gguf_file)
-        if (path / "config.json").is_file():
+        if (path / "config.json").is_file() or (path / "adapter_config.json").is_file():
+            local_checkpoint(str(path))  # a clear error for an adapter-only or weightless directory
             return ResolvedModel(path, None)
         gguf_files = sorted(candidate.name for candidate in path.glob("*.gguf"))
         if len(gguf_files) == 1:

@@ -21,6 +21,7 @@ from symplan_core.llm.base import (
     _check_sample_count,
     as_planner_prompt,
 )
+from symplan_core.llm.checkpoint import local_checkpoint
 from symplan_core.llm.spec import VLLMBackendConfig
 
 
@@ -41,9 +42,12 @@ class VLLMBackend(LocalPlannerBackend):
     def __init__(self, config: VLLMBackendConfig) -> None:
         super().__init__()
         self.config = config
+        # A local checkpoint is checked before vLLM starts and passed as an absolute path, so that
+        # vLLM never mistakes it for a hub id; hub ids pass through.
+        local = local_checkpoint(config.model)
         self._vllm = _import_vllm()
         engine_options: dict[str, Any] = {
-            "model": config.model,
+            "model": str(local) if local is not None else config.model,
             "tokenizer": config.tokenizer,
             "tensor_parallel_size": config.tensor_parallel_size,
             "gpu_memory_utilization": config.gpu_memory_utilization,
