@@ -48,14 +48,15 @@ def _print_summary(task_name: str, robot: str, result) -> None:
               f"executable prefix {result.executable_prefix}, format ok: {result.format_ok}")
     for issue in result.format_issues:
         out.print(f"  format: {issue}", highlight=False)
-    for title, rows in (("Errors", result.errors), ("Warnings", result.warnings)):
+    for title, rows in (("Errors", result.errors), ("Warnings", result.warnings),
+                        ("Diagnostics (abilities assumed, not checked)", result.diagnostics)):
         if not rows:
             continue
         table = Table(title=title, show_lines=False)
         for col in ("step", "call", "kind", "message", "hint"):
             table.add_column(col, overflow="fold")
         for e in rows:
-            table.add_row(str(e.step), e.call, e.kind.value, e.message, e.hint)
+            table.add_row(str(e.step_number), e.call, e.kind.value, e.message, e.hint)
         out.print(table)
     if result.trace:
         for step in result.trace:
