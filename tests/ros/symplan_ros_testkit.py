@@ -44,27 +44,35 @@ def garbage_backend() -> FunctionBackend:
     return FunctionBackend(lambda _p: "Sure! import os; os.system('x')\nteleport(plywood_1)\n((", name="garbage")
 
 
-def replay(dispatched: list, failed: set[int] = frozenset()) -> None:
+def replay(dispatched: list, failed: set[int] = frozenset(), plans: dict[str, str] | None = None) -> None:
     """Re-check the invariant independently: group dispatched subgoals by plan, and verify each
-    plan's full text strict-passes from the symbolic state in which its first subgoal ran."""
+    plan's full text strict-passes from the symbolic state in which its first subgoal ran.
+
+    ``plans`` (plan_id -> the validated plan's text, from ``SessionResult.plans``) lets aborted
+    plans be re-verified too; without it (subgoals seen over DDS) only completed plans can be
+    rebuilt from their subgoals. ``failed``: positions in ``dispatched`` the controller failed
+    (their effects are not applied)."""
+    from symplan_core.engine import parse_plan
+
     task = compile_task(load_problem(TASK, BENCH))
     state = task.initial_state()
-    plans: dict[str, list] = {}
+    by_plan: dict[str, list] = {}
     for sub in dispatched:
-        plans.setdefault(sub.plan_id, []).append(sub)
+        by_plan.setdefault(sub.plan_id, []).append(sub)
     position = 0
-    for plan_id, subs in plans.items():
-        count = subs[0].count
+    for plan_id, subs in by_plan.items():
         assert [s.index for s in subs] == list(range(len(subs))), f"{plan_id} out of order"
-        # The full plan (all `count` steps) must strict-pass from here; rebuild it from the
-        # subgoals that ran plus nothing else only when the plan completed.
         texts = [s.text for s in subs]
-        if len(subs) == count:
-            assert verify(task, "\n".join(texts), state).strict_pass, f"{plan_id} not strict-pass"
+        if plans is not None:
+            assert plan_id in plans, f"{plan_id} published subgoals but was never validated"
+            full = plans[plan_id]
+            assert full.splitlines()[:len(texts)] == texts, f"{plan_id}: subgoals differ from the validated plan"
+        else:
+            full = "\n".join(texts) if len(subs) == subs[0].count else None
+        if full is not None:
+            assert verify(task, full, state).strict_pass, f"{plan_id} not strict-pass from the state it ran on"
         for s in subs:
             if position not in failed:
-                from symplan_core.engine import parse_plan
-
                 (call,) = parse_plan(s.text).calls
                 assert not task.apply(state, call).errors
             position += 1

@@ -199,7 +199,9 @@ def test_verify_plan_service_reports_strict_pass_and_engine_errors(rig) -> None:
     assert ok.ok and ok.strict_pass and ok.gcr == 1.0 and len(ok.calls) == 12 and ok.errors == []
     bad = client.call_verify(task_id=TASK, benchmark=BENCH, plan_text="grasp(plywood_1)\nfly(plywood_2)")
     assert bad.ok and not bad.strict_pass
-    assert any("PRECONDITION" in e or "near" in e for e in bad.errors)
+    # The engine's kind and its repair hint, in the one error-line format (1-based steps).
+    assert any(e.startswith("step 1 `grasp(plywood_1)`: MISSING_STEP:") and "navigate(plywood_1) first" in e
+               for e in bad.errors), bad.errors
     assert any("UNKNOWN_ACTION" in e for e in bad.errors)
     missing = client.call_verify(task_id="no_such_task_xyz", plan_text="navigate(a)")
     assert not missing.ok and missing.errors

@@ -36,7 +36,8 @@ def test_every_dispatched_subgoal_belongs_to_a_plan_that_strict_passes_from_the_
     result, dispatched, stages = _run(session, {2: Outcome.FAILED})
     assert result.success and result.replans == 1
     assert len({s.plan_id for s in dispatched}) == 2
-    replay(dispatched, failed={2})  # re-verifies each plan from the state it started on
+    # Re-verifies each plan, the aborted first one included, from the state it started on.
+    replay(dispatched, failed={2}, plans={p.plan_id: p.text for p in result.plans})
 
 
 def test_timeout_is_treated_like_a_failure_and_replanned() -> None:
@@ -44,7 +45,7 @@ def test_timeout_is_treated_like_a_failure_and_replanned() -> None:
     result, dispatched, _ = _run(session, {0: Outcome.TIMEOUT})
     assert result.success and result.replans == 1
     assert "timeout" in result.errors[0]
-    replay(dispatched, failed={0})
+    replay(dispatched, failed={0}, plans={p.plan_id: p.text for p in result.plans})
 
 
 def test_garbage_backend_dispatches_nothing_and_returns_the_engine_errors() -> None:
@@ -63,6 +64,8 @@ def test_replan_limit_bounds_the_number_of_replans() -> None:
     assert result.replans == 2
     assert len(dispatched) == 3  # first plan + two replans, each failing at its first subgoal
     assert "replan limit" in result.message
+    # Every plan was aborted at its first subgoal; each must still have strict-passed from there.
+    replay(dispatched, failed={0, 1, 2}, plans={p.plan_id: p.text for p in result.plans})
 
 
 def test_execute_false_validates_without_dispatching() -> None:

@@ -49,6 +49,7 @@ class ValidatedPlan:
     gcr: float
     subgoals: tuple[Subgoal, ...]
     source: str  # backend name that produced it ("reference" for the fallback)
+    text: str = ""  # the calls the engine verified, one per line (what the subgoals are)
 
 
 @dataclass
@@ -63,6 +64,7 @@ class SessionResult:
     executed: list[Subgoal] = field(default_factory=list)  # validated subgoals, in order run
     errors: list[str] = field(default_factory=list)
     canceled: bool = False
+    plans: list[ValidatedPlan] = field(default_factory=list)  # every plan validated, aborted ones too
 
 
 # (stage, attempt, message[, subgoal_index, subgoal_count])
@@ -136,7 +138,8 @@ class PlanningSession:
         plan_id = f"{goal_id}-{attempt}-{next(self._ids)}"
         subgoals = core.subgoals_for(task, state, chosen.result.calls, plan_id, Subgoal)
         source = "reference" if chosen.round is None else self.backend_name
-        return ValidatedPlan(plan_id, attempt, float(chosen.result.gcr), tuple(subgoals), source), errors
+        text = "\n".join(s.text for s in subgoals)
+        return ValidatedPlan(plan_id, attempt, float(chosen.result.gcr), tuple(subgoals), source, text), errors
 
     # ---- the whole goal ----------------------------------------------------------------
     def run(self, request: TaskRequest, scene_source: SceneSource, dispatch: Dispatch,
@@ -169,6 +172,7 @@ class PlanningSession:
             if plan is None:
                 result.message = f"no plan strict-passed the engine (attempt {attempt})"
                 return result
+            result.plans.append(plan)
             result.plan_id, result.gcr, result.strict_pass = plan.plan_id, plan.gcr, True
             if not request.execute:
                 result.executed.extend(plan.subgoals)  # validated, reported, not dispatched
