@@ -93,6 +93,7 @@ class LengthBatch:
     best_sp_rate: float
     group_sp_rates: dict[Hashable, float]
     group_budgets: dict[Hashable, int]
+    hard_groups: int = 0  # groups given the wider (GroupAdapt hard) budget
 
     def metrics(self) -> dict[str, float]:
         budgets = list(self.group_budgets.values())
@@ -100,7 +101,7 @@ class LengthBatch:
             "length/gate_open": float(self.gate_open), "length/batch_sp_rate": self.batch_sp_rate,
             "length/best_sp_rate": self.best_sp_rate,
             "length/mean_budget": sum(budgets) / len(budgets) if budgets else 0.0,
-            "length/hard_groups": float(sum(b > min(budgets) for b in budgets)) if budgets else 0.0,
+            "length/hard_groups": float(self.hard_groups),
             "length/mean_reward": sum(self.rewards) / len(self.rewards) if self.rewards else 0.0,
         }
 
@@ -137,7 +138,8 @@ class LengthShaper:
                 out.append(0.0)
                 continue
             out.append(self.value(int(length), key, budgets[gid]))
-        return LengthBatch(out, gate_open, rate, self.gate.best or 0.0, rates, budgets)
+        hard = sum(b > self.config.delta_base for b in budgets.values())
+        return LengthBatch(out, gate_open, rate, self.gate.best or 0.0, rates, budgets, hard)
 
     def value(self, length: int, key: str, budget: int) -> float:
         """R_len of one strict-pass response of ``length`` tokens under ``budget``."""

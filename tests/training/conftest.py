@@ -1,0 +1,24 @@
+"""RL test fixtures: real BEHAVIOR tasks as sample rows (helpers in ``rl_rows.py``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # for `rl_rows`
+
+from rl_rows import prompt_row  # noqa: E402
+
+from symplan_core.data.samples import SampleRow  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def bathtub(behavior_dir) -> SampleRow:
+    return prompt_row("b100/cleaning_bathtub")
+
+
+@pytest.fixture(scope="session")
+def tea(behavior_dir) -> SampleRow:
+    return prompt_row("b100/making_tea")
