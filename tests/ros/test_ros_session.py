@@ -155,3 +155,26 @@ def test_replan_prompt_shows_the_live_state_and_returns_the_task_at_that_state()
     assert "(holding plywood_1)" in replan[1]["content"]
     assert "- navigate(plywood_1)\n- grasp(plywood_1)" in replan[1]["content"]
     assert replan_task.initial_state().literals() == state.literals()
+
+
+def test_engine_errors_read_the_same_in_prompts_cli_and_ros(tmp_path) -> None:
+    # One formatter (EngineError.line, 1-based steps): the repair prompt, the CLI summary and the
+    # ROS error lines number a failing step identically.
+    from symplan_ros.core_adapter import error_lines
+    from typer.testing import CliRunner
+
+    from symplan_core.cli.main import app
+    from symplan_core.engine import compile_task, verify
+    from symplan_core.prompts import repair_message
+    from symplan_core.tasks import load_problem
+
+    plan = "navigate(plywood_1)\ngrasp(plywood_1)\nplace_on_top(plywood_1, floor_2)"  # not near floor_2
+    result = verify(compile_task(load_problem(TASK, BENCH)), plan)
+    [error] = result.errors
+    assert error.step == 2 and error.line().startswith("step 3 `place_on_top(plywood_1, floor_2)`: MISSING_STEP:")
+    assert error_lines(result) == [error.line()]
+    assert f"- {error.line()}" in repair_message(result)["content"]
+    (tmp_path / "plan.txt").write_text(plan)
+    cli = CliRunner().invoke(app, ["verify", f"{BENCH}/{TASK}", str(tmp_path / "plan.txt")], env={"COLUMNS": "200"})
+    row = next(line for line in cli.output.splitlines() if "place_on_top(plywood_1" in line)
+    assert row.split("│")[1].strip() == "3"
