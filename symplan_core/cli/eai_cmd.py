@@ -89,13 +89,15 @@ def _print_verdict(v) -> None:
     mine = v.ours
     verdict = ("[bold green]STRICT PASS[/]" if mine["strict_pass"] else
                "[bold yellow]ENGINE PASS (with errors)[/]" if mine["engine_pass"] else "[bold red]FAIL[/]")
-    out.print(f"{v.demo_id}: {verdict}  GCR {mine['gcr']:.3f}  ({v.steps} EAI steps, {len(v.calls)} engine calls)")
+    out.print(f"{v.demo_id}: {verdict}  GCR {mine['gcr']:.3f}  ({v.steps} EAI steps, {len(v.calls)} engine calls)",
+              soft_wrap=True)
     if v.ours_eai_goal != mine:
         other = v.ours_eai_goal
-        out.print(f"  with EAI's goal: strict pass {other['strict_pass']}, GCR {other['gcr']:.3f}")
+        out.print(f"  with EAI's goal: strict pass {other['strict_pass']}, GCR {other['gcr']:.3f}", soft_wrap=True)
     first = v.first_failure
     where = f"first failure at step {first['step']}: {first['eai_kind']}" if first else "no failing step"
-    out.print(f"EAI terms: executable {v.executable}, goal satisfied {v.goal_satisfied}, {where}", highlight=False)
+    out.print(f"EAI terms: executable {v.executable}, goal satisfied {v.goal_satisfied}, {where}", highlight=False,
+              soft_wrap=True)
     if v.navigates:
         out.print(f"auto-navigate inserted {len(v.navigates)} navigate call(s)")
     for title, rows in (("Errors", v.errors), ("Warnings", v.warnings)):

@@ -144,12 +144,19 @@ def derive_mapping(demo: Demo, problem: Problem, eai_goal: Problem) -> NameMappi
         classes: dict[int, tuple[list[str], list[str]]] = {}
         for (side, name), color in colors.items():
             classes.setdefault(color, ([], []))[0 if side == "s" else 1].append(name)
+        unmatched = [(len(scene) + len(inst), scene, inst) for scene, inst in classes.values()
+                     if len(scene) != len(inst)]
+        if unmatched:
+            # One odd fact changes the colours of everything it touches: name the smallest
+            # unmatched groups, the most specific suspects, on both sides.
+            least = min(size for size, _s, _i in unmatched)
+            scene = sorted((n for size, sc, _i in unmatched if size == least for n in sc), key=natural_key)
+            inst = sorted((n for size, _s, ins in unmatched if size == least for n in ins), key=natural_key)
+            parts = ([f"scene object(s) {', '.join(scene)}"] if scene else []) + \
+                ([f"instance(s) {', '.join(inst)} of b100/{demo.activity}"] if inst else [])
+            raise MappingError(f"{where}: {' and '.join(parts)} have no counterpart with the same facts")
         open_class = None
         for scene, inst in classes.values():
-            if len(scene) != len(inst):
-                names = ", ".join(sorted(scene, key=natural_key)) or ", ".join(sorted(inst, key=natural_key))
-                side = "scene object(s)" if scene else f"instance(s) of b100/{demo.activity}"
-                raise MappingError(f"{where}: {side} {names} have no counterpart with the same facts")
             if len(scene) == 1:
                 mapping[scene[0]] = inst[0]
             elif open_class is None or min(rank(("s", n)) for n in scene) < open_class[0]:

@@ -149,6 +149,11 @@ class Translator:
 
     def _put(self, step: EaiStep, kind: str, hand: str, ours: str, insts: list[str]) -> None:
         held = self.hands[hand]
+        if held is None and kind == "release" and step.objects[0] not in self.hands.values():
+            # Letting go of what is not held: the effect already holds (EAI: ADDITIONAL_STEP too).
+            self._warn(step, f"the {hand} hand holds nothing; {step.objects[0]} is already released",
+                       f"(not (holding {step.objects[0]}))")
+            return
         if held is None:
             self._error(step, ErrorKind.MISSING_STEP, f"the {hand} hand holds nothing",
                         f"grasp something with the {hand} hand first", f"(holding {hand}_hand)")

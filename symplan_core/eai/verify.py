@@ -130,10 +130,12 @@ class EaiVerdict:
         return dict(self.__dict__)
 
 
-def _record(session: DemoSession, err: EngineError, step: int, action: str, call: str = "") -> dict:
-    return {"step": step, "action": action, "call": session.scene_text(call), "kind": err.kind.value,
-            "eai_kind": eai_kind(err.kind), "message": session.scene_text(err.message),
-            "hint": session.scene_text(err.hint), "precondition": session.scene_text(err.precondition)}
+def _record(err: EngineError, step: int, action: str, call: str = "", names=lambda text: text) -> dict:
+    """One finding as JSON; ``names`` rewrites an engine message into scene names (the
+    translation's own messages are written in scene names already)."""
+    return {"step": step, "action": action, "call": names(call), "kind": err.kind.value,
+            "eai_kind": eai_kind(err.kind), "message": names(err.message), "hint": names(err.hint),
+            "precondition": names(err.precondition)}
 
 
 def _verdict_of(result) -> dict:
@@ -142,7 +144,8 @@ def _verdict_of(result) -> dict:
 
 def _engine_findings(session: DemoSession, tr: Translation, found: list[EngineError],
                      actions: dict[int, str]) -> list[dict]:
-    return [_record(session, e, tr.origin[e.step], actions.get(tr.origin[e.step], ""), e.call) for e in found]
+    return [_record(e, tr.origin[e.step], actions.get(tr.origin[e.step], ""), e.call, session.scene_text)
+            for e in found]
 
 
 def verify_entries(demo_id: str, entries: list, auto_navigate: bool = False) -> EaiVerdict:
@@ -155,10 +158,10 @@ def verify_entries(demo_id: str, entries: list, auto_navigate: bool = False) -> 
     full = verify(s.task, ParsedPlan(list(tr.calls), format_ok=True), state=start)
     full_eai = full if not s.goal_differs else verify(s.eai_task, ParsedPlan(list(tr.calls), format_ok=True),
                                                        state=start)
-    errors = [_record(s, e, e.step, e.call) for e in grammar + tr.errors]
+    errors = [_record(e, e.step, e.call) for e in grammar + tr.errors]
     errors += _engine_findings(s, tr, full.errors, actions)
     errors.sort(key=lambda r: r["step"])
-    warnings = sorted([_record(s, w, w.step, w.call) for w in tr.warnings]
+    warnings = sorted([_record(w, w.step, w.call) for w in tr.warnings]
                       + _engine_findings(s, tr, full.warnings, actions), key=lambda r: r["step"])
     diagnostics = _engine_findings(s, tr, full.diagnostics, actions)
     clean = not errors
