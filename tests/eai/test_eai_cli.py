@@ -42,8 +42,8 @@ def test_verify_prints_the_failing_step_in_eai_terms(eai_dir: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["eai", "verify", "no_such_demo", "-"], "no EAI demo 'no_such_demo'"),
-    (["eai", "verify", GIFTS, "/no/such/plan.json"], "no such file: /no/such/plan.json"),
-    (["eai", "eval", "/no/such/outputs.json"], "no such file"),
+    (["eai", "verify", GIFTS, "/no/such/plan.json"], "no such plan file: /no/such/plan.json"),
+    (["eai", "eval", "/no/such/outputs.json"], "no such plan file: /no/such/outputs.json"),
     (["eai", "map", "nothing"], "no EAI demo"),
 ])
 def test_bad_input_is_a_one_line_error(eai_dir: Path, args: list[str], message: str) -> None:
