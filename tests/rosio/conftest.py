@@ -1,0 +1,31 @@
+"""A real BEHAVIOR-1K task rendered to RGB-D frames: the camera data every rosio test records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+TASK = "b1k/attach_a_camera_to_a_tripod"
+INSTRUCTION = "attach the camera to the tripod"
+
+
+@dataclass(frozen=True)
+class RenderedTask:
+    scene: object  # perception SyntheticScene
+    frames: list
+    map_path: Path
+    detector: str
+    instruction: str = INSTRUCTION
+
+
+@pytest.fixture(scope="session")
+def rendered(behavior_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> RenderedTask:
+    from symplan_core.perception import NoiseConfig, render_task
+    from symplan_core.tasks import load_problem
+
+    scene = render_task(load_problem(TASK), seed=0)
+    map_path = tmp_path_factory.mktemp("fiducials") / "map.yaml"
+    scene.fiducial_map.dump(map_path)
+    return RenderedTask(scene, scene.frames(6, NoiseConfig.default()), map_path, f"fiducial:{map_path}")
