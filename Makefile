@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 STAMPS := .stamps
 PYTEST_ARGS ?=
 
-.PHONY: help install data model ros llama-server demo test lint bench clean
+.PHONY: help install data model ros llama-server verl demo test lint bench clean
 
 help:
 	@echo "make demo          - install into .venv if needed, then run the ROS demo (planner node + skill sim)"
@@ -41,6 +41,16 @@ $(STAMPS)/llama-server: | $(STAMPS)/core
 
 llama-server: $(STAMPS)/llama-server
 
+# verl 0.9.1 for the RL tests (its reward manager, registry and GRPO code on CPU): verl pins
+# transformers < 5.11 and pulls wandb, vLLM-era deps, so it and tensordict go in without deps and
+# only what the imported modules need is added (the verl-cpu extra).
+$(STAMPS)/verl: pyproject.toml | $(STAMPS)/core
+	$(PIP) install --quiet --no-deps "verl==0.9.1" "tensordict==0.10.0"
+	$(PIP) install --quiet -e ".[verl-cpu]"
+	@touch $@
+
+verl: $(STAMPS)/verl
+
 # Always run: no-ops (no network) once the data directory / model are complete.
 data: $(STAMPS)/core
 	$(VENV)/bin/symplan data fetch --eai
@@ -55,7 +65,7 @@ ros: $(STAMPS)/core
 demo: data ros
 	$(PY) scripts/demo_ros.py
 
-test: data model ros llama-server
+test: data model ros llama-server verl
 	$(VENV)/bin/ruff check --no-cache .
 	SYMPLAN_REQUIRE_ROS=1 SYMPLAN_REQUIRE_DEPS=1 $(VENV)/bin/pytest -q -rs $(PYTEST_ARGS)
 
@@ -67,6 +77,7 @@ bench: data ros
 	$(PY) bench/bench_engine.py
 	$(PY) bench/bench_ros.py
 	$(PY) bench/bench_eval.py
+	$(PY) bench/bench_rewards.py
 	$(PY) bench/bench_eai.py
 	$(VENV)/bin/symplan solve --benchmark all --robot both --actions full
 
