@@ -3,6 +3,7 @@ built once per session from real BEHAVIOR files."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,11 @@ def small_dataset(tmp_path_factory, test_activities) -> tuple[Path, dict, list[S
     out = tmp_path_factory.mktemp("small_dataset")
     meta = build_dataset(FactoryConfig(tasks=SMALL), test_activities, out)
     return out, meta, read_rows(out / "prompts.jsonl")
+
+
+@pytest.fixture()
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound once to find it, then released)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
