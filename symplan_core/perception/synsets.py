@@ -1,0 +1,201 @@
+"""Synset grounding: detector labels and instruction words -> BEHAVIOR synsets.
+
+Knowledge comes only from :mod:`symplan_core.tasks` (the B-1K synset table and the WordNet-style
+hierarchy, whose names *are* WordNet synset names: ``tennis_racket.n.01``). A label is grounded,
+in order, as:
+
+1. ``synset``: it is a known synset name (what a fiducial map gives);
+2. ``alias``: a lab-specific alias from the configuration (``{"sofa": "sofa.n.01"}``);
+3. ``lemma``: its words (lower-cased, singular) equal a synset's head word (``tennis racket`` ->
+   ``tennis_racket.n.01``); several senses: the one with a row in the table, then the lowest sense.
+
+WordNet's other lemmas (``automobile`` for ``car.n.01``) are not used: the labels this pipeline
+produces are synset names (fiducial maps) or the very phrases it prompted an open-vocabulary
+detector with (built from synset head words), so a synonym table would only serve free-text labels;
+lab set-ups name those in the alias table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from symplan_core.bddl.normalize import FLOOR_TYPES, SUBSTANCE_RULES
+from symplan_core.data.fetch import BENCHMARKS
+from symplan_core.tasks import list_tasks, load_problem, synset_info, synset_parents, synset_table
+
+_SYNSET = re.compile(r"^[A-Za-z0-9_'\-]+\.[nvas]\.\d+$")
+_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+#: igibson (B-100) declares every object rigid; only the substances its unary predicates name are
+#: not, and only those appear as patches (stains, dust: ``soaked`` has nothing to see).
+IGIBSON_SUBSTANCES = frozenset(s for _pred, (rel, s) in SUBSTANCE_RULES.items() if rel == "covered")
+#: Words instructions use as grammar or position, never as the object they mean ("on top of",
+#: "it is not the case that"), even where BEHAVIOR has a synset of that name.
+_NOT_OBJECTS = frozenset("case top side bottom front back middle end edge corner center centre place spot "
+                         "thing item object stuff kind sort type way set pair group piece bit lot part".split())
+
+
+@dataclass(frozen=True)
+class Grounding:
+    label: str
+    synset: str | None
+    method: str  # synset | alias | lemma | prompt | none
+    reason: str = ""
+
+
+def is_synset_name(text: str) -> bool:
+    return bool(_SYNSET.match(text))
+
+
+@lru_cache(maxsize=1)
+def benchmark_types() -> frozenset[str]:
+    """Every object type the B-100 and B-1K task files declare (B-100 has words B-1K lacks)."""
+    return frozenset(t for bench in BENCHMARKS for name in list_tasks(bench)
+                     for t in load_problem(f"{bench}/{name}").objects.values())
+
+
+@lru_cache(maxsize=8192)
+def known_synset(name: str) -> bool:
+    """A synset BEHAVIOR knows: a table row, a hierarchy node, a general word its table refines, or
+    an object type of a benchmark file."""
+    return (name in synset_table() or name in synset_parents() or synset_info(name) is not None
+            or name in benchmark_types())
+
+
+def head_words(synset: str) -> str:
+    """``tennis_racket.n.01`` -> ``tennis racket``; ``hard-boiled_egg.n.01`` -> ``hard-boiled egg``."""
+    return " ".join(synset.rsplit(".", 2)[0].replace("_", " ").split())
+
+
+def singulars(word: str) -> list[str]:
+    """The word and the singulars it may be the plural of (``cookies`` -> cookie, cooky)."""
+    out = [word]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        out.append(word[:-1])
+        if word.endswith("es"):
+            out.append(word[:-2])
+        if word.endswith("ies"):
+            out.append(word[:-3] + "y")
+    return out
+
+
+def words_of(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("_", " "))
+
+
+def _lookup(words: list[str]) -> str | None:
+    """The synset a phrase names; a plural last word is tried in its singular forms."""
+    if not words:
+        return None
+    index = lemma_index()
+    for last in singulars(words[-1]):
+        hit = index.get((*words[:-1], last))
+        if hit:
+            return hit
+    return None
+
+
+@lru_cache(maxsize=1)
+def lemma_index() -> dict[tuple[str, ...], str]:
+    """Head-word tuple -> the preferred synset with that head (table rows first, lowest sense)."""
+    names = set(synset_table()) | set(synset_parents()) | set(synset_parents().values())
+    best: dict[tuple[str, ...], tuple[tuple[int, int], str]] = {}
+    table = synset_table()
+    for name in names:
+        if ".n." not in name:
+            continue
+        key = tuple(words_of(head_words(name)))
+        sense = int(name.rsplit(".", 1)[1]) if name.rsplit(".", 1)[1].isdigit() else 99
+        rank = (0 if name in table else 1, sense)
+        if key and (key not in best or rank < best[key][0]):
+            best[key] = (rank, name)
+    return {k: v for k, (_r, v) in best.items()}
+
+
+def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding:
+    text = label.strip()
+    if is_synset_name(text):
+        if known_synset(text):
+            return Grounding(label, text, "synset")
+        return Grounding(label, None, "none", f"{text} is not a BEHAVIOR synset")
+    if aliases:
+        hit = aliases.get(text.lower())
+        if hit:
+            if known_synset(hit):
+                return Grounding(label, hit, "alias")
+            return Grounding(label, None, "none", f"alias {text!r} -> {hit} is not a BEHAVIOR synset")
+    hit = _lookup(words_of(text))
+    if hit:
+        return Grounding(label, hit, "lemma")
+    return Grounding(label, None, "none", f"no BEHAVIOR synset is named {text!r}")
+
+
+def mentioned_synsets(instruction: str, max_words: int = 4) -> list[tuple[str, str]]:
+    """(phrase, synset) for the object names an instruction uses, longest phrases first, no overlaps.
+
+    Only nouns BEHAVIOR can place count: synsets with a row in the table (objects and substances),
+    so abstract words that happen to be hierarchy nodes (``top``, ``side``) do not.
+    """
+    words = words_of(instruction)
+    table = synset_table()
+    found: list[tuple[str, str]] = []
+    used = [False] * len(words)
+    for size in range(max_words, 0, -1):
+        for start in range(0, len(words) - size + 1):
+            if any(used[start:start + size]):
+                continue
+            phrase = words[start:start + size]
+            if size == 1 and phrase[0] in _NOT_OBJECTS:
+                continue
+            hit = _lookup(phrase)
+            if hit and hit in table:
+                found.append((" ".join(words[start:start + size]), hit))
+                used[start:start + size] = [True] * size
+    return found
+
+
+def ancestors(synset: str) -> list[str]:
+    parents = synset_parents()
+    chain, seen, cur = [], {synset}, parents.get(synset)
+    while cur and cur not in seen:
+        chain.append(cur)
+        seen.add(cur)
+        cur = parents.get(cur)
+    return chain
+
+
+def compatibility(wanted: str, seen: str) -> int:
+    """How well a seen synset fills a wanted type: 3 same, 2 a kind of it, 1 more general, 0 no."""
+    if wanted == seen:
+        return 3
+    if wanted in ancestors(seen):
+        return 2
+    if seen in ancestors(wanted):
+        return 1
+    return 0
+
+
+def is_fixture(synset: str) -> bool:
+    info = synset_info(synset)
+    return synset in FLOOR_TYPES or (info is not None and "sceneObject" in info.abilities)
+
+
+def is_substance(synset: str, domain: str) -> bool:
+    """A particle system or liquid in ``domain``'s reading (B-100 declares only rigid objects)."""
+    if domain == "igibson":
+        return synset in IGIBSON_SUBSTANCES
+    info = synset_info(synset)
+    return info is not None and info.is_substance
+
+
+def is_floor(synset: str) -> bool:
+    return synset in FLOOR_TYPES
+
+
+def is_container(synset: str) -> bool:
+    """Can hold things inside: openable or fillable (or unknown: permitted), or a shelf."""
+    info = synset_info(synset)
+    if info is None:
+        return True
+    return bool({"openable", "fillable"} & info.abilities) or "shelf.n.01" in (synset, *ancestors(synset))

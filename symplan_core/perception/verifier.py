@@ -1,0 +1,172 @@
+"""The draft verifier: one typed verdict per axis, with reasons.
+
+* ``syntax``: the goal parsed; the written problem parses back to itself with our parser; no
+  unknown predicate or wrong arity.
+* ``objects``: every instance in ``:init``/goal declared and every quantified type declared;
+  every type a BEHAVIOR synset; every object backed by a detection or the prior (unseen objects
+  the goal needs fail here, named); every object the instruction names present.
+* ``init``: the engine loads it; nothing physically contradictory: one object on two supports,
+  inside a non-container, a support cycle, something resting on a substance, an object in two
+  rooms, a relation of an object with itself, a future object with other facts.
+* ``goal``: the reference planner finds a plan that strict-passes the engine (one engine), and
+  the goal does not already hold at the start.
+* ``judge`` (optional): an LLM judge through a backend spec, as in the paper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from symplan_core.bddl import BDDLSyntaxError, Problem, parse_problem
+from symplan_core.bddl.checks import check_problem
+from symplan_core.bddl.normalize import to_omnigibson
+from symplan_core.bddl.writer import write_problem
+from symplan_core.engine import compile_task
+from symplan_core.perception.synsets import (
+    compatibility,
+    head_words,
+    is_container,
+    is_substance,
+    known_synset,
+)
+from symplan_core.planners.reference import plan_task
+
+AXES = ("syntax", "objects", "init", "goal", "judge")
+_SYNTAX_CODES = frozenset({"unknown-predicate", "arity"})
+_OBJECT_CODES = frozenset({"undeclared-instance", "undeclared-type"})
+_SUPPORTS = ("ontop", "inside")
+
+
+@dataclass
+class Verdict:
+    axis: str
+    passed: bool | None  # None: not checked (an earlier axis made it meaningless)
+    reasons: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"axis": self.axis, "passed": self.passed, "reasons": list(self.reasons)}
+
+
+@dataclass
+class DraftFacts:
+    """What the verifier needs besides the problem: where each object came from, and what the
+    instruction named (phrase, synset)."""
+
+    sources: dict[str, str]
+    instruction_objects: list[tuple[str, str]] = field(default_factory=list)
+    goal_reason: str = ""  # why there is no goal (a draft that failed before the verifier)
+
+
+def check_syntax(problem: Problem | None, facts: DraftFacts) -> tuple[Verdict, Problem | None]:
+    if problem is None:
+        return Verdict("syntax", False, [facts.goal_reason or "the draft has no goal"]), None
+    text = write_problem(problem)
+    try:
+        reparsed = parse_problem(text, "<draft>")
+    except BDDLSyntaxError as exc:
+        return Verdict("syntax", False, [f"the written draft does not parse: {exc}"]), None
+    reasons = [d.message for d in check_problem(reparsed) if d.severity == "error" and d.code in _SYNTAX_CODES]
+    if reparsed != problem:
+        reasons.append("the written draft does not read back as the same problem")
+    return Verdict("syntax", not reasons, reasons), reparsed
+
+
+def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
+    reasons = [d.message for d in check_problem(problem) if d.severity == "error" and d.code in _OBJECT_CODES]
+    for inst, typ in problem.objects.items():
+        if not known_synset(typ):
+            reasons.append(f"{inst}: type {typ} is not a BEHAVIOR synset")
+        source = facts.sources.get(inst)
+        if source == "unseen":
+            reasons.append(f"{inst} is needed by the goal but was not detected")
+        elif source not in ("detection", "prior"):
+            reasons.append(f"{inst} is backed by neither a detection nor the task prior")
+    types = set(to_omnigibson(problem).objects.values())  # B-100's stains are predicates, not objects
+    heads = {head_words(t) for t in types}
+    for phrase, synset in facts.instruction_objects:  # any sense of the word will do (bow.n.02, bow.n.08)
+        if head_words(synset) not in heads and not any(compatibility(synset, t) > 0 for t in types):
+            reasons.append(f"the instruction names {phrase!r} ({synset}) but no such object was detected")
+    return Verdict("objects", not reasons, reasons)
+
+
+def physical_problems(problem: Problem) -> list[str]:
+    """Contradictions in ``:init`` (omnigibson vocabulary)."""
+    omni = to_omnigibson(problem)
+    substance = {i for i, t in omni.objects.items() if is_substance(t, problem.domain)}
+    reasons: list[str] = []
+    support: dict[str, tuple[str, str]] = {}
+    rooms: dict[str, str] = {}
+    for lit in omni.init:
+        if lit.negated or len(lit.args) != 2:
+            continue
+        a, b = lit.args
+        if lit.predicate == "inroom":
+            if rooms.setdefault(a, b) != b:
+                reasons.append(f"{a} is in two rooms ({rooms[a]} and {b})")
+            continue
+        if a == b:
+            reasons.append(f"({lit.predicate} {a} {b}) relates an object to itself")
+            continue
+        if lit.predicate not in _SUPPORTS or a in substance:
+            continue
+        if b in substance:
+            reasons.append(f"{a} rests {lit.predicate} {b}, a substance")
+        if lit.predicate == "inside" and b in omni.objects and not is_container(omni.objects[b]):
+            reasons.append(f"{a} is inside {b}, which is not a container")
+        if a in support and support[a] != (lit.predicate, b):
+            reasons.append(f"{a} is on two supports ({support[a][0]} {support[a][1]}, {lit.predicate} {b})")
+        support.setdefault(a, (lit.predicate, b))
+    for start in support:
+        seen, cur = [start], support[start][1]
+        while cur in support and cur not in seen:
+            seen.append(cur)
+            cur = support[cur][1]
+        if cur == start:
+            reasons.append("support cycle: " + " -> ".join([*seen, start]))
+    return list(dict.fromkeys(reasons))
+
+
+def check_init(problem: Problem) -> tuple[Verdict, object]:
+    reasons = [d.message for d in check_problem(problem) if d.severity == "error" and d.code == "future-in-init"]
+    reasons += physical_problems(problem)
+    try:
+        task = compile_task(problem)
+    except Exception as exc:  # noqa: BLE001 - any engine failure is this axis's reason
+        return Verdict("init", False, [f"the engine cannot load the draft: {type(exc).__name__}: {exc}", *reasons]), None
+    return Verdict("init", not reasons, reasons), task
+
+
+def check_goal(problem: Problem, robot: str, budget_s: float) -> tuple[Verdict, object]:
+    task = compile_task(problem, robot=robot)
+    if all(task.goal_report(task.initial_state())[0]):
+        return Verdict("goal", False, ["the goal already holds in the initial state (nothing to do)"]), None
+    result = plan_task(task, problem.name, time_budget=budget_s)
+    if result.solved and result.strict_pass:
+        return Verdict("goal", True, []), result
+    return Verdict("goal", False, [f"the reference planner found no strict-pass plan: {result.reason}"]), result
+
+
+def verify_draft(problem: Problem | None, facts: DraftFacts, robot: str = "single", budget_s: float = 5.0,
+                 judge: Callable[[str], tuple[bool, str]] | None = None) -> tuple[list[Verdict], object, bool]:
+    """Verdicts on every axis, the reference plan (if any) and whether the engine loads the draft."""
+    syntax, reparsed = check_syntax(problem, facts)
+    verdicts = [syntax]
+    if reparsed is None:
+        verdicts += [Verdict(axis, None, ["not checked: no parsable draft"]) for axis in ("objects", "init", "goal")]
+        return verdicts, None, False
+    verdicts.append(check_objects(reparsed, facts))
+    init, task = check_init(reparsed)
+    verdicts.append(init)
+    plan = None
+    if task is None:
+        verdicts.append(Verdict("goal", None, ["not checked: the engine does not load the draft"]))
+    elif verdicts[1].passed is False and any("needed by the goal" in r for r in verdicts[1].reasons):
+        verdicts.append(Verdict("goal", None, ["not checked: the goal names objects that were not detected"]))
+    else:
+        goal, plan = check_goal(reparsed, robot, budget_s)
+        verdicts.append(goal)
+    if judge is not None:
+        ok, reason = judge(write_problem(reparsed))
+        verdicts.append(Verdict("judge", ok, [reason] if reason else []))
+    return verdicts, plan, task is not None
