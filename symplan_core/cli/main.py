@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import typer
 
-from symplan_core.cli import eai_cmd, eval_cmd, factory_cmd, models_cmd, replay_cmd, solve_cmd, verify_cmd
+from symplan_core.cli import (
+    eai_cmd,
+    eval_cmd,
+    factory_cmd,
+    models_cmd,
+    perceive_cmd,
+    replay_cmd,
+    solve_cmd,
+    verify_cmd,
+)
 from symplan_core.cli.bddl_cmd import bddl_app
 from symplan_core.cli.common import OneLineUsageErrors
 from symplan_core.cli.data_cmd import data_app, tasks_app
@@ -24,6 +33,7 @@ verify_cmd.register(app)
 solve_cmd.register(app)
 models_cmd.register(app)
 eval_cmd.register(app)
+perceive_cmd.register(app)
 eai_cmd.register(app)
 replay_cmd.register(app)
 
