@@ -96,6 +96,15 @@ def _freeze_below(model: Any, top: int) -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 
+def _linear_names(model: Any) -> list[str]:
+    """Names of the linear projections inside a decoder layer (``q_proj``, ``up_proj`` ...)."""
+    import torch
+
+    layer = model.model.layers[0]
+    return sorted({name.rsplit(".", 1)[-1] for name, module in layer.named_modules()
+                   if isinstance(module, torch.nn.Linear)})
+
+
 def train(config: SFTRunConfig) -> dict[str, Any]:
     import torch
     from datasets import load_dataset
@@ -121,9 +130,11 @@ def train(config: SFTRunConfig) -> dict[str, Any]:
     if config.lora is not None:
         from peft import LoraConfig
 
+        targets = config.lora.target_modules
+        if top_layers and targets == "all-linear":  # PEFT takes layers_to_transform with named modules only
+            targets = _linear_names(model)
         peft_config = LoraConfig(r=config.lora.r, lora_alpha=config.lora.alpha, lora_dropout=config.lora.dropout,
-                                 target_modules=config.lora.target_modules, task_type="CAUSAL_LM",
-                                 layers_to_transform=top_layers)
+                                 target_modules=targets, task_type="CAUSAL_LM", layers_to_transform=top_layers)
     elif top_layers:
         _freeze_below(model, config.train_top_layers)  # type: ignore[arg-type]
     files = {"train": config.train_file, **({"eval": config.eval_file} if config.eval_file else {})}
