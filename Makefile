@@ -77,6 +77,7 @@ bench: data ros
 	$(PY) bench/bench_engine.py
 	$(PY) bench/bench_ros.py
 	$(PY) bench/bench_eval.py
+	$(PY) bench/bench_data.py
 	$(PY) bench/bench_rewards.py
 	$(PY) bench/bench_eai.py
 	$(VENV)/bin/symplan solve --benchmark all --robot both --actions full
