@@ -100,7 +100,7 @@ class SymPlanGRPOTrainer(GRPOTrainer):
         facts = gather(facts)
         keys = gather_object([str(k) for k in columns["id"]])
         lengths = [int(x) for x in facts[:, 2].tolist()]
-        group = self.num_generations if self.model.training else self.num_generations_eval
+        group = self.num_generations if self.model.training else (self.num_generations_eval or self.num_generations)
         shaped = self.rewarder.shaper.rewards(
             lengths, [bool(x) for x in facts[:, 0].tolist()], [bool(x) for x in facts[:, 1].tolist()], keys,
             [i // group for i in range(len(lengths))])
