@@ -183,10 +183,32 @@ def train(config: SFTRunConfig) -> dict[str, Any]:
     return report
 
 
+def merge_adapter(config: SFTRunConfig, adapter: Path) -> Path:
+    """Fold a saved LoRA adapter into the base model; writes ``OUTPUT_DIR/final`` (one process)."""
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from symplan_core.llm.transformers_backend import hf_model_directory
+
+    base = hf_model_directory(config.model.removeprefix("transformers:"))
+    model = AutoModelForCausalLM.from_pretrained(base, local_files_only=True, dtype="auto")
+    merged = PeftModel.from_pretrained(model, adapter).merge_and_unload()
+    tokenizer = AutoTokenizer.from_pretrained(adapter if (adapter / "tokenizer_config.json").is_file() else base,
+                                              local_files_only=True)
+    final = Path(config.output_dir) / "final"
+    merged.save_pretrained(final)
+    tokenizer.save_pretrained(final)
+    for leftover in ("adapter_config.json", "adapter_model.safetensors", "adapter_model.bin"):
+        (final / leftover).unlink(missing_ok=True)  # else loaders would take final/ for an adapter again
+    return final
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", type=Path, required=True, help="YAML config (training/configs/sft_*.yaml)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config entry")
+    parser.add_argument("--merge-adapter", type=Path, metavar="DIR",
+                        help="only merge a LoRA adapter saved by a multi-process run into OUTPUT_DIR/final")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is downloaded at run time
     try:
@@ -194,6 +216,13 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, ValidationError, yaml.YAMLError) as exc:
         print(f"error: bad config {args.config}: {exc}", file=sys.stderr)
         return 2
+    if args.merge_adapter is not None:
+        try:
+            print(merge_adapter(config, args.merge_adapter))
+        except (OSError, ValueError) as exc:
+            print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return 1
+        return 0
     for path in filter(None, (config.train_file, config.eval_file)):
         if not Path(path).is_file():
             print(f"error: no data file {path} (make it with `symplan data sft`)", file=sys.stderr)
