@@ -54,6 +54,8 @@ def build(
     max_gold_commands: int | None = typer.Option(None, "--max-gold-commands", min=1,
                                                  help="Keep rows whose reference plan has at most N commands."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="First N activities per split."),
+    paraphrase: str | None = typer.Option(None, "--paraphrase", help="Backend spec that paraphrases each "
+                                          "dialogue's requirement turn (kept only if names and numbers survive)."),
     json_out: bool = typer.Option(False, "--json", help="Print the metadata as JSON."),
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
@@ -68,12 +70,13 @@ def build(
     from symplan_core.data.factory import FactoryConfig
     from symplan_core.data.fetch import DataError
     from symplan_core.eval.splits import split_tasks
+    from symplan_core.llm import BackendSpecError, BackendUnavailableError
 
     try:
         config = FactoryConfig(splits=_csv(split) or (), tasks=_tasks(tasks), seed=seed, distractors=distractors,
                                init_aug=init_aug, object_aug=object_aug, attempts=attempts,
                                augment=_csv(augment) or (), train_robots=train_robots,
-                               max_gold_commands=max_gold_commands, limit=limit)
+                               max_gold_commands=max_gold_commands, limit=limit, paraphrase=paraphrase)
     except ValidationError as exc:
         fail(_errors(exc))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -85,7 +88,7 @@ def build(
             job = bar.add_task("activities", total=None)
             meta = build_dataset(config, test_activities, out, lambda _split: bar.advance(job),
                                  command="symplan data " + " ".join(sys.argv[2:]))
-    except (DataError, OSError) as exc:
+    except (DataError, OSError, BackendSpecError, BackendUnavailableError) as exc:
         fail(str(exc))
     if json_out:
         print_json(meta)

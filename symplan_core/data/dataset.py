@@ -34,8 +34,18 @@ def table_markdown(table: list[dict[str, Any]], paper: bool = True) -> str:
 
 def build_dataset(config: FactoryConfig, test_activities: Collection[str], out: Path,
                   progress: Callable[[str], None] | None = None, command: str = "") -> dict[str, Any]:
-    """Run the factory into ``out``; returns the metadata written to ``meta.json``."""
-    factory = Factory(config, test_activities)
+    """Run the factory into ``out``; returns the metadata written to ``meta.json``. With
+    ``config.paraphrase`` the dialogue's requirement turn is paraphrased through that backend."""
+    if config.paraphrase:
+        from symplan_core.planners.reference_backend import make_planner_backend
+
+        with make_planner_backend(config.paraphrase) as backend:
+            return _build(Factory(config, test_activities, paraphraser=backend), out, progress, command)
+    return _build(Factory(config, test_activities), out, progress, command)
+
+
+def _build(factory: Factory, out: Path, progress: Callable[[str], None] | None, command: str) -> dict[str, Any]:
+    config = factory.config
     started = time.perf_counter()
     rows = write_rows(out / PROMPTS_FILE, factory.rows(progress))
     seconds = time.perf_counter() - started
@@ -43,7 +53,7 @@ def build_dataset(config: FactoryConfig, test_activities: Collection[str], out: 
         "config": config.model_dump(mode="json"), "command": command, "rows": rows,
         "seconds": round(seconds, 2), "rows_per_second": round(rows / seconds, 2) if seconds else None,
         "table": factory.table(), "scene_model_problems": factory.scene.problems,
-        "test_activities": sorted(test_activities),
+        "test_activities": sorted(factory.test_activities),
         "gold_tokens": "null in prompt rows; `symplan data sft` fills it for kept rows",
     }
     (out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n")

@@ -38,13 +38,15 @@ from symplan_core.data.distractors import add_distractors
 from symplan_core.data.samples import ChatTurn, SampleRow, row_id
 from symplan_core.data.scenes import SceneModel
 from symplan_core.data.validate import Validation, validate_definition
+from symplan_core.llm import PlannerBackend, Sampling
 from symplan_core.prompts import build_prompt
-from symplan_core.prompts.dialogue import build_dialogue
+from symplan_core.prompts.dialogue import build_dialogue, paraphrase_dialogue
 from symplan_core.tasks import list_tasks, load_problem
 
 ROBOTS = ("single", "dual")
 SPLITS = ("b1k/train", "b1k/test", "b100/test")
 DISTRACTOR_DRAWS = 3
+_PARAPHRASE_SAMPLING = Sampling(temperature=0.7, top_p=0.9, max_tokens=384, seed=0)
 
 
 class _NoCandidate(Exception):
@@ -67,6 +69,7 @@ class FactoryConfig(BaseModel):
     train_robots: Literal["one", "both"] = "one"
     max_gold_commands: int | None = Field(default=None, ge=1, description="keep rows with short gold plans only")
     limit: int | None = Field(default=None, ge=1, description="first N activities per split")
+    paraphrase: str | None = Field(default=None, description="backend spec that paraphrases the requirement turn")
 
 
 @dataclass
@@ -95,6 +98,7 @@ class SplitCounts:
     object_aug: int = 0
     episodes: int = 0
     excluded: Counter[str] = field(default_factory=Counter)  # "stage:reason" -> count
+    paraphrase: Counter[str] = field(default_factory=Counter)  # "accepted" or why the template stayed
 
     @property
     def total(self) -> int:
@@ -103,7 +107,7 @@ class SplitCounts:
     def to_json(self) -> dict[str, Any]:
         return {"activities": self.activities, "original": self.original, "init_aug": self.init_aug,
                 "object_aug": self.object_aug, "total_defs": self.total, "episodes": self.episodes,
-                "excluded": dict(sorted(self.excluded.items()))}
+                "excluded": dict(sorted(self.excluded.items())), "paraphrase": dict(sorted(self.paraphrase.items()))}
 
 
 def split_activities(split: str, test_activities: Collection[str]) -> list[str]:
@@ -130,8 +134,10 @@ def _rng(config: FactoryConfig, *parts: object) -> random.Random:
 class Factory:
     """Runs the stages above; ``rows()`` yields sample rows, ``counts`` fills in as it goes."""
 
-    def __init__(self, config: FactoryConfig, test_activities: Collection[str], scene: SceneModel | None = None):
+    def __init__(self, config: FactoryConfig, test_activities: Collection[str], scene: SceneModel | None = None,
+                 paraphraser: PlannerBackend | None = None):
         self.config = config
+        self.paraphraser = paraphraser  # a backend for config.paraphrase (the caller owns and closes it)
         self.test_activities = frozenset(test_activities)
         self._scene = scene
         self.counts: dict[str, SplitCounts] = {split: SplitCounts() for split in config.splits}
@@ -256,6 +262,10 @@ class Factory:
                 continue
             task = check.tasks[robot]
             dialogue = build_dialogue(task, definition.task, f"{self.config.seed}/{definition.id}", definition.renames)
+            if self.paraphraser is not None:
+                rewritten = paraphrase_dialogue(dialogue, self.paraphraser, _PARAPHRASE_SAMPLING)
+                counts.paraphrase[rewritten.reason or "accepted"] += 1
+                dialogue = rewritten.turns
             messages = build_prompt(task, dialogue=dialogue)
             counts.episodes += 1
             yield SampleRow(

@@ -7,8 +7,10 @@ import json
 from typer.testing import CliRunner
 
 from symplan_core.cli.main import app
+from symplan_core.data.factory import Factory, FactoryConfig
 from symplan_core.data.samples import read_rows, write_rows
 from symplan_core.eval.harness import EvalConfig, episodes_for, read_records
+from symplan_core.llm import FunctionBackend
 
 runner = CliRunner()
 
@@ -64,3 +66,18 @@ def test_eval_run_on_a_dataset_uses_each_rows_prompt_and_task(tmp_path, small_da
     refused = runner.invoke(app, ["eval", "run", "--dataset", str(path), "--variant", "forbid",
                                   "--out", str(tmp_path / "r2"), "--no-progress"])
     assert refused.exit_code == 2 and "carry their own prompts" in refused.output
+
+
+def test_paraphrase_through_a_backend_spec_is_counted_and_never_fatal(tmp_path, test_activities) -> None:
+    # The reference "model" cannot paraphrase (it needs a task): every call fails, rows keep the template.
+    result = runner.invoke(app, ["data", "build", "--out", str(tmp_path / "p"), "--split", "b1k/train",
+                                 "--tasks", "turning_on_radio", "--init-aug", "0", "--object-aug", "0",
+                                 "--paraphrase", "reference", "--json", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    (entry,) = json.loads(result.stdout)["table"]
+    assert entry["paraphrase"] == {"backend_error": entry["episodes"]} and entry["episodes"] == 1
+    factory = Factory(FactoryConfig(splits=("b1k/train",), tasks=("turning_on_radio",), init_aug=0, object_aug=0),
+                      test_activities, paraphraser=FunctionBackend(lambda p: "Please switch radio_receiver_1 on."))
+    (row,) = factory.rows()
+    assert factory.counts["b1k/train"].paraphrase == {"accepted": 1}
+    assert "Please switch radio_receiver_1 on." in [turn.content for turn in row.prompt]
