@@ -12,6 +12,7 @@ PYTEST_ARGS ?=
 
 help:
 	@echo "make demo          - install into .venv if needed, then run the ROS demo (planner node + skill sim)"
+	@echo "make demo-camera   - the same with the scene perceived from a simulated RGB-D camera"
 	@echo "make test          - install everything if needed, then ruff + the whole test suite"
 	@echo "make install       - the Python package with the dev, eval, llm, vision, bags and train extras"
 	@echo "make ros           - ROS 2 wheels into .venv + colcon build of ros2_ws"
@@ -64,6 +65,9 @@ ros: $(STAMPS)/core
 
 demo: data ros
 	$(PY) scripts/demo_ros.py
+
+demo-camera: data ros
+	$(PY) scripts/demo_ros.py --camera
 
 test: data model ros llama-server verl
 	$(VENV)/bin/ruff check --no-cache .

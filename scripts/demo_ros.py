@@ -2,10 +2,14 @@
 """ROS 2 demo: planner node + skill simulator over real DDS, one Plan goal, an injected failure.
 
     scripts/setup_ros.sh && .venv/bin/python scripts/demo_ros.py [--task T] [--fail-at N]
+    .venv/bin/python scripts/demo_ros.py --camera [--task b1k/T] [--instruction "..."]
 
 Prints the validated subgoals as the simulator executes them, the replan after the injected
 failure, and the final result. Backend: the configured LLM (--backend, or $SYMPLAN_PLANNER, or
 an OpenAI-compatible server at $OPENAI_BASE_URL) when it answers, else the `reference` planner.
+With --camera the scene comes from the camera: a camera simulator streams rendered RGB-D frames
+of a real B-1K scene, the planner perceives it (scene.source: camera) from the instruction, and
+prints the perception verdicts before planning.
 """
 
 from __future__ import annotations
@@ -54,12 +58,17 @@ def choose_backend(explicit: str | None) -> tuple[str, str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--task", default="bringing_in_wood", help="BEHAVIOR activity (or .bddl path)")
+    ap.add_argument("--task", default=None,
+                    help="BEHAVIOR activity (or .bddl path); default bringing_in_wood, b1k/picking_up_trash with --camera")
     ap.add_argument("--benchmark", default="b100")
+    ap.add_argument("--camera", action="store_true", help="perceive the scene from a simulated RGB-D camera")
+    ap.add_argument("--instruction", default=None, help="instruction (default: the activity name in words)")
     ap.add_argument("--fail-at", type=int, default=2, help="subgoal (0-based count) the simulator fails; -1: none")
     ap.add_argument("--backend", default=None, help="planner backend spec (default: see above)")
     ap.add_argument("--robot", default="single")
     args = ap.parse_args()
+    args.task = args.task or ("b1k/picking_up_trash" if args.camera else "bringing_in_wood")
+    args.instruction = args.instruction or args.task.rsplit("/", 1)[-1].replace("_", " ")
 
     from symplan_ros.workspace import ensure_workspace
 
@@ -82,8 +91,10 @@ def main() -> int:
     rclpy.init(context=ctx, domain_id=int(os.environ.get("ROS_DOMAIN_ID", random.randint(10, 99))))
     spinner = BackgroundExecutor(ctx)
     try:
-        planner = spinner.add(PlannerNode(context=ctx, parameter_overrides=[
-            Parameter("planner.backend", value=spec), Parameter("robot", value=args.robot)]))
+        params = [Parameter("planner.backend", value=spec), Parameter("robot", value=args.robot)]
+        if args.camera:
+            params += _start_camera(spinner, ctx, args.task)
+        planner = spinner.add(PlannerNode(context=ctx, parameter_overrides=params))
         spinner.add(SkillSimNode(context=ctx, parameter_overrides=[
             Parameter("fail_at", value=args.fail_at), Parameter("robot", value=args.robot)]))
         client = PlannerClient(spinner.add(Node("symplan_demo_client", context=ctx)))
@@ -94,6 +105,24 @@ def main() -> int:
     finally:
         spinner.close()
         ctx.try_shutdown()
+
+
+def _start_camera(spinner: object, ctx: object, task: str) -> list:
+    """Start the camera simulator on `task`; the planner parameters that perceive its stream."""
+    import tempfile
+
+    from rclpy.parameter import Parameter
+    from symplan_ros.camera_sim import CameraSimNode
+
+    map_file = Path(tempfile.mkdtemp(prefix="symplan-demo-")) / "fiducials.yaml"
+    camera = spinner.add(CameraSimNode(context=ctx, parameter_overrides=[
+        Parameter("task", value=task), Parameter("map_file", value=str(map_file)),
+        Parameter("noise", value="default")]))
+    topics = {name: camera.get_parameter(f"{name}_topic").value for name in ("rgb", "depth", "info")}
+    print(f"camera: streaming a rendered scene of {task} on {topics['rgb']} (+ depth, camera info); "
+          f"fiducial map {map_file}")
+    return [Parameter("scene.source", value="camera"), Parameter("perception.detector", value=f"fiducial:{map_file}"),
+            *(Parameter(f"camera.{name}_topic", value=topic) for name, topic in topics.items())]
 
 
 def _send_goal(client: object, args: argparse.Namespace) -> int:
@@ -113,8 +142,12 @@ def _send_goal(client: object, args: argparse.Namespace) -> int:
             say(f"[{fb.stage}] attempt {fb.attempt}: {fb.message}")
             last["stage"] = (fb.stage, fb.message)
 
-    print(f"goal: task={args.task} ({args.benchmark}), simulator fails subgoal #{args.fail_at}")
-    goal = Plan.Goal(task_id=args.task, benchmark=args.benchmark, instruction=args.task.replace("_", " "))
+    if args.camera:
+        print(f"goal: \"{args.instruction}\" (scene from the camera), simulator fails subgoal #{args.fail_at}")
+        goal = Plan.Goal(instruction=args.instruction)
+    else:
+        print(f"goal: task={args.task} ({args.benchmark}), simulator fails subgoal #{args.fail_at}")
+        goal = Plan.Goal(task_id=args.task, benchmark=args.benchmark, instruction=args.instruction)
     r, status_code = client.run(goal, on_feedback, timeout=900)
     time.sleep(0.2)  # feedback is another DDS topic than the result: let its tail print first
     status = {GoalStatus.STATUS_SUCCEEDED: "SUCCEEDED", GoalStatus.STATUS_ABORTED: "ABORTED",
@@ -122,6 +155,14 @@ def _send_goal(client: object, args: argparse.Namespace) -> int:
     print(f"\nresult: {status}  success={r.success} strict_pass={r.strict_pass} gcr={r.gcr:.2f} "
           f"replans={r.replans} executed_subgoals={len(r.subgoals)}")
     print(f"message: {r.message}")
+    if r.scene_json:
+        import json
+
+        scene = json.loads(r.scene_json)
+        verdicts = ", ".join(f"{v['axis']} {'ok' if v['passed'] else 'REJECTED'}" for v in scene["verdicts"])
+        goal = scene["provenance"].get("goal", {})
+        print(f"perceived scene: {'accepted' if scene['accepted'] else 'rejected'} ({verdicts}); "
+              f"{len(scene['provenance'].get('objects', {}))} objects; goal from {goal.get('activity', goal.get('source'))}")
     print("executed subgoals (each from a plan that strict-passed the engine from the state it started in):")
     for i, sub in enumerate(r.subgoals, 1):
         print(f"  {i:2d}. [plan {sub.plan_id}] {sub.text}")

@@ -76,7 +76,7 @@ class CameraStream:
         return self._frames(self.sync.add_depth(stamp_seconds(msg), depth))
 
     def _frames(self, pairs) -> list[Any]:
-        from symplan_core.perception import Frame
+        from symplan_core.perception import Frame, PerceptionError
 
         frames = []
         for pair in pairs:
@@ -91,7 +91,10 @@ class CameraStream:
                 raise CameraStreamError("camera_info_mismatch",
                                         f"image {rgb.shape[1]}x{rgb.shape[0]} but camera info says "
                                         f"{intrinsics.width}x{intrinsics.height}")
-            frames.append(Frame(rgb, depth, stamp=pair.color.stamp, source=f"camera@{pair.color.stamp:.3f}s"))
+            try:
+                frames.append(Frame(rgb, depth, stamp=pair.color.stamp, source=f"camera@{pair.color.stamp:.3f}s"))
+            except PerceptionError as exc:  # e.g. an image too small to perceive anything in
+                raise CameraStreamError("bad_frame", str(exc)) from None
         with self._lock:
             self.stats.frames += len(frames)
             if frames:

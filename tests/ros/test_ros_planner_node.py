@@ -214,7 +214,7 @@ def test_bad_camera_image_is_rejected_with_a_diagnostic_and_the_node_keeps_runni
     client = rig["client"]
     pub = client.node.create_publisher(Image, "/camera/color/image_raw", qos_profile_sensor_data)
     wait_until(lambda: pub.get_subscription_count() >= 2)  # both planner nodes listen
-    bad = Image(height=4, width=4, encoding="rgb8", step=5, data=bytes(20))  # step < 4 px * 3 bytes
+    bad = Image(height=8, width=8, encoding="rgb8", step=5, data=bytes(40))  # step < 8 px * 3 bytes
 
     def camera_warning() -> bool:
         return any(s.name.endswith(": camera") and s.level == b"\x01" and "bad_step" in s.message
@@ -229,8 +229,8 @@ def test_bad_camera_image_is_rejected_with_a_diagnostic_and_the_node_keeps_runni
             time.sleep(0.1)
 
     publish_until(bad, camera_warning)
-    publish_until(Image(height=4, width=4, encoding="rgb8", step=12, data=bytes(48)),
-                  lambda: rig["good"].camera.frames >= 1)
+    publish_until(Image(height=8, width=8, encoding="rgb8", step=24, data=bytes(192)),
+                  lambda: rig["good"].camera.color_frames >= 1)
     assert rig["good"].camera.rejected >= 1
     assert client.call_verify(task_id=TASK, benchmark=BENCH, plan_text=GOOD_PLAN).strict_pass
 

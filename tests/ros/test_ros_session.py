@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symplan_ros.scene import BddlSceneSource, KeyFrameBuffer, TaskRequest
+from symplan_ros.scene import BddlSceneSource, TaskRequest
 from symplan_ros.session import Outcome, PlanningSession, Subgoal
 from symplan_ros_testkit import (
     BENCH,
@@ -14,7 +14,7 @@ from symplan_ros_testkit import (
 
 
 def _source() -> BddlSceneSource:
-    return BddlSceneSource(KeyFrameBuffer())
+    return BddlSceneSource()
 
 
 def _run(session: PlanningSession, outcomes: dict[int, Outcome] | None = None):

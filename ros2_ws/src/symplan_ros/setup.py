@@ -28,6 +28,9 @@ setup(
             "symplan-ros = symplan_ros.planner_main:main",
             "symplan_skill_sim = symplan_ros.skill_sim:main",
             "symplan-skill-sim = symplan_ros.skill_sim:main",
+            "symplan_camera_sim = symplan_ros.camera_sim:main",
+            "symplan-camera-sim = symplan_ros.camera_sim:main",
+            "symplan-record = symplan_ros.recorder:main",
         ],
     },
 )

@@ -10,12 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 FALLBACK_POLICIES = ("none", "reference")
-SCENE_SOURCES = ("bddl",)  # "perception" arrives with the perception component
+SCENE_SOURCES = ("bddl", "camera")
+GOAL_SOURCES = ("retrieval", "llm")
 
 
 @dataclass(frozen=True)
 class ParamSpec:
     name: str
+    attr: str  # the PlannerConfig field it fills
     default: Any
     description: str
     int_range: tuple[int, int] | None = None
@@ -24,33 +26,62 @@ class ParamSpec:
 
 
 PARAMS: tuple[ParamSpec, ...] = (
-    ParamSpec("robot", "single", "robot type the engine checks actions against (e.g. single, dual)"),
-    ParamSpec("planner.backend", "reference",
+    ParamSpec("robot", "robot", "single", "robot type the engine checks actions against (e.g. single, dual)"),
+    ParamSpec("planner.backend", "backend", "reference",
               "planner backend spec, e.g. reference or openai:http://host:8000/v1?model=NAME"),
-    ParamSpec("planner.prompt_variant", "guided", "prompt variant passed to build_prompt"),
-    ParamSpec("planner.repair_rounds", 2, "extra LLM calls that feed engine errors back", int_range=(0, 10)),
-    ParamSpec("planner.fallback", "reference",
+    ParamSpec("planner.prompt_variant", "prompt_variant", "guided", "prompt variant passed to build_prompt"),
+    ParamSpec("planner.repair_rounds", "repair_rounds", 2, "extra LLM calls that feed engine errors back",
+              int_range=(0, 10)),
+    ParamSpec("planner.fallback", "fallback", "reference",
               "what to do when the LLM gives no valid plan: none (fail) or reference (symbolic planner, still verified)",
               choices=FALLBACK_POLICIES),
-    ParamSpec("engine.allow_unknown_affordances", False,
+    ParamSpec("engine.allow_unknown_affordances", "allow_unknown_affordances", False,
               "publish plans that rely on objects whose synset is in no BEHAVIOR table (their abilities are "
               "assumed, not checked: UNKNOWN_AFFORDANCE); false: such plans are not verified"),
-    ParamSpec("execution.replan_limit", 3, "replans allowed per goal after FAILED or timed-out subgoals",
+    ParamSpec("execution.replan_limit", "replan_limit", 3, "replans allowed per goal after FAILED or timed-out subgoals",
               int_range=(0, 50)),
-    ParamSpec("execution.skill_timeout_s", 30.0, "seconds to wait for SUCCEEDED/FAILED of one subgoal",
+    ParamSpec("execution.skill_timeout_s", "skill_timeout_s", 30.0, "seconds to wait for SUCCEEDED/FAILED of one subgoal",
               float_range=(0.01, 3600.0)),
-    ParamSpec("scene.source", "bddl", "scene source: bddl (goal BDDL / task id / parameters)",
-              choices=SCENE_SOURCES),
-    ParamSpec("scene.task_id", "", "default activity name or .bddl path when the goal gives none"),
-    ParamSpec("scene.benchmark", "", "benchmark for scene.task_id / goal task ids (b100, b1k or empty)"),
-    ParamSpec("scene.bddl_file", "", "default BDDL problem file when the goal gives neither bddl nor task_id"),
-    ParamSpec("camera.rgb_topic", "camera/color/image_raw", "sensor_msgs/Image RGB topic (empty: off)"),
-    ParamSpec("camera.depth_topic", "", "sensor_msgs/Image depth topic (empty: off)"),
-    ParamSpec("camera.info_topic", "", "sensor_msgs/CameraInfo topic (empty: off)"),
-    ParamSpec("camera.keyframe_capacity", 16, "key frames kept for the scene source", int_range=(1, 1024)),
-    ParamSpec("camera.keyframe_threshold", 0.08,
-              "mean grey-level difference (0..1) that makes a frame a key frame", float_range=(0.0, 1.0)),
-    ParamSpec("diagnostics.period_s", 1.0, "period of /diagnostics messages", float_range=(0.05, 60.0)),
+    ParamSpec("scene.source", "scene_source", "bddl",
+              "where the problem comes from when the goal brings no bddl/task_id: bddl (scene.* parameters) "
+              "or camera (perception of the camera topics with the goal's instruction)", choices=SCENE_SOURCES),
+    ParamSpec("scene.task_id", "scene_task_id", "", "default activity name or .bddl path when the goal gives none"),
+    ParamSpec("scene.benchmark", "scene_benchmark", "",
+              "benchmark for scene.task_id / goal task ids (b100, b1k or empty)"),
+    ParamSpec("scene.bddl_file", "scene_bddl_file", "",
+              "default BDDL problem file when the goal gives neither bddl nor task_id"),
+    ParamSpec("camera.rgb_topic", "rgb_topic", "camera/color/image_raw",
+              "colour topic: sensor_msgs/Image, or CompressedImage when the name ends in /compressed (empty: off)"),
+    ParamSpec("camera.depth_topic", "depth_topic", "",
+              "depth topic: sensor_msgs/Image 16UC1 (mm) or 32FC1 (m), or CompressedImage (empty: off)"),
+    ParamSpec("camera.info_topic", "info_topic", "", "sensor_msgs/CameraInfo topic (empty: off)"),
+    ParamSpec("camera.sync_tolerance_s", "sync_tolerance_s", 0.05,
+              "largest colour/depth stamp difference paired into one frame", float_range=(0.0, 1.0)),
+    ParamSpec("camera.stale_after_s", "stale_after_s", 2.0,
+              "frames older than this make the camera stale (diagnostics)", float_range=(0.1, 3600.0)),
+    ParamSpec("camera.buffer_frames", "buffer_frames", 12, "recent synchronised frames kept for a goal",
+              int_range=(1, 256)),
+    ParamSpec("camera.max_rate_hz", "max_rate_hz", 10.0, "frames kept per second (the rest are thinned out)",
+              float_range=(0.1, 1000.0)),
+    ParamSpec("camera.min_frames", "min_frames", 3, "recent frames a goal waits for (more frames: fewer missed tags)",
+              int_range=(1, 256)),
+    ParamSpec("camera.window_s", "window_s", 2.0, "a goal perceives from frames received in the last window_s",
+              float_range=(0.01, 3600.0)),
+    ParamSpec("camera.wait_s", "wait_s", 5.0, "how long a goal waits for fresh frames before it fails",
+              float_range=(0.0, 3600.0)),
+    ParamSpec("camera.keyframe_capacity", "keyframe_capacity", 8, "key frames perceived per goal", int_range=(1, 64)),
+    ParamSpec("camera.keyframe_threshold", "keyframe_threshold", 0.02,
+              "mean grey-level change (0..1) that makes a frame a new key frame", float_range=(0.0, 1.0)),
+    ParamSpec("perception.detector", "detector", "fiducial",
+              "detector spec: fiducial[:MAP.yaml], grounding-dino:PATH or yolo-world:PATH (local weights only)"),
+    ParamSpec("perception.goal", "perception_goal", "retrieval",
+              "goal drafting: retrieval (closest BEHAVIOR activity, re-grounded) or llm (perception.llm)",
+              choices=GOAL_SOURCES),
+    ParamSpec("perception.llm", "perception_llm", "", "backend spec that drafts the goal when perception.goal is llm"),
+    ParamSpec("perception.judge", "perception_judge", "",
+              "backend spec of the optional LLM-judge axis of the scene verifier (empty: off)"),
+    ParamSpec("diagnostics.period_s", "diagnostics_period_s", 1.0, "period of /diagnostics messages",
+              float_range=(0.05, 60.0)),
 )
 
 
@@ -71,8 +102,19 @@ class PlannerConfig:
     rgb_topic: str = "camera/color/image_raw"
     depth_topic: str = ""
     info_topic: str = ""
-    keyframe_capacity: int = 16
-    keyframe_threshold: float = 0.08
+    sync_tolerance_s: float = 0.05
+    stale_after_s: float = 2.0
+    buffer_frames: int = 12
+    max_rate_hz: float = 10.0
+    min_frames: int = 3
+    window_s: float = 2.0
+    wait_s: float = 5.0
+    keyframe_capacity: int = 8
+    keyframe_threshold: float = 0.02
+    detector: str = "fiducial"
+    perception_goal: str = "retrieval"
+    perception_llm: str = ""
+    perception_judge: str = ""
     diagnostics_period_s: float = 1.0
 
     @classmethod
@@ -81,26 +123,7 @@ class PlannerConfig:
         for spec in PARAMS:
             if spec.name in values and spec.choices and values[spec.name] not in spec.choices:
                 raise ValueError(f"{spec.name}={values[spec.name]!r}: choose from {spec.choices}")
-        get = values.get
-        return cls(
-            robot=get("robot", cls.robot), backend=get("planner.backend", cls.backend),
-            prompt_variant=get("planner.prompt_variant", cls.prompt_variant),
-            repair_rounds=get("planner.repair_rounds", cls.repair_rounds),
-            fallback=get("planner.fallback", cls.fallback),
-            allow_unknown_affordances=get("engine.allow_unknown_affordances", cls.allow_unknown_affordances),
-            replan_limit=get("execution.replan_limit", cls.replan_limit),
-            skill_timeout_s=get("execution.skill_timeout_s", cls.skill_timeout_s),
-            scene_source=get("scene.source", cls.scene_source),
-            scene_task_id=get("scene.task_id", cls.scene_task_id),
-            scene_benchmark=get("scene.benchmark", cls.scene_benchmark),
-            scene_bddl_file=get("scene.bddl_file", cls.scene_bddl_file),
-            rgb_topic=get("camera.rgb_topic", cls.rgb_topic),
-            depth_topic=get("camera.depth_topic", cls.depth_topic),
-            info_topic=get("camera.info_topic", cls.info_topic),
-            keyframe_capacity=get("camera.keyframe_capacity", cls.keyframe_capacity),
-            keyframe_threshold=get("camera.keyframe_threshold", cls.keyframe_threshold),
-            diagnostics_period_s=get("diagnostics.period_s", cls.diagnostics_period_s),
-        )
+        return cls(**{spec.attr: values.get(spec.name, spec.default) for spec in PARAMS})
 
 
 def declare_parameters(node: Any) -> None:

@@ -15,6 +15,7 @@ Needs a MultiThreadedExecutor: the action callback waits for skill_status callba
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.qos import qos_profile_sensor_data
-from sensor_msgs.msg import CameraInfo, Image
+from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from std_msgs.msg import String
 from symplan_interfaces.action import Plan
 from symplan_interfaces.msg import PlanStatus, SkillStatus
@@ -34,10 +35,11 @@ from symplan_interfaces.msg import Subgoal as SubgoalMsg
 from symplan_interfaces.srv import VerifyPlan
 
 from symplan_ros import core_adapter as core
-from symplan_ros.monitors import ERROR, OK, WARN, CameraMonitor, Health, diagnostic_array
+from symplan_ros.camera import CameraFeed
+from symplan_ros.monitors import ERROR, OK, WARN, Health, diagnostic_array
 from symplan_ros.params import PlannerConfig, declare_parameters, read_config
 from symplan_ros.runtime import LATCHED, RELIABLE
-from symplan_ros.scene import BddlSceneSource, KeyFrameBuffer, Scene, TaskRequest
+from symplan_ros.scene import Scene, SceneSource, TaskRequest, scene_source_for
 from symplan_ros.session import Outcome, PlanningSession, SessionResult, Subgoal
 
 _POLL_S = 0.02  # granularity of cancel checks while waiting for a skill status
@@ -55,8 +57,8 @@ class PlannerNode(LifecycleNode):
         self._diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.config: PlannerConfig | None = None
         self.session: PlanningSession | None = None
-        self.scene_source: BddlSceneSource | None = None
-        self.camera = CameraMonitor(KeyFrameBuffer())
+        self.scene_source: SceneSource | None = None
+        self.camera = CameraFeed()
         self._entities: list[Callable[[], Any]] = []  # destroyers of what on_configure created
         self._subgoal_pub: Any = None
         self._bddl_pub: Any = None
@@ -82,17 +84,17 @@ class PlannerNode(LifecycleNode):
             backend, robot=cfg.robot, prompt_variant=cfg.prompt_variant,
             repair_rounds=cfg.repair_rounds, fallback=cfg.fallback, replan_limit=cfg.replan_limit,
             backend_name=core.backend_name(cfg.backend), allow_unknown_affordances=cfg.allow_unknown_affordances)
-        self.camera = CameraMonitor(KeyFrameBuffer(cfg.keyframe_capacity, cfg.keyframe_threshold))
-        self.camera.enabled = bool(cfg.rgb_topic or cfg.depth_topic)
-        self.scene_source = BddlSceneSource(self.camera.keyframes, cfg.scene_task_id,
-                                            cfg.scene_benchmark, cfg.scene_bddl_file)
+        self.scene_source, self.camera = scene_source_for(cfg)
+        if self.camera.detector_error:
+            self.get_logger().error(f"camera scene source: detector unavailable: {self.camera.detector_error}")
         self._subgoal_pub = self.create_lifecycle_publisher(SubgoalMsg, "~/subgoal", RELIABLE)
         self._bddl_pub = self.create_lifecycle_publisher(String, "~/task_bddl", LATCHED)
         self._status_pub = self.create_lifecycle_publisher(PlanStatus, "~/plan_status", LATCHED)
         subs = [self.create_subscription(SkillStatus, "~/skill_status", self._on_skill_status, RELIABLE,
                                          callback_group=self._cb)]
-        for topic, kind, cb in ((cfg.rgb_topic, Image, self._on_rgb), (cfg.depth_topic, Image, self._on_depth),
-                                (cfg.info_topic, CameraInfo, self.camera.on_info)):
+        for topic, kind, cb in ((cfg.rgb_topic, _image_type(cfg.rgb_topic), self._on_rgb),
+                                (cfg.depth_topic, _image_type(cfg.depth_topic), self._on_depth),
+                                (cfg.info_topic, CameraInfo, self._on_info)):
             if topic:
                 subs.append(self.create_subscription(kind, topic, cb, qos_profile_sensor_data,
                                                      callback_group=self._cb))
@@ -105,7 +107,7 @@ class PlannerNode(LifecycleNode):
                           *(partial(self.destroy_lifecycle_publisher, pub)
                             for pub in (self._subgoal_pub, self._bddl_pub, self._status_pub))]
         self._lifecycle = "inactive"
-        self.get_logger().info(f"configured: backend={cfg.backend} robot={cfg.robot}")
+        self.get_logger().info(f"configured: backend={cfg.backend} robot={cfg.robot} scene={cfg.scene_source}")
         return TransitionCallbackReturn.SUCCESS
 
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -197,7 +199,7 @@ class PlannerNode(LifecycleNode):
             success=result.success, plan_id=result.plan_id, final_bddl=result.bddl,
             subgoals=[_to_msg(s) for s in result.executed], gcr=result.gcr,
             strict_pass=result.strict_pass, replans=result.replans, errors=result.errors,
-            message=result.message)
+            message=result.message, scene_json=json.dumps(result.scene, default=str) if result.scene else "")
 
     def _dispatch(self, sub: Subgoal, cancelled: Any) -> tuple[Outcome, str]:
         """Publish one validated subgoal and wait for its SUCCEEDED/FAILED (or time out)."""
@@ -262,12 +264,16 @@ class PlannerNode(LifecycleNode):
         return resp
 
     # ---- cameras and diagnostics -----------------------------------------------------------
-    def _on_rgb(self, msg: Image) -> None:
+    def _on_rgb(self, msg: Image | CompressedImage) -> None:
         if self.camera.on_rgb(msg) is not None:
             self.publish_diagnostics()  # report a rejected frame at once, not at the next tick
 
-    def _on_depth(self, msg: Image) -> None:
+    def _on_depth(self, msg: Image | CompressedImage) -> None:
         if self.camera.on_depth(msg) is not None:
+            self.publish_diagnostics()
+
+    def _on_info(self, msg: CameraInfo) -> None:
+        if self.camera.on_info(msg) is not None:
             self.publish_diagnostics()
 
     def health(self) -> list[Health]:
@@ -290,6 +296,11 @@ class PlannerNode(LifecycleNode):
     def publish_diagnostics(self) -> None:
         self._diag_pub.publish(diagnostic_array(self.get_name(), self.get_clock().now().to_msg(),
                                                 self.health()))
+
+
+def _image_type(topic: str) -> type:
+    """image_transport naming: ``.../compressed`` and ``.../compressedDepth`` carry CompressedImage."""
+    return CompressedImage if topic.rsplit("/", 1)[-1] in ("compressed", "compressedDepth") else Image
 
 
 def _to_msg(sub: Subgoal) -> SubgoalMsg:

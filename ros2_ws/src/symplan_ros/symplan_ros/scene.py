@@ -1,23 +1,31 @@
 """Scene sources: where the planner's symbolic problem comes from.
 
-Until a perception component exists, the problem is the goal's BDDL text, the goal's task id,
-or a BDDL file / task id given as parameters. Camera frames are still collected into a bounded
-key-frame buffer, exposed on the scene source so a perception-backed source can use them.
+* :class:`BddlSceneSource`: the goal's BDDL text, the goal's task id, or a BDDL file / task id
+  given as parameters (``scene.source: bddl``);
+* :class:`CameraSceneSource`: the camera (``scene.source: camera``): recent synchronised frames ->
+  key frames -> ``symplan_core.perception.perceive`` with the goal's instruction -> a BDDL draft
+  that the perception verifier (syntax, objects, init, goal executability) must accept. A goal
+  that brings its own BDDL or task id still uses it. A rejected draft is a :class:`SceneError`
+  carrying every axis' reasons: nothing downstream of it runs.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import deque
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
-
 
 class SceneError(ValueError):
-    """The request names no usable scene (no BDDL, unknown task, unreadable file)."""
+    """The request names no usable scene (no BDDL, unknown task, unreadable file, no camera frames,
+    a rejected perception draft). ``reasons`` lists each problem (perception: one per failed axis)."""
+
+    def __init__(self, message: str, reasons: list[str] | None = None,
+                 scene: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.reasons = reasons or [message]
+        self.scene = scene or {}  # what perception saw (verdicts, provenance), when it ran
 
 
 @dataclass(frozen=True)
@@ -36,82 +44,28 @@ class TaskRequest:
 class Scene:
     problem: Any  # symplan_core.bddl.Problem
     bddl_text: str
-    origin: str  # human-readable: "goal bddl", "task assembling_gift_baskets", "file x.bddl"
+    origin: str  # human-readable: "goal bddl", "task assembling_gift_baskets", "camera ..."
+    details: dict[str, Any] = field(default_factory=dict)  # perception verdicts + provenance (camera)
 
 
-@dataclass(frozen=True)
-class KeyFrame:
-    stamp_s: float
-    image: np.ndarray
-    difference: float  # mean absolute difference to the previous key frame, in [0, 1]
-
-
-class KeyFrameBuffer:
-    """Keeps at most ``capacity`` frames that differ enough from the last kept one.
-
-    Difference is the mean absolute grey-level change on a subsampled copy, so the cost per
-    frame stays small for full-resolution streams.
-    """
-
-    def __init__(self, capacity: int = 16, threshold: float = 0.08, sample_px: int = 64) -> None:
-        if capacity < 1:
-            raise ValueError("capacity must be >= 1")
-        self.threshold = threshold
-        self._sample_px = sample_px
-        self._frames: deque[KeyFrame] = deque(maxlen=capacity)
-        self._last_small: np.ndarray | None = None
-        self._lock = threading.Lock()  # camera callbacks and planner threads both touch it
-
-    def _small(self, image: np.ndarray) -> np.ndarray:
-        grey = image.astype(np.float32)
-        if grey.ndim == 3:
-            grey = grey[..., :3].mean(axis=2)
-        stride = max(1, max(grey.shape[:2]) // self._sample_px)
-        small = grey[::stride, ::stride]
-        peak = float(np.iinfo(image.dtype).max) if image.dtype.kind in "ui" else max(1.0, float(small.max()))
-        return small / peak
-
-    def offer(self, image: np.ndarray, stamp_s: float) -> bool:
-        """Add ``image`` if it is a key frame; return True if it was kept."""
-        small = self._small(image)
-        with self._lock:
-            last = self._last_small
-            if last is not None and last.shape == small.shape:
-                diff = float(np.abs(small - last).mean())
-                if diff < self.threshold:
-                    return False
-            else:
-                diff = 1.0
-            self._frames.append(KeyFrame(stamp_s, image, diff))
-            self._last_small = small
-            return True
-
-    def frames(self) -> list[KeyFrame]:
-        with self._lock:
-            return list(self._frames)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._frames)
+Feedback = Callable[..., None]  # (stage, attempt, message)
 
 
 class SceneSource(Protocol):
-    keyframes: KeyFrameBuffer
-
-    def resolve(self, request: TaskRequest) -> Scene: ...
+    def resolve(self, request: TaskRequest, feedback: Feedback | None = None,
+                should_cancel: Callable[[], bool] | None = None) -> Scene: ...
 
 
 class BddlSceneSource:
     """Goal BDDL text > goal task id > ``bddl_file`` parameter > ``task_id`` parameter."""
 
-    def __init__(self, keyframes: KeyFrameBuffer, task_id: str = "", benchmark: str = "",
-                 bddl_file: str = "") -> None:
-        self.keyframes = keyframes
+    def __init__(self, task_id: str = "", benchmark: str = "", bddl_file: str = "") -> None:
         self._task_id = task_id
         self._benchmark = benchmark
         self._bddl_file = bddl_file
 
-    def resolve(self, request: TaskRequest) -> Scene:
+    def resolve(self, request: TaskRequest, feedback: Feedback | None = None,
+                should_cancel: Callable[[], bool] | None = None) -> Scene:
         from symplan_core.bddl import BDDLError, parse_problem
         from symplan_core.bddl.writer import write_problem
         from symplan_core.data.fetch import DataError
@@ -132,3 +86,101 @@ class BddlSceneSource:
             return Scene(problem, write_problem(problem), f"task {task}")
         except (BDDLError, DataError, OSError, UnicodeDecodeError) as exc:
             raise SceneError(f"{type(exc).__name__}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class PerceptionSettings:
+    """How the camera source perceives (node parameters ``perception.*`` and ``camera.*``)."""
+
+    detector: Any = None  # a built symplan_core.perception Detector, or None (see CameraFeed.detector_error)
+    goal: str = "retrieval"
+    llm: str = ""
+    judge: str = ""
+    robot: str = "single"
+    window_s: float = 2.0
+    wait_s: float = 5.0
+    min_frames: int = 3
+    max_key_frames: int = 8
+    min_change: float = 0.02
+
+
+class CameraSceneSource:
+    """Perceive the scene from the camera for goals without BDDL or a task id."""
+
+    def __init__(self, bddl: BddlSceneSource, feed: Any, settings: PerceptionSettings) -> None:
+        self.bddl = bddl
+        self.feed = feed  # symplan_ros.camera.CameraFeed
+        self.settings = settings
+
+    def resolve(self, request: TaskRequest, feedback: Feedback | None = None,
+                should_cancel: Callable[[], bool] | None = None) -> Scene:
+        if request.bddl.strip() or request.task_id:
+            return self.bddl.resolve(request)
+        from symplan_ros.camera import CameraUnavailable
+
+        notify = feedback or (lambda *_args: None)
+        if not request.instruction.strip():
+            raise SceneError("camera: the goal has no instruction (perception needs it for the objects and goal)")
+        notify("perceiving", 0, f"waiting for frames on {self.feed.config.rgb_topic}")
+        try:
+            frames, intrinsics = self.feed.wait_for_frames(self.settings.window_s, self.settings.wait_s,
+                                                           should_cancel or (lambda: False), self.settings.min_frames)
+        except CameraUnavailable as exc:
+            raise SceneError(f"camera: {exc}") from None
+        return self._perceive(frames, intrinsics, request, notify)
+
+    def _perceive(self, frames: list[Any], intrinsics: Any, request: TaskRequest, notify: Feedback) -> Scene:
+        from symplan_core.perception import (
+            KeyFrameConfig,
+            KeyFrameSelector,
+            PerceptionConfig,
+            PerceptionError,
+        )
+        from symplan_core.perception import perceive as run_perception
+
+        s = self.settings
+        keyframes = KeyFrameConfig(max_frames=s.max_key_frames, min_change=s.min_change)
+        key = KeyFrameSelector(keyframes).extend(frames)
+        notify("perceiving", 0, f"{len(key)} key frames of {len(frames)} recent frames")
+        config = PerceptionConfig(goal=s.goal, llm=s.llm or None, judge=s.judge or None,
+                                  robot=request.robot or s.robot, keyframes=keyframes)
+        try:
+            result = run_perception(key, request.instruction, s.detector, intrinsics, config)
+        except PerceptionError as exc:
+            raise SceneError(f"camera: perception failed: {exc}") from None
+        verdicts = [v.to_json() for v in result.verdicts]
+        summary = "; ".join(f"{v['axis']} {'ok' if v['passed'] else 'not checked' if v['passed'] is None else 'REJECTED'}"
+                            for v in verdicts)
+        notify("checking_scene", 0, summary + "".join(f" | {r}" for r in result.reasons))
+        details = {"origin": "camera", "accepted": result.accepted, "verdicts": verdicts,
+                   "provenance": result.provenance, "timings_ms": result.timings_ms}
+        if not result.accepted:
+            raise SceneError(f"camera: scene rejected ({'; '.join(result.reasons)})", result.reasons, details)
+        return Scene(result.problem, result.bddl, f"camera ({len(key)} key frames)", details)
+
+
+def scene_source_for(config: Any) -> tuple[SceneSource, Any]:
+    """The node's scene source and camera feed for a ``PlannerConfig``. A detector that cannot be
+    built does not fail configuration: the feed reports it (diagnostics ERROR) and goals that need
+    the camera fail with it, while goals with BDDL or a task id still run."""
+    from symplan_ros.camera import CameraFeed, FeedConfig
+
+    camera = config.scene_source == "camera"
+    feed = CameraFeed(FeedConfig(config.rgb_topic, config.depth_topic, config.info_topic, config.sync_tolerance_s,
+                                 config.stale_after_s, config.buffer_frames, config.max_rate_hz, required=camera))
+    bddl = BddlSceneSource(config.scene_task_id, config.scene_benchmark, config.scene_bddl_file)
+    if not camera:
+        return bddl, feed
+    detector = None
+    try:
+        from symplan_core.perception import PerceptionError, make_detector
+
+        detector = make_detector(config.detector)
+    except ImportError as exc:
+        feed.detector_error = f"perception needs the vision extra ({exc})"
+    except PerceptionError as exc:
+        feed.detector_error = str(exc)
+    settings = PerceptionSettings(detector, config.perception_goal, config.perception_llm, config.perception_judge,
+                                  config.robot, config.window_s, config.wait_s, config.min_frames,
+                                  config.keyframe_capacity, config.keyframe_threshold)
+    return CameraSceneSource(bddl, feed, settings), feed

@@ -65,6 +65,7 @@ class SessionResult:
     errors: list[str] = field(default_factory=list)
     canceled: bool = False
     plans: list[ValidatedPlan] = field(default_factory=list)  # every plan validated, aborted ones too
+    scene: dict[str, Any] = field(default_factory=dict)  # how the scene was made (camera: verdicts, provenance)
 
 
 # (stage, attempt, message[, subgoal_index, subgoal_count])
@@ -149,9 +150,10 @@ class PlanningSession:
         goal_id = uuid.uuid4().hex[:8]
         feedback("scene", 0, "resolving the scene")
         try:
-            scene: Scene = scene_source.resolve(request)
+            scene: Scene = scene_source.resolve(request, feedback, should_cancel)
         except SceneError as exc:
-            return SessionResult(False, f"scene: {exc}", errors=[f"scene: {exc}"])
+            return SessionResult(False, f"scene: {exc}", errors=[f"scene: {r}" for r in exc.reasons],
+                                 scene=exc.scene)
         if on_scene is not None:
             on_scene(scene, goal_id)
         feedback("bddl_check", 0, f"compiling {scene.origin}")
@@ -159,9 +161,9 @@ class PlanningSession:
             task = core.compile_task(scene.problem, request.robot or self.robot)
         except Exception as exc:  # noqa: BLE001 - any compile failure is a typed result, not a crash
             return SessionResult(False, f"bddl_check: {exc}", bddl=scene.bddl_text,
-                                 errors=[f"bddl_check: {type(exc).__name__}: {exc}"])
+                                 errors=[f"bddl_check: {type(exc).__name__}: {exc}"], scene=scene.details)
         state = task.initial_state()
-        result = SessionResult(False, "", bddl=scene.bddl_text)
+        result = SessionResult(False, "", bddl=scene.bddl_text, scene=scene.details)
         history: list[str] = []
         attempt = 0
         while True:

@@ -1,0 +1,99 @@
+"""`symplan_camera_sim`: an RGB-D camera driver stand-in that streams a rendered BEHAVIOR scene.
+
+The scene is a real task's ``:init`` laid out as fiducial-tagged boxes and rendered by
+``symplan_core.perception.render_task`` (the evaluation renderer): colour (``rgb8``), depth
+(``16UC1`` millimetres, REP 118) and ``CameraInfo``, stamped with the node clock and published
+with sensor-data QoS on the topics a RealSense-style driver uses. The fiducial map a lab would
+print is written to ``map_file`` so the planner's ``fiducial:MAP`` detector can read the tags.
+A few distinct frames (``frames``, with the ``noise`` setting) are rendered once and cycled.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import rclpy
+from rcl_interfaces.msg import ParameterDescriptor
+from rclpy.node import Node
+from rclpy.qos import qos_profile_sensor_data
+from sensor_msgs.msg import CameraInfo, Image
+
+from symplan_ros.runtime import spin_until_shutdown
+
+DEFAULT_TASK = "b1k/attach_a_camera_to_a_tripod"
+
+
+def camera_info_msg(intrinsics: Any, header: Any) -> CameraInfo:
+    k = intrinsics.matrix()
+    return CameraInfo(header=header, height=intrinsics.height, width=intrinsics.width,
+                      distortion_model="plumb_bob", d=[0.0] * 5, k=k.reshape(-1).tolist(),
+                      r=np.eye(3).reshape(-1).tolist(), p=np.hstack([k, np.zeros((3, 1))]).reshape(-1).tolist())
+
+
+def image_msg(array: np.ndarray, encoding: str, header: Any) -> Image:
+    from symplan_core.rosio.images import numpy_to_image_fields
+
+    return Image(header=header, **numpy_to_image_fields(array, encoding))
+
+
+class CameraSimNode(Node):
+    def __init__(self, node_name: str = "symplan_camera_sim", **kwargs: Any) -> None:
+        super().__init__(node_name, **kwargs)
+        p = self.declare_parameter
+        p("task", DEFAULT_TASK, ParameterDescriptor(description="BEHAVIOR task whose :init is rendered"))
+        p("seed", 0, ParameterDescriptor(description="layout and noise seed"))
+        p("noise", "none", ParameterDescriptor(description="none, default, or a factor of the default noise"))
+        p("frames", 4, ParameterDescriptor(description="distinct frames rendered and cycled"))
+        p("rate_hz", 5.0, ParameterDescriptor(description="publish rate"))
+        p("rgb_topic", "camera/color/image_raw", ParameterDescriptor(description="colour topic (rgb8)"))
+        p("depth_topic", "camera/depth/image_raw", ParameterDescriptor(description="depth topic (16UC1 mm)"))
+        p("info_topic", "camera/color/camera_info", ParameterDescriptor(description="CameraInfo topic"))
+        p("frame_id", "camera_color_optical_frame", ParameterDescriptor(description="header frame id"))
+        p("map_file", "", ParameterDescriptor(description="write the fiducial map here (empty: do not)"))
+        self.scene, self._frames = self._render()
+        map_file = self.get_parameter("map_file").value
+        if map_file:
+            Path(map_file).parent.mkdir(parents=True, exist_ok=True)
+            self.scene.fiducial_map.dump(map_file)
+        self._rgb = self.create_publisher(Image, self.get_parameter("rgb_topic").value, qos_profile_sensor_data)
+        self._depth = self.create_publisher(Image, self.get_parameter("depth_topic").value, qos_profile_sensor_data)
+        self._info = self.create_publisher(CameraInfo, self.get_parameter("info_topic").value, qos_profile_sensor_data)
+        self.published = 0
+        self._timer = self.create_timer(1.0 / float(self.get_parameter("rate_hz").value), self.publish_frame)
+
+    def _render(self) -> tuple[Any, list[tuple[np.ndarray, np.ndarray]]]:
+        from symplan_core.perception import NoiseConfig, render_task
+        from symplan_core.tasks import load_problem
+
+        noise_setting = str(self.get_parameter("noise").value)
+        noise = (None if noise_setting == "none" else NoiseConfig.default() if noise_setting == "default"
+                 else NoiseConfig.default().scaled(float(noise_setting)))
+        scene = render_task(load_problem(self.get_parameter("task").value), seed=int(self.get_parameter("seed").value))
+        frames = scene.frames(max(1, int(self.get_parameter("frames").value)), noise)
+        depth_mm = [np.nan_to_num(f.depth * 1000.0, nan=0.0).clip(0, 65535).round().astype(np.uint16) for f in frames]
+        return scene, [(f.rgb, d) for f, d in zip(frames, depth_mm, strict=True)]
+
+    def publish_frame(self) -> None:
+        rgb, depth = self._frames[self.published % len(self._frames)]
+        header = Image().header
+        header.stamp = self.get_clock().now().to_msg()
+        header.frame_id = self.get_parameter("frame_id").value
+        self._info.publish(camera_info_msg(self.scene.intrinsics, header))
+        self._depth.publish(image_msg(depth, "16UC1", header))
+        self._rgb.publish(image_msg(rgb, "rgb8", header))
+        self.published += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    rclpy.init(args=list(sys.argv if argv is None else argv))
+    node = CameraSimNode()
+    node.get_logger().info(f"streaming {node.get_parameter('task').value} at {node.get_parameter('rate_hz').value} Hz")
+    spin_until_shutdown(node)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
