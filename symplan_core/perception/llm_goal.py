@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from symplan_core.bddl import BDDLSyntaxError, Formula, Literal, parse_problem
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.bddl.writer import write_literal, write_objects
-from symplan_core.llm import ChatMessage, PlannerPrompt, Sampling, make_backend
+from symplan_core.llm import (
+    BackendSpecError,
+    BackendUnavailableError,
+    ChatMessage,
+    PlannerPrompt,
+    Sampling,
+    make_backend,
+)
+from symplan_core.perception.errors import PerceptionError
 
 GOAL_SYSTEM = ("You write the goal of a BEHAVIOR task in BDDL. Reply with exactly one (:goal ...) block "
                "that uses only the listed objects and predicates. No explanation.")
@@ -29,7 +37,13 @@ class LLMDraft:
 
 
 def _backend(spec):
-    return make_backend(spec) if isinstance(spec, str) else spec
+    """A backend for a spec (or the backend given); a spec that cannot be built is a typed error."""
+    if not isinstance(spec, str):
+        return spec
+    try:
+        return make_backend(spec)
+    except (BackendSpecError, BackendUnavailableError) as exc:
+        raise PerceptionError(f"LLM backend {spec!r}: {exc}") from None
 
 
 def _ask(spec, system: str, user: str, max_tokens: int) -> tuple[str, str]:

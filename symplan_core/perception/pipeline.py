@@ -104,6 +104,18 @@ def _check_inputs(frames: Sequence[Frame], instruction: str, intrinsics: CameraI
             raise DepthError(f"{frame.label} has no depth: 3-D lifting needs a depth image per frame")
 
 
+def _check_specs(config: PerceptionConfig) -> None:
+    """Malformed backend specs fail before any frame is processed."""
+    from symplan_core.llm import BackendSpecError, parse_backend_spec
+
+    for spec in (config.llm, config.judge):
+        if spec:
+            try:
+                parse_backend_spec(spec)
+            except BackendSpecError as exc:
+                raise PerceptionError(f"LLM backend {spec!r}: {exc}") from None
+
+
 def object_prior(instruction: str, benchmarks: tuple[str, ...]) -> dict[str, str]:
     """Phrase -> synset an open-vocabulary detector is prompted with: what the instruction names,
     plus the object types of the activity the instruction alone retrieves (paper, stage 1)."""
@@ -131,6 +143,8 @@ def _ground(detections: list[list[Detection]], prompt: dict[str, str], aliases: 
                 continue
             if synset is not None and not known_synset(synset):
                 synset, reason = None, f"{synset} is not a BEHAVIOR synset"
+            elif det.kind == "marker" and synset is None:
+                reason = f"marker {det.marker_id} is not in the fiducial map"
             elif synset is None:
                 hit = prompt.get(det.label.strip().lower())
                 grounding = ground_label(det.label, aliases)
@@ -185,13 +199,19 @@ def _instances(observed: list[Observed], domain: str) -> _Scene:
 
 
 def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intrinsics: CameraIntrinsics,
-             config: PerceptionConfig | None = None) -> PerceptionResult:
-    """Key frames + instruction -> a verified draft (see the module docstring)."""
+             config: PerceptionConfig | None = None, *, goal_backend: Any = None,
+             judge_backend: Any = None) -> PerceptionResult:
+    """Key frames + instruction -> a verified draft (see the module docstring).
+
+    ``goal_backend`` / ``judge_backend``: an already built planner backend to use instead of the
+    ``llm`` / ``judge`` spec of the config (a loaded model is then reused across calls).
+    """
     from symplan_core.perception.provenance import build_provenance
 
     config = config or PerceptionConfig()
     frames = list(frames)
     _check_inputs(frames, instruction, intrinsics)
+    _check_specs(config)
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -210,15 +230,18 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         why = "; ".join(f"{d['label']}: {d['reason']}" for d in dropped.values()) or "the detector found nothing"
         raise NoDetectionsError(f"no detection could be grounded to a BEHAVIOR object ({why})")
     observed, lift_notes = observe(frames, grounded, intrinsics, config.default_pose(), config.lift)
+    if not any(o.synset for o in observed):
+        raise NoDetectionsError("objects were detected but none could be placed in 3-D: "
+                                + "; ".join(lift_notes[:5]))
     lap("lift")
-    draft = _draft(observed, instruction, config)
+    draft = _draft(observed, instruction, config, goal_backend)
     lap("relations_and_goal")
     judge = None
-    if config.judge:
+    if config.judge or judge_backend is not None:
         from symplan_core.perception.llm_goal import judge as ask_judge
 
         def judge(bddl: str) -> tuple[bool, str]:
-            ok, reason, _reply = ask_judge(config.judge, bddl, instruction)
+            ok, reason, _reply = ask_judge(judge_backend or config.judge, bddl, instruction)
             return ok, reason
 
     mentioned = mentioned_synsets(instruction) if config.check_instruction_objects else []
@@ -243,7 +266,7 @@ class Draft:
     notes: list[str] = field(default_factory=list)
 
 
-def _draft(observed: list[Observed], instruction: str, config: PerceptionConfig) -> Draft:
+def _draft(observed: list[Observed], instruction: str, config: PerceptionConfig, goal_backend: Any = None) -> Draft:
     from symplan_core.perception.llm_goal import draft_goal
     from symplan_core.perception.regrounding import reground
     from symplan_core.perception.retrieval import activity_index
@@ -295,14 +318,15 @@ def _draft(observed: list[Observed], instruction: str, config: PerceptionConfig)
         goal_info.update(activity=top.task, mapping=rg.mapping)
         name = name or f"{top.task.split('/', 1)[1]}-perceived"
     else:
-        if not config.llm:
+        backend = goal_backend or config.llm
+        if not backend:
             raise PerceptionError("goal='llm' needs an LLM backend spec (config.llm)")
         objects, init = dict(scene.seen), observed_init
         sources = {inst: "detection" for inst in objects}
         fact_sources = {lit: "observed" for lit in init}
-        llm = draft_goal(config.llm, objects, init, instruction, "omnigibson", config.llm_max_tokens)
+        llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens)
         goal, goal_reason = llm.goal, llm.reason
-        goal_info.update(llm=config.llm, reply=llm.reply)
+        goal_info.update(llm=config.llm or getattr(backend, "name", "backend"), reply=llm.reply)
         name = name or "perceived-0"
     problem = None
     if goal is not None:

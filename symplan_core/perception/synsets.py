@@ -134,8 +134,9 @@ def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding
 def mentioned_synsets(instruction: str, max_words: int = 4) -> list[tuple[str, str]]:
     """(phrase, synset) for the object names an instruction uses, longest phrases first, no overlaps.
 
-    Only nouns BEHAVIOR can place count: synsets with a row in the table (objects and substances),
-    so abstract words that happen to be hierarchy nodes (``top``, ``side``) do not.
+    Only nouns BEHAVIOR can place count: synsets with a row in the table or declared by a task file
+    (``container.n.01``), so abstract words that are only hierarchy nodes do not, nor do words
+    instructions use as grammar (``top``, ``case``).
     """
     words = words_of(instruction)
     table = synset_table()
@@ -149,7 +150,7 @@ def mentioned_synsets(instruction: str, max_words: int = 4) -> list[tuple[str, s
             if size == 1 and phrase[0] in _NOT_OBJECTS:
                 continue
             hit = _lookup(phrase)
-            if hit and hit in table:
+            if hit and (hit in table or hit in benchmark_types()):
                 found.append((" ".join(words[start:start + size]), hit))
                 used[start:start + size] = [True] * size
     return found

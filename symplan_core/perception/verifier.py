@@ -138,10 +138,13 @@ def check_init(problem: Problem) -> tuple[Verdict, object]:
 
 
 def check_goal(problem: Problem, robot: str, budget_s: float) -> tuple[Verdict, object]:
-    task = compile_task(problem, robot=robot)
-    if all(task.goal_report(task.initial_state())[0]):
-        return Verdict("goal", False, ["the goal already holds in the initial state (nothing to do)"]), None
-    result = plan_task(task, problem.name, time_budget=budget_s)
+    try:
+        task = compile_task(problem, robot=robot)
+        if all(task.goal_report(task.initial_state())[0]):
+            return Verdict("goal", False, ["the goal already holds in the initial state (nothing to do)"]), None
+        result = plan_task(task, problem.name, time_budget=budget_s)
+    except Exception as exc:  # noqa: BLE001 - an engine failure on a draft is this axis's reason
+        return Verdict("goal", False, [f"the engine failed on the goal: {type(exc).__name__}: {exc}"]), None
     if result.solved and result.strict_pass:
         return Verdict("goal", True, []), result
     return Verdict("goal", False, [f"the reference planner found no strict-pass plan: {result.reason}"]), result
@@ -161,8 +164,9 @@ def verify_draft(problem: Problem | None, facts: DraftFacts, robot: str = "singl
     plan = None
     if task is None:
         verdicts.append(Verdict("goal", None, ["not checked: the engine does not load the draft"]))
-    elif verdicts[1].passed is False and any("needed by the goal" in r for r in verdicts[1].reasons):
-        verdicts.append(Verdict("goal", None, ["not checked: the goal names objects that were not detected"]))
+    elif verdicts[1].passed is False and any("needed by the goal" in r or "not declared" in r
+                                             or "no declared instances" in r for r in verdicts[1].reasons):
+        verdicts.append(Verdict("goal", None, ["not checked: the goal names objects the scene does not have"]))
     else:
         goal, plan = check_goal(reparsed, robot, budget_s)
         verdicts.append(goal)

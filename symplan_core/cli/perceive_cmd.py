@@ -1,0 +1,253 @@
+"""``symplan perceive``: camera frames + instruction -> a verified BDDL task (``docs/perception.md``).
+
+* ``symplan perceive --images DIR | --video FILE [--depth DIR] [--camera-info FILE] --instruction TEXT
+  --detector SPEC --out task.bddl [--json]``
+* ``symplan perceive eval --benchmark b1k --split test [--noise default|none|SCALE] [--sweep 0,1,2]``
+* ``symplan perceive render TASK --out DIR``: a rendered scene on disk (frames, depth, camera info,
+  marker map) to try the first command on.
+
+Register with ``perceive_cmd.register(app)`` in ``symplan_core/cli/main.py``. OpenCV and the
+pipeline are imported inside the commands, so ``symplan --help`` does not need the vision extra.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from symplan_core.cli.common import Benchmark, console, fail, print_json
+
+perceive_app = typer.Typer(
+    help="Camera frames + instruction -> a verified BDDL task (fiducial, grounding-dino or yolo-world detectors).",
+    invoke_without_command=True, no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(perceive_app, name="perceive")
+
+
+def _noise(text: str):
+    from symplan_core.perception.synthetic import NoiseConfig
+
+    if text == "none":
+        return NoiseConfig()
+    if text == "default":
+        return NoiseConfig.default()
+    try:
+        scale = float(text)
+    except ValueError:
+        fail(f"--noise must be none, default or a scale of the default (e.g. 1.5), not {text!r}")
+    if scale < 0:
+        fail("--noise scale must be >= 0")
+    return NoiseConfig.default().scaled(scale)
+
+
+def _config(path: Path | None, **overrides):
+    from pydantic import ValidationError
+
+    from symplan_core.perception.pipeline import PerceptionConfig
+
+    data: dict = {}
+    if path is not None:
+        import yaml
+
+        try:
+            data = yaml.safe_load(path.read_text()) or {}
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            fail(f"cannot read config {path}: {exc}")
+        if not isinstance(data, dict):
+            fail(f"{path}: a perception config is a mapping")
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return PerceptionConfig.model_validate(data)
+    except ValidationError as exc:
+        fail("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
+
+
+@perceive_app.callback()
+def perceive(
+    ctx: typer.Context,
+    images: Path | None = typer.Option(None, "--images", help="Directory of frames (PNG/JPEG/...), name order."),
+    video: Path | None = typer.Option(None, "--video", help="A video file (instead of --images)."),
+    depth: Path | None = typer.Option(None, "--depth", help="Depth images matched by file stem (video: frame number)."),
+    depth_scale: float = typer.Option(0.001, "--depth-scale", help="Metres per unit of 16-bit depth (mm: 0.001)."),
+    camera_info: Path | None = typer.Option(None, "--camera-info", help="Intrinsics YAML (ROS camera_info or fx/fy/cx/cy)."),
+    instruction: str | None = typer.Option(None, "--instruction", help="What the robot is asked to do."),
+    detector: str = typer.Option("fiducial", "--detector", help="fiducial[:MAP.yaml], grounding-dino:PATH, yolo-world:PATH."),
+    out: Path | None = typer.Option(None, "--out", help="Where to write task.bddl (+ task.provenance.json)."),
+    goal: str = typer.Option("retrieval", "--goal", help="Goal drafting: retrieval or llm."),
+    llm: str | None = typer.Option(None, "--llm", help="Backend spec drafting the goal with --goal llm."),
+    judge: str | None = typer.Option(None, "--judge", help="Backend spec of the optional LLM-judge axis."),
+    robot: str = typer.Option("single", "--robot", help="single or dual: the goal axis plans for it."),
+    config_file: Path | None = typer.Option(None, "--config", help="PerceptionConfig YAML (thresholds, aliases, pose)."),
+    max_key_frames: int = typer.Option(8, "--max-key-frames", min=1, help="Key frames kept from the stream."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Perceive a task from frames; writes the BDDL and its provenance only when every check passes.
+
+    Exit status: 0 accepted and written, 1 rejected (reasons printed, nothing written), 2 bad input.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    if (images is None) == (video is None):
+        fail("give exactly one of --images DIR or --video FILE")
+    if not instruction:
+        fail("--instruction is required")
+    if out is None:
+        fail("--out is required")
+    if camera_info is None:
+        fail("--camera-info is required (the intrinsics the depth is lifted with)")
+    from symplan_core.perception import (
+        CameraIntrinsics,
+        KeyFrameSelector,
+        PerceptionError,
+        frames_from_dir,
+        frames_from_video,
+        make_detector,
+        write_outputs,
+    )
+    from symplan_core.perception import perceive as run_perceive
+
+    config = _config(config_file, goal=goal, llm=llm, judge=judge, robot=robot,
+                     keyframes={"max_frames": max_key_frames})
+    try:
+        intrinsics = CameraIntrinsics.load(camera_info)
+        stream = frames_from_dir(images, depth, depth_scale) if images else frames_from_video(video, depth, depth_scale)
+        frames = KeyFrameSelector(config.keyframes).extend(stream)
+        chosen = make_detector(detector)
+        try:
+            result = run_perceive(frames, instruction, chosen, intrinsics, config)
+        finally:
+            chosen.close()
+        written = write_outputs(result, out) if result.accepted else None
+    except PerceptionError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json({**result.to_json(), "written": [str(p) for p in written] if written else None})
+    else:
+        _print_result(result, written)
+    if not result.accepted:
+        raise typer.Exit(1)
+
+
+def _print_result(result, written) -> None:
+    status = "[bold green]accepted[/]" if result.accepted else "[bold red]rejected[/]"
+    goal = result.provenance.get("goal", {})
+    console.print(f"{status}  (goal from {goal.get('activity') or goal.get('source')}; "
+                  f"{len(result.provenance.get('objects', {}))} objects, {len(result.provenance.get('facts', []))} facts)",
+                  highlight=False)
+    for verdict in result.verdicts:
+        mark = {True: "pass", False: "FAIL", None: "skip"}[verdict.passed]
+        console.print(f"  {verdict.axis:8s} {mark}", highlight=False)
+        for reason in verdict.reasons:
+            console.print(f"           - {reason}", highlight=False, markup=False)
+    for note in result.provenance.get("notes", []):
+        console.print(f"  note: {note}", highlight=False, markup=False)
+    for drop in result.provenance.get("dropped", []):
+        console.print(f"  dropped {drop['label']!r} (frames {drop['frames']}): {drop['reason']}", highlight=False,
+                      markup=False)
+    if written:
+        console.print(f"wrote {written[0]} and {written[1]}", highlight=False)
+    else:
+        console.print("nothing written", highlight=False)
+
+
+@perceive_app.command("eval")
+def evaluate(
+    benchmark: Benchmark = typer.Option(Benchmark.b1k, "--benchmark", help="b100 or b1k."),
+    split: str = typer.Option("test", "--split", help="test (B-1K: the committed held-out split) or all."),
+    detector: str = typer.Option("fiducial", "--detector", help="Rendered scenes carry markers: fiducial only."),
+    noise: str = typer.Option("none", "--noise", help="none, default, or a scale of the default noise."),
+    sweep: str | None = typer.Option(None, "--sweep", help="Noise scales to sweep, e.g. 0,0.5,1,2,3 (plots it)."),
+    frames: int = typer.Option(8, "--frames", min=1, help="Key frames rendered per scene."),
+    seed: int = typer.Option(0, "--seed"),
+    instruction: str = typer.Option("goal", "--instruction", help="goal (the goal in English) or name (activity name)."),
+    goal: str = typer.Option("retrieval", "--goal", help="retrieval or llm."),
+    llm: str | None = typer.Option(None, "--llm", help="Backend spec for --goal llm."),
+    robot: str = typer.Option("single", "--robot"),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="First N tasks only."),
+    out: Path | None = typer.Option(None, "--out", help="Directory for summary.json, tasks.jsonl, report.md (+ plot)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Render each task's :init, perceive it, compare with the released BDDL (docs/perception.md)."""
+    from symplan_core.eval.splits import split_tasks
+    from symplan_core.perception.evaluation import EvalOptions, markdown, plot_sweep
+    from symplan_core.perception.evaluation import evaluate as run_eval
+
+    if detector.split(":", 1)[0] != "fiducial":
+        fail("perceive eval renders marker-tagged scenes: only the fiducial detector reads them")
+    if instruction not in ("goal", "name"):
+        fail("--instruction must be goal or name")
+    try:
+        tasks = split_tasks(benchmark.value, split)
+    except ValueError as exc:
+        fail(str(exc))
+    tasks = tasks[:limit] if limit else tasks
+    config = _config(None, goal=goal, llm=llm, robot=robot, benchmarks=[benchmark.value])
+    levels = [float(x) for x in sweep.split(",")] if sweep else None
+    runs = []
+    for level in levels or [None]:
+        noise_config = _noise(noise) if level is None else _noise(str(level))
+        options = EvalOptions(benchmark=benchmark.value, seed=seed, frames=frames, noise=noise_config,
+                              instruction=instruction, perception=config)
+        reports, summary = run_eval(tasks, options)
+        summary["noise"] = noise_config.model_dump()
+        summary["noise_scale"] = level if level is not None else noise
+        runs.append((level, reports, summary))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        last_reports, last_summary = runs[-1][1], runs[-1][2]
+        (out / "summary.json").write_text(json.dumps([r[2] for r in runs] if levels else last_summary, indent=2) + "\n")
+        with (out / "tasks.jsonl").open("w") as fh:
+            for level, reports, _summary in runs:
+                for report in reports:
+                    fh.write(json.dumps({"noise_scale": level, **report.to_json()}) + "\n")
+        (out / "report.md").write_text("\n".join(markdown(s, r if not levels else None) for _l, r, s in runs))
+        if levels:
+            plot_sweep(levels, [r[2] for r in runs], out / "noise_sweep.png")
+        del last_reports, last_summary
+    if as_json:
+        print_json([r[2] for r in runs] if levels else runs[0][2])
+        return
+    for level, reports, summary in runs:
+        if level is not None:
+            typer.echo(f"\n## noise scale {level}\n")
+        typer.echo(markdown(summary, None if levels else reports))
+
+
+@perceive_app.command("render")
+def render(
+    task: str = typer.Argument(..., help="Task name (activity, b1k/activity) or .bddl path."),
+    out: Path = typer.Option(..., "--out", help="Directory: rgb/, depth/ (16-bit mm), camera_info.yaml, markers.yaml."),
+    frames: int = typer.Option(8, "--frames", min=1),
+    noise: str = typer.Option("none", "--noise", help="none, default, or a scale of the default noise."),
+    seed: int = typer.Option(0, "--seed"),
+    benchmark: Benchmark | None = typer.Option(None, "--benchmark"),
+) -> None:
+    """Render a BEHAVIOR task's :init as a marker-tagged RGB-D scene on disk (an evaluation tool)."""
+    import cv2
+    import numpy as np
+    import yaml
+
+    from symplan_core.perception.synthetic import render_task
+    from symplan_core.tasks import DataError, load_problem
+
+    try:
+        problem = load_problem(task, benchmark.value if benchmark else None)
+    except DataError as exc:
+        fail(str(exc))
+    scene = render_task(problem, seed)
+    (out / "rgb").mkdir(parents=True, exist_ok=True)
+    (out / "depth").mkdir(parents=True, exist_ok=True)
+    for i, frame in enumerate(scene.frames(frames, _noise(noise))):
+        cv2.imwrite(str(out / "rgb" / f"{i:06d}.png"), cv2.cvtColor(frame.rgb, cv2.COLOR_RGB2BGR))
+        cv2.imwrite(str(out / "depth" / f"{i:06d}.png"), np.clip(frame.depth * 1000.0, 0, 65535).astype(np.uint16))
+    k = scene.intrinsics
+    (out / "camera_info.yaml").write_text(yaml.safe_dump({"width": k.width, "height": k.height,
+                                                           "k": [k.fx, 0.0, k.cx, 0.0, k.fy, k.cy, 0.0, 0.0, 1.0]}))
+    scene.fiducial_map.dump(out / "markers.yaml")
+    (out / "truth.json").write_text(json.dumps({str(i): who for i, who in scene.truth.items()}, indent=2) + "\n")
+    console.print(f"wrote {frames} frames of {problem.name} to {out} (markers.yaml, camera_info.yaml, "
+                  f"truth.json: marker -> instance, for evaluation only)", highlight=False)

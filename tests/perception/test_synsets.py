@@ -1,0 +1,33 @@
+"""Synset grounding of labels and instruction words (BEHAVIOR knowledge through symplan_core.tasks)."""
+
+from __future__ import annotations
+
+from symplan_core.perception.synsets import compatibility, ground_label, is_container, mentioned_synsets
+
+
+def test_labels_ground_by_synset_name_lemma_plural_and_alias(behavior_dir) -> None:
+    assert ground_label("car.n.01").synset == "car.n.01"
+    assert ground_label("Tennis Rackets").synset == "tennis_racket.n.01"
+    assert ground_label("cookies").synset == "cookie.n.01"
+    assert ground_label("telly", {"telly": "television_receiver.n.01"}).method == "alias"
+
+
+def test_unknown_labels_say_why(behavior_dir) -> None:
+    assert ground_label("flux capacitor").reason == "no BEHAVIOR synset is named 'flux capacitor'"
+    assert ground_label("car.n.99").synset is None
+    assert "not a BEHAVIOR synset" in ground_label("x", {"x": "nothing.n.01"}).reason
+
+
+def test_instructions_name_objects_not_grammar(behavior_dir) -> None:
+    found = dict(mentioned_synsets("Make sure the tennis racket is on top of the car; it is not the case "
+                                   "that the digital camera is inside the container"))
+    assert found == {"tennis racket": "tennis_racket.n.01", "car": "car.n.01",
+                     "digital camera": "digital_camera.n.01", "container": "container.n.01"}
+
+
+def test_compatibility_follows_the_hierarchy(behavior_dir) -> None:
+    assert compatibility("car.n.01", "car.n.01") == 3
+    assert compatibility("container.n.01", "bottle.n.01") == 2  # a bottle is a kind of container
+    assert compatibility("bottle.n.01", "container.n.01") == 1
+    assert compatibility("car.n.01", "apple.n.01") == 0
+    assert is_container("cabinet.n.01") and is_container("shelf.n.01") and not is_container("apple.n.01")

@@ -1,0 +1,103 @@
+"""The verifier rejects crafted bad drafts on each axis, with reasons; released tasks pass."""
+
+from __future__ import annotations
+
+import pytest
+
+from symplan_core.bddl import parse_problem
+from symplan_core.perception.verifier import DraftFacts, verify_draft
+from symplan_core.tasks import load_problem
+
+OBJECTS = """car.n.01_1 - car.n.01
+    apple.n.01_1 apple.n.01_2 - apple.n.01
+    cabinet.n.01_1 - cabinet.n.01
+    table.n.02_1 - table.n.02
+    water.n.06_1 - water.n.06
+    floor.n.01_1 - floor.n.01
+    agent.n.01_1 - agent.n.01"""
+GOOD_INIT = """(ontop apple.n.01_1 table.n.02_1) (ontop apple.n.01_2 table.n.02_1) (inroom table.n.02_1 kitchen)
+    (inroom cabinet.n.01_1 kitchen) (inroom car.n.01_1 garage) (inroom floor.n.01_1 kitchen)
+    (ontop agent.n.01_1 floor.n.01_1) (insource cabinet.n.01_1 water.n.06_1)"""
+GOOD_GOAL = "(and (inside ?apple.n.01_1 ?cabinet.n.01_1))"
+
+
+def draft(init: str = GOOD_INIT, goal: str = GOOD_GOAL, objects: str = OBJECTS):
+    return parse_problem(f"(define (problem t-0) (:domain omnigibson) (:objects {objects}) (:init {init}) "
+                         f"(:goal {goal}))")
+
+
+def sources(problem, **override):
+    out = {inst: "detection" for inst in problem.objects}
+    out.update(override)
+    return out
+
+
+def verdicts(problem, facts=None):
+    facts = facts or DraftFacts(sources(problem))
+    found, _plan, _loads = verify_draft(problem, facts, budget_s=2.0)
+    return {v.axis: v for v in found}
+
+
+def test_a_sound_draft_passes_every_axis(behavior_dir) -> None:
+    found = verdicts(draft())
+    assert all(v.passed for v in found.values()), {a: v.reasons for a, v in found.items()}
+
+
+def test_released_tasks_pass(behavior_dir) -> None:
+    for task in ("b1k/loading_the_car", "b100/assembling_gift_baskets"):
+        problem = load_problem(task)
+        assert all(v.passed for v in verdicts(problem).values()), task
+
+
+def test_syntax_axis_rejects_a_missing_goal_and_unknown_predicates(behavior_dir) -> None:
+    found = verdicts(None, DraftFacts({}, goal_reason="LLM goal does not parse: unbalanced parentheses"))
+    assert found["syntax"].passed is False and "unbalanced" in found["syntax"].reasons[0]
+    assert found["goal"].passed is None
+    found = verdicts(draft(goal="(and (levitating ?apple.n.01_1))"))
+    assert found["syntax"].passed is False and "unknown predicate 'levitating'" in found["syntax"].reasons[0]
+
+
+@pytest.mark.parametrize(("goal", "extra", "reason"), [
+    ("(and (inside ?pear.n.01_1 ?cabinet.n.01_1))", {}, "'pear.n.01_1' in :goal is not declared"),
+    ("(forall (?x - pear.n.01) (inside ?x ?cabinet.n.01_1))", {}, "type 'pear.n.01' with no declared instances"),
+    (GOOD_GOAL, {"apple.n.01_2": "unseen"}, "apple.n.01_2 is needed by the goal but was not detected"),
+    (GOOD_GOAL, {"car.n.01_1": None}, "car.n.01_1 is backed by neither a detection nor the task prior"),
+])
+def test_objects_axis_names_what_is_missing(behavior_dir, goal, extra, reason) -> None:
+    problem = draft(goal=goal)
+    found = verdicts(problem, DraftFacts(sources(problem, **extra)))
+    assert found["objects"].passed is False
+    assert any(reason in r for r in found["objects"].reasons), found["objects"].reasons
+
+
+def test_objects_axis_checks_types_and_what_the_instruction_names(behavior_dir) -> None:
+    problem = draft(objects=OBJECTS + "\n    gizmo.n.77_1 - gizmo.n.77", goal=GOOD_GOAL)
+    facts = DraftFacts(sources(problem), instruction_objects=[("tennis racket", "tennis_racket.n.01")])
+    reasons = verdicts(problem, facts)["objects"].reasons
+    assert "gizmo.n.77_1: type gizmo.n.77 is not a BEHAVIOR synset" in reasons
+    assert any("the instruction names 'tennis racket'" in r for r in reasons)
+
+
+@pytest.mark.parametrize(("init", "reason"), [
+    (GOOD_INIT + " (inside apple.n.01_1 cabinet.n.01_1)", "apple.n.01_1 is on two supports"),
+    (GOOD_INIT + " (inside car.n.01_1 apple.n.01_2)", "inside apple.n.01_2, which is not a container"),
+    (GOOD_INIT.replace("(ontop apple.n.01_2 table.n.02_1)", "(ontop apple.n.01_2 water.n.06_1)"),
+     "rests ontop water.n.06_1, a substance"),
+    (GOOD_INIT + " (ontop table.n.02_1 apple.n.01_1)", "support cycle"),
+    (GOOD_INIT + " (inroom table.n.02_1 garage)", "table.n.02_1 is in two rooms"),
+    (GOOD_INIT + " (ontop apple.n.01_1 apple.n.01_1)", "relates an object to itself"),
+    (GOOD_INIT + " (future apple.n.01_2)", "over future object(s) in :init"),
+])
+def test_init_axis_rejects_physical_contradictions(behavior_dir, init, reason) -> None:
+    found = verdicts(draft(init=init))
+    assert found["init"].passed is False
+    assert any(reason in r for r in found["init"].reasons), found["init"].reasons
+
+
+def test_goal_axis_rejects_goals_already_true_or_unreachable(behavior_dir) -> None:
+    found = verdicts(draft(goal="(and (ontop ?apple.n.01_1 ?table.n.02_1))"))
+    assert found["goal"].passed is False and "already holds" in found["goal"].reasons[0]
+    contradiction = "(and (inside ?apple.n.01_1 ?cabinet.n.01_1) (not (inside ?apple.n.01_1 ?cabinet.n.01_1)))"
+    found = verdicts(draft(goal=contradiction))
+    assert found["goal"].passed is False
+    assert found["goal"].reasons[0].startswith("the reference planner found no strict-pass plan")
