@@ -80,6 +80,8 @@ bench: data ros
 	$(PY) bench/bench_parse.py
 	$(PY) bench/bench_engine.py
 	$(PY) bench/bench_ros.py
+	$(PY) bench/bench_ros.py --camera
+	$(PY) bench/bench_replay.py
 	$(PY) bench/bench_eval.py
 	$(PY) bench/bench_data.py
 	$(PY) bench/bench_rewards.py

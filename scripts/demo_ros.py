@@ -112,17 +112,15 @@ def _start_camera(spinner: object, ctx: object, task: str) -> list:
     import tempfile
 
     from rclpy.parameter import Parameter
-    from symplan_ros.camera_sim import CameraSimNode
+    from symplan_ros.camera_sim import CameraSimNode, perceiving_parameters
 
     map_file = Path(tempfile.mkdtemp(prefix="symplan-demo-")) / "fiducials.yaml"
     camera = spinner.add(CameraSimNode(context=ctx, parameter_overrides=[
         Parameter("task", value=task), Parameter("map_file", value=str(map_file)),
         Parameter("noise", value="default")]))
-    topics = {name: camera.get_parameter(f"{name}_topic").value for name in ("rgb", "depth", "info")}
-    print(f"camera: streaming a rendered scene of {task} on {topics['rgb']} (+ depth, camera info); "
-          f"fiducial map {map_file}")
-    return [Parameter("scene.source", value="camera"), Parameter("perception.detector", value=f"fiducial:{map_file}"),
-            *(Parameter(f"camera.{name}_topic", value=topic) for name, topic in topics.items())]
+    print(f"camera: streaming a rendered scene of {task} on {camera.get_parameter('rgb_topic').value} "
+          f"(+ depth, camera info); fiducial map {map_file}")
+    return perceiving_parameters(camera)
 
 
 def _send_goal(client: object, args: argparse.Namespace) -> int:

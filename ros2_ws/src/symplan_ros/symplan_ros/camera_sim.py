@@ -87,6 +87,16 @@ class CameraSimNode(Node):
         self.published += 1
 
 
+def perceiving_parameters(camera: CameraSimNode) -> list[Any]:
+    """Planner parameter overrides that perceive this simulator's stream (needs its ``map_file``)."""
+    from rclpy.parameter import Parameter
+
+    get = camera.get_parameter
+    return [Parameter("scene.source", value="camera"),
+            Parameter("perception.detector", value=f"fiducial:{get('map_file').value}"),
+            *(Parameter(f"camera.{name}_topic", value=get(f"{name}_topic").value) for name in ("rgb", "depth", "info"))]
+
+
 def main(argv: list[str] | None = None) -> int:
     rclpy.init(args=list(sys.argv if argv is None else argv))
     node = CameraSimNode()
