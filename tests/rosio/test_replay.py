@@ -23,34 +23,32 @@ def _config(bag: Path, out: Path, rendered, **kw) -> ReplayConfig:
                         detector=rendered.detector, **kw)
 
 
-def _perceive_from_files(rendered, tmp_path: Path) -> str:
-    """What perception makes of the same frames read from image files (the `symplan perceive --images` path)."""
-    from symplan_core.perception import (
-        KeyFrameSelector,
-        PerceptionConfig,
-        frames_from_dir,
-        make_detector,
-        perceive,
-    )
+@pytest.fixture(scope="module")
+def perceived_from_files(rendered, tmp_path_factory) -> str:
+    """What `symplan perceive --images DIR --depth DIR` writes for the same frames as image files."""
+    import yaml
 
-    images, depth = tmp_path / "rgb", tmp_path / "depth"
+    root = tmp_path_factory.mktemp("frames")
+    images, depth = root / "rgb", root / "depth"
     images.mkdir()
     depth.mkdir()
     for k, frame in enumerate(rendered.frames):
         cv2.imwrite(str(images / f"{k:04d}.png"), cv2.cvtColor(frame.rgb, cv2.COLOR_RGB2BGR))
         mm = np.nan_to_num(frame.depth * 1000.0, nan=0.0).clip(0, 65535).round().astype(np.uint16)
         cv2.imwrite(str(depth / f"{k:04d}.png"), mm)
-    config = PerceptionConfig()
-    keyframes = KeyFrameSelector(config.keyframes).extend(frames_from_dir(images, depth))
-    result = perceive(keyframes, INSTRUCTION, make_detector(rendered.detector), rendered.scene.intrinsics, config)
-    assert result.accepted, result.reasons
-    return result.bddl
+    (root / "camera.yaml").write_text(yaml.safe_dump(rendered.scene.intrinsics.to_json()))
+    proc = subprocess.run([sys.executable, "-m", "symplan_core.cli.main", "perceive", "--images", str(images),
+                           "--depth", str(depth), "--camera-info", str(root / "camera.yaml"),
+                           "--instruction", INSTRUCTION, "--detector", rendered.detector,
+                           "--out", str(root / "task.bddl")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return (root / "task.bddl").read_text()
 
 
 @pytest.mark.parametrize("storage", ["sqlite3", "mcap"])
-def test_replay_reproduces_the_bddl_perception_gives_on_the_same_frames(rendered, tmp_path: Path,
-                                                                        storage: str) -> None:
-    expected = _perceive_from_files(rendered, tmp_path)
+def test_replay_reproduces_the_bddl_symplan_perceive_gives_on_the_same_frames(rendered, perceived_from_files,
+                                                                                tmp_path: Path, storage: str) -> None:
+    expected = perceived_from_files
     bag = write_camera_bag(tmp_path / "bag", rendered.frames, rendered.scene.intrinsics, storage)
     outcome = replay(_config(bag, tmp_path / "out", rendered))
     assert outcome.ok, outcome.reasons
