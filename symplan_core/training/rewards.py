@@ -133,7 +133,7 @@ SCORER = TaskScorer()
 
 
 def verdicts(completions: Sequence[Any], bddl: Sequence[str], robot: Sequence[str] | None = None,
-             action_set: Sequence[str] | None = None, id: Sequence[str] | None = None,  # noqa: A002 (column name)
+             action_set: Sequence[str] | None = None, id: Sequence[str] | None = None,  # the row-id column
              **_: Any) -> list[Verdict]:
     """Engine verdicts of a batch of completions against their rows (shared cache)."""
     return SCORER.batch(completions, bddl, robot, action_set, id)
