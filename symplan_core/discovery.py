@@ -43,6 +43,14 @@ INVERSE_VERBS = {"toggle_on": "toggle_off", "attach": "detach", "fill": "empty",
                  "open": "close", "make": "dismantle", "cook": "uncook", "drape": "undrape", "break_obj": "repair"}
 #: Relations a held object is put into (``touching`` is derived, never made directly).
 RELATIONAL = OBJECT_RELATIONS - {"touching"}
+#: What physics demands of an action that makes (True) or undoes (False) a predicate, beyond
+#: reaching the object (why: docs/engine.md): freezing needs a cold source that is on, thawing
+#: and cooling down need the object away from the cold or the heat, and taking something off,
+#: down or out (detach, undrape, empty) is done by hand.
+PHYSICS = {("frozen", True): "cooled:obj", ("frozen", False): "away:obj:coldSource",
+           ("hot", False): "away:obj:heatSource", ("attached", False): "accessible:obj free_hand:obj",
+           ("draped", False): "accessible:obj free_hand:obj", ("overlaid", False): "accessible:obj free_hand:obj",
+           ("filled", False): "accessible:obj free_hand:obj"}
 
 
 @dataclass(frozen=True, order=True)
@@ -164,6 +172,7 @@ def propose(item: Classified) -> ActionSpec:
         pre, eff = "held:obj exists:tgt near:tgt", f"release:obj add:{req.predicate}:obj:tgt"
     else:
         pre, eff = "exists:obj near:obj exists:tgt", f"{op}:{req.predicate}:obj:tgt"
+    pre = " ".join(filter(None, (pre, PHYSICS.get((req.predicate, req.positive), ""))))
     doc = f"{'Make' if req.positive else 'Undo'} ({req.predicate} {' '.join(params)}) (discovered)."
     redundant = (f"{'already' if req.positive else 'already_not'}:{req.predicate}:{':'.join(params)}",)
     return ActionSpec(name, params, tuple(pre.split()), tuple(eff.split()), doc, "discovered", redundant)

@@ -20,6 +20,16 @@ Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
     ``holding:FLAG``       some held object has FLAG (``cut`` needs a slicer)
     ``has_substance:o``    o is filled with / contains some substance
     ``heated:o``           o sits (transitively) on/in a heat source that is on
+    ``type:o:TYPE``        BEHAVIOR objectType of o (``cloth`` folds, drapes, lies over things)
+    ``source:o:s``         a container or tap of substance s (not o itself) is near or in hand
+    ``held_substance:o``   something in hand holds a substance to apply to o (water, paint)
+    ``flame:o``            a flame reaches o: a lit heat source in hand, o on an active heat
+                           source, or o touching something on fire
+    ``cooled:o``           o sits on/in a cold source that is on (a fridge, a freezer)
+    ``away:o:FLAG``        o does not sit on/in an active FLAG source (heatSource, coldSource)
+    ``ingredients:o``      what o's name says it is made from is real, within reach, and
+                           processed as the name says (diced/half: slicer in hand; cooked/
+                           melted: the ingredient on an active heat source)
 Redundancy (ADDITIONAL_STEP warnings, effects still apply)
     ``already:PRED:o``     the effect already holds
 Effects
@@ -71,7 +81,7 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
        "Open obj.", redundant="already:open:obj"),
     _a("close", "obj", f"exists:obj ability:obj:openable near:obj {_HAND}", "del:open:obj",
        "Close obj.", redundant="already_not:open:obj"),
-    _a("toggle_on", "obj", f"exists:obj ability:obj:toggleable near:obj {_HAND}", "add:toggled_on:obj",
+    _a("toggle_on", "obj", "exists:obj ability:obj:toggleable near:obj free_hand:obj", "add:toggled_on:obj",
        "Switch obj on.", redundant="already:toggled_on:obj"),
     _a("cut", "obj", "exists:obj ability:obj:sliceable|diceable near:obj accessible:obj holding:slicer", "add:sliced:obj",
        "Slice obj with a held slicer (knife).", redundant="already:sliced:obj"),
@@ -81,46 +91,58 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
        "Remove what covers obj (stains, dust, ...)."),
     _a("wait_for_cooked", "obj", "exists:obj ability:obj:cookable heated:obj", "add:cooked:obj",
        "Wait until obj, on/in a heat source that is on, is cooked.", redundant="already:cooked:obj"),
-    _a("soak", "obj tgt", "exists:obj near:obj substance:tgt exists:tgt", "add:saturated:obj:tgt",
-       "Soak obj with the substance tgt (e.g. water).", redundant="already:saturated:obj:tgt"),
+    _a("soak", "obj tgt", "exists:obj near:obj substance:tgt exists:tgt source:obj:tgt", "add:saturated:obj:tgt",
+       "Soak obj with the substance tgt (e.g. water) at a source of it within reach (a sink).",
+       redundant="already:saturated:obj:tgt"),
 )
 
 B1K_ACTIONS: tuple[ActionSpec, ...] = (
-    _a("toggle_off", "obj", f"exists:obj ability:obj:toggleable near:obj {_HAND}", "del:toggled_on:obj",
+    _a("toggle_off", "obj", "exists:obj ability:obj:toggleable near:obj free_hand:obj", "del:toggled_on:obj",
        "Switch obj off.", "b1k", "already_not:toggled_on:obj"),
-    _a("fill", "obj tgt", "exists:obj ability:obj:fillable near:obj substance:tgt exists:tgt",
-       "add:filled:obj:tgt", "Fill container obj with the substance tgt.", "b1k", "already:filled:obj:tgt"),
-    _a("fold", "obj", "exists:obj near:obj", "add:folded:obj del:unfolded:obj", "Fold obj.", "b1k",
+    _a("fill", "obj tgt", "exists:obj ability:obj:fillable near:obj substance:tgt exists:tgt source:obj:tgt",
+       "add:filled:obj:tgt", "Fill container obj with the substance tgt from a source of it within reach "
+       "(a tap, a container of it).", "b1k", "already:filled:obj:tgt"),
+    _a("fold", "obj", "exists:obj type:obj:cloth near:obj accessible:obj free_hand:obj",
+       "add:folded:obj del:unfolded:obj", "Fold the cloth obj (a towel, a shirt) by hand.", "b1k",
        "already:folded:obj"),
-    _a("unfold", "obj", "exists:obj near:obj", "add:unfolded:obj del:folded:obj", "Unfold obj.", "b1k",
-       "already:unfolded:obj"),
-    _a("attach", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
-       "Attach the held obj to tgt.", "b1k"),
-    _a("screw", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:attached:obj:tgt",
-       "Screw the held obj onto tgt (an attachment).", "b1k"),
-    _a("overlay", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:overlaid:obj:tgt",
-       "Lay the held obj flat over tgt.", "b1k"),
-    _a("drape", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "release:obj add:draped:obj:tgt",
-       "Drape the held obj over tgt.", "b1k"),
+    _a("unfold", "obj", "exists:obj type:obj:cloth near:obj accessible:obj free_hand:obj",
+       "add:unfolded:obj del:folded:obj", "Unfold the cloth obj by hand.", "b1k", "already:unfolded:obj"),
+    _a("attach", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
+       "release:obj add:attached:obj:tgt", "Attach the held obj to tgt.", "b1k"),
+    _a("screw", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
+       "release:obj add:attached:obj:tgt", "Screw the held obj onto tgt (an attachment).", "b1k"),
+    _a("overlay", "obj tgt", "graspable:obj type:obj:cloth held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
+       "release:obj add:overlaid:obj:tgt", "Lay the held cloth obj (a sheet, foil) flat over tgt.", "b1k"),
+    _a("drape", "obj tgt", "graspable:obj type:obj:cloth held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
+       "release:obj add:draped:obj:tgt", "Drape the held cloth obj over tgt.", "b1k"),
     _a("heat", "obj", "exists:obj heated:obj", "add:hot:obj", "Let obj get hot on/in a heat source that is on.",
        "b1k", "already:hot:obj"),
-    _a("water", "obj", "exists:obj near:obj", "add:watered:obj", "Water obj (a plant).", "b1k",
+    _a("water", "obj", "exists:obj near:obj held_substance:obj", "add:watered:obj",
+       "Water obj (a plant) from a held container of water (a watering can, a filled cup).", "b1k",
        "already:watered:obj"),
-    _a("saturate", "obj tgt", "exists:obj near:obj substance:tgt exists:tgt", "add:saturated:obj:tgt",
-       "Saturate obj with the substance tgt.", "b1k", "already:saturated:obj:tgt"),
-    _a("paint", "obj", "exists:obj near:obj", "add:painted:obj", "Paint obj.", "b1k", "already:painted:obj"),
-    _a("set_timer", "obj", f"exists:obj near:obj {_HAND}", "add:timeset:obj", "Set the timer of obj.", "b1k",
+    _a("saturate", "obj tgt", "exists:obj near:obj substance:tgt exists:tgt source:obj:tgt", "add:saturated:obj:tgt",
+       "Saturate obj with the substance tgt at a source of it within reach.", "b1k", "already:saturated:obj:tgt"),
+    _a("paint", "obj", "exists:obj near:obj accessible:obj held_substance:obj", "add:painted:obj",
+       "Paint obj with paint from something in hand (a paint can, a sprayer).", "b1k", "already:painted:obj"),
+    _a("set_timer", "obj", "exists:obj ability:obj:toggleable near:obj free_hand:obj", "add:timeset:obj",
+       "Set the timer of the switchable appliance obj (an oven, a microwave, a timer).", "b1k",
        "already:timeset:obj"),
-    _a("make", "obj", "", "make:obj", "Make the future object obj real (cook, mix, assemble it).", "b1k",
+    _a("make", "obj", "ingredients:obj", "make:obj",
+       "Make the future object obj real (cook, mix, assemble it) from what it is made of, within reach.", "b1k",
        "already:real:obj"),
-    _a("repair", "obj", "exists:obj near:obj", "del:broken:obj", "Repair obj.", "b1k", "already_not:broken:obj"),
-    _a("break_obj", "obj", "exists:obj near:obj", "add:broken:obj", "Break obj.", "b1k", "already:broken:obj"),
-    _a("burn", "obj", "exists:obj heated:obj", "add:burnt:obj", "Burn obj on a heat source.", "b1k",
-       "already:burnt:obj"),
-    _a("ignite", "obj", "exists:obj near:obj", "add:on_fire:obj", "Set obj on fire.", "b1k",
+    _a("repair", "obj", f"exists:obj near:obj accessible:obj {_HAND}", "del:broken:obj",
+       "Repair the broken obj by hand.", "b1k", "already_not:broken:obj"),
+    _a("break_obj", "obj", "exists:obj ability:obj:breakable near:obj accessible:obj free_hand:obj",
+       "add:broken:obj", "Break the breakable obj.", "b1k", "already:broken:obj"),
+    _a("burn", "obj", "exists:obj ability:obj:cookable|flammable heated:obj", "add:burnt:obj",
+       "Burn obj (food or something flammable) on/in a heat source that is on.", "b1k", "already:burnt:obj"),
+    _a("ignite", "obj", "exists:obj ability:obj:flammable near:obj flame:obj", "add:on_fire:obj",
+       "Set the flammable obj on fire with a flame (a lit lighter in hand, a lit fire touching it).", "b1k",
        "already:on_fire:obj"),
-    _a("patch", "obj", "exists:obj near:obj", "del:torn:obj add:patched:obj", "Patch the torn obj.", "b1k"),
-    _a("uncrimp", "obj", "exists:obj near:obj", "del:crumpled:obj", "Smooth out the crumpled obj.", "b1k"),
+    _a("patch", "obj", f"exists:obj near:obj accessible:obj {_HAND}", "del:torn:obj add:patched:obj",
+       "Patch the torn obj by hand.", "b1k", "already_not:torn:obj"),
+    _a("uncrimp", "obj", f"exists:obj near:obj accessible:obj {_HAND}", "del:crumpled:obj",
+       "Smooth out the crumpled obj by hand.", "b1k", "already_not:crumpled:obj"),
 )
 
 def discovered_actions() -> tuple[ActionSpec, ...]:

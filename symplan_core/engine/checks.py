@@ -53,21 +53,54 @@ def closed_container(world: World, state: State, obj: str) -> str | None:
     return None
 
 
+def is_on(world: World, state: State, obj: str) -> bool:
+    """A device is on when it cannot be switched (a fridge) or is switched on."""
+    return not world.has(obj, "toggleable") or ("toggled_on", obj) in state.facts
+
+
+def resting_on_source(world: World, state: State, obj: str, flag: str) -> str | None:
+    """The object with ``flag`` (heatSource, coldSource) that ``obj`` rests on or in, through
+    its support chain; a substance rests where a container that holds it does."""
+    holders = [f[1] for f in state.facts if f[0] in SUBSTANCE_HOLDING and f[2] == obj] if obj in state.substances \
+        else [obj]
+    for holder in holders:
+        if world.has(holder, flag) and holder != obj:
+            return holder
+        for _rel, tgt in state.container_chain(holder):
+            if world.has(tgt, flag):
+                return tgt
+    return None
+
+
 def heat_source_on(world: World, state: State, obj: str) -> tuple[bool, str]:
     """Whether obj sits on/in an active heat source; (ok, name of a source to use)."""
-    sources = [o for o in world.affordances if world.has(o, "heatSource")]
+    sources = world.having("heatSource")
     if not sources:
         return True, ""  # no heat source in the task: nothing a plan could do about it
-    for _rel, tgt in state.container_chain(obj):
-        if tgt in sources:
-            if world.has(tgt, "toggleable") and ("toggled_on", tgt) not in state.facts:
-                return False, tgt
-            return True, tgt
-    return False, sources[0]
+    source = resting_on_source(world, state, obj, "heatSource")
+    if source is None:
+        return False, sources[0]
+    return is_on(world, state, source), source
 
 
-def holds_substance(state: State, obj: str) -> bool:
-    return any(f[0] in SUBSTANCE_HOLDING and f[1] == obj for f in state.facts)
+def holds_substance(state: State, obj: str, substance: str | None = None) -> bool:
+    return any(f[0] in SUBSTANCE_HOLDING and f[1] == obj and (substance is None or f[2] == substance)
+               for f in state.facts)
+
+
+def substance_sources(world: World, state: State, substance: str) -> list[str]:
+    """What ``substance`` can be taken from now: containers and sources that hold it, and taps."""
+    held = sorted({f[1] for f in state.facts if f[0] in SUBSTANCE_HOLDING and f[2] == substance})
+    return held + [t for t in world.taps.get(substance, ()) if t not in held]
+
+
+def within_reach(world: World, state: State, obj: str) -> bool:
+    """The agent is near or holds ``obj``; a substance is within reach when a container or
+    tap of it is."""
+    if obj in state.near or obj in state.held:
+        return True
+    return obj in state.substances and any(s in state.near or s in state.held
+                                           for s in substance_sources(world, state, obj))
 
 
 # -- checks ---------------------------------------------------------------------------
@@ -176,19 +209,177 @@ def _heated(w, s, a, _cap):
     ok, source = heat_source_on(w, s, a[0])
     if ok:
         return None
-    if source and any(t == source for _r, t in s.container_chain(a[0])):
+    if source and resting_on_source(w, s, a[0], "heatSource") == source:
         return Failure(_temporal(s, ("toggled_on", source)), "heated", "toggled_on", (source,), f"{source} is off",
                        f"toggle_on({source}) first")
     return Failure(ErrorKind.MISSING_STEP, "heated", "ontop", (a[0], source), f"{a[0]} is not on or in a heat source",
                    f"place {a[0]} on/in {source} and toggle_on({source})")
 
 
+def _kind(types: str) -> Check:
+    """``TYPE`` or ``TYPE|TYPE``: BEHAVIOR's objectType (cloth folds and drapes; a bowl does not)."""
+    options = types.split("|")
+
+    def check(w, s, a, _cap):
+        aff = w.affordances[a[0]]
+        if not aff.known or aff.object_type in options:
+            return None
+        return _affordance("type", f"{a[0]} is {aff.object_type or 'not ' + options[0]}, not {' or '.join(options)}",
+                           f"choose a {options[0]} object")
+    return check
+
+
+def _source(w, s, a, _cap):
+    """``source:o:s``: a container or tap of substance s (other than o) is within reach."""
+    obj, sub = a
+    if sub in w.sourceless or holds_substance(s, obj, sub):
+        return None  # no container or tap of it declared (nothing to fetch), or o holds it already
+    sources = [x for x in substance_sources(w, s, sub) if x != obj]
+    if any(x in s.near or x in s.held for x in sources):
+        return None
+    if not sources:
+        return Failure(ErrorKind.MISSING_STEP, "source", "filled", ("?container", sub), f"nothing holds {sub} any more",
+                       f"{sub} has run out: no container or tap of it is left")
+    src = sources[0]
+    return Failure(_temporal(s, ("near", src)), "source", "near", ("agent", src),
+                   f"no source of {sub} within reach ({', '.join(sources)} holds it)",
+                   f"bring {obj} to {src} (or {src} to {obj})")
+
+
+def _held_substance(w, s, a, _cap):
+    """Something in hand holds a substance to apply (a filled can, a watering can, a sprayer)."""
+    if any(holds_substance(s, h) or w.has(h, "particleSource") or w.has(h, "particleApplier") for h in s.held):
+        return None
+    vessels = [o for o in w.objects if not w.is_fixture(o) and not w.is_substance(o) and o not in s.future
+               and (holds_substance(s, o) or w.has(o, "particleSource") or w.has(o, "particleApplier"))]
+    if vessels:
+        return Failure(_temporal(s, ("held", vessels[0])), "held_substance", "holding", (vessels[0],),
+                       f"nothing in hand holds a substance to apply to {a[0]}", f"grasp({vessels[0]}) first")
+    return Failure(ErrorKind.MISSING_STEP, "held_substance", "holding", ("?vessel",),
+                   f"nothing in hand holds a substance to apply to {a[0]}, and nothing in the scene does",
+                   "this task gives no container of a substance to apply")
+
+
+def _flame(w, s, a, _cap):
+    """A flame reaches o: a lit heat source in hand (a lighter that is on), o on/in a heat
+    source that is on, or o touching something already on fire."""
+    obj = a[0]
+    if any(w.has(h, "heatSource") and is_on(w, s, h) for h in s.held):
+        return None
+    source = resting_on_source(w, s, obj, "heatSource")
+    if source is not None and is_on(w, s, source):
+        return None
+    if any(f[0] == "on_fire" and f[1] != obj and s.touching(f[1], obj) for f in s.facts):
+        return None
+    held = [h for h in s.held if w.has(h, "heatSource")]
+    if held:
+        return Failure(_temporal(s, ("toggled_on", held[0])), "flame", "toggled_on", (held[0],),
+                       f"{held[0]} is not lit", f"toggle_on({held[0]}) first")
+    lighters = [o for o in w.having("heatSource") if not w.is_fixture(o) and o not in s.future]
+    if lighters:
+        return Failure(ErrorKind.MISSING_STEP, "flame", "holding", (lighters[0],), f"no flame reaches {obj}",
+                       f"grasp({lighters[0]}) and toggle_on({lighters[0]}) first")
+    return Failure(ErrorKind.MISSING_STEP, "flame", "on_fire", ("?flame",), f"no flame reaches {obj}",
+                   "nothing in this scene makes fire (no lighter, no lit fire)")
+
+
+def _cooled(w, s, a, _cap):
+    """o rests on/in a cold source that is on (freezing needs a freezer or fridge)."""
+    obj = a[0]
+    source = resting_on_source(w, s, obj, "coldSource")
+    if source is not None and is_on(w, s, source):
+        return None
+    if source is not None:
+        return Failure(_temporal(s, ("toggled_on", source)), "cooled", "toggled_on", (source,), f"{source} is off",
+                       f"toggle_on({source}) first")
+    sources = w.having("coldSource")
+    if not sources:
+        return Failure(ErrorKind.MISSING_STEP, "cooled", "inside", (obj, "?cold_source"),
+                       f"nothing in this scene can cool {obj}", "this task has no fridge or freezer")
+    return Failure(ErrorKind.MISSING_STEP, "cooled", "inside", (obj, sources[0]), f"{obj} is not in a cold source",
+                   f"put {obj} in {sources[0]} first")
+
+
+def _away_from(flag: str) -> Check:
+    """``away:o:FLAG``: o does not rest on/in an active FLAG source (thawing needs o out of
+    the freezer; cooling down, off the stove)."""
+    def check(w, s, a, _cap):
+        source = resting_on_source(w, s, a[0], flag)
+        if source is None or not is_on(w, s, source):
+            return None
+        return Failure(ErrorKind.MISSING_STEP, "away", "away", (a[0], source), f"{a[0]} is still on/in {source}",
+                       f"take {a[0]} out of/off {source} first")
+    return check
+
+
+#: How BEHAVIOR's name prefixes say a thing is made: cut pieces need a blade in hand, cooked or
+#: melted things need their ingredient on/in a heat source that is on.
+CUT_PRODUCTS = frozenset({"diced", "half", "sliced"})
+HEATED_PRODUCTS = frozenset({"cooked", "melted"})
+
+
+def processes_between(ingredient_type: str, product_type: str) -> list[str]:
+    """The name prefixes that turn the ingredient into the product: ``chili`` ->
+    ``cooked__diced__chili`` is [cooked, diced]."""
+    product = product_type.split(".n.")[0].split("__")
+    return product[:len(product) - len(ingredient_type.split(".n.")[0].split("__"))]
+
+
+def ingredient_at_hand(w: World, s: State, product: str) -> str | None:
+    """The first declared ingredient of ``product`` that exists and is within reach."""
+    return next((i for i in w.ingredients.get(product, ()) if i not in s.future and within_reach(w, s, i)), None)
+
+
+def _ingredients(w, s, a, _cap):
+    """``make:o``: what o's name says it is made from (``diced__carrot`` <- ``carrot``) exists,
+    is within reach, and is processed the way the name says (cut: a slicer in hand; cooked or
+    melted: the ingredient on/in a heat source that is on)."""
+    product = a[0]
+    sources = w.ingredients.get(product)
+    if not sources:
+        return None
+    used = ingredient_at_hand(w, s, product)
+    if used is None:
+        real = [i for i in sources if i not in s.future]
+        if not real:
+            return Failure(ErrorKind.MISSING_STEP, "ingredients", "real", (sources[0],),
+                           f"{product} is made from {sources[0]}, which does not exist yet", f"make({sources[0]}) first")
+        near = _carrier(w, s, real[0]) or next(iter(substance_sources(w, s, real[0])), real[0])
+        return Failure(_temporal(s, ("near", near)), "ingredients", "near", ("agent", near),
+                       f"{product} is made from {real[0]}, which is not within reach", f"navigate({near}) first")
+    processes = set(processes_between(w.objects[used], w.objects[product]))
+    if processes & CUT_PRODUCTS:
+        cut = _holding("slicer")(w, s, a, _cap)
+        if cut is not None:
+            return cut._replace(check="ingredients", message=f"{product} is cut from {used}: {cut.message}")
+    if processes & HEATED_PRODUCTS:
+        heat = _heated(w, s, [used], _cap)
+        if heat is None:
+            return None
+        if heat.predicate == "toggled_on":
+            return heat._replace(check="ingredients")
+        carrier = _carrier(w, s, used) or used
+        return heat._replace(check="ingredients", args=(carrier, heat.args[-1]),
+                             message=f"{product} is made by heating {used}: {heat.message}",
+                             hint=f"put {carrier} on/in {heat.args[-1]} and switch it on")
+    return None
+
+
+def _carrier(w: World, s: State, obj: str) -> str | None:
+    """What to move to move ``obj``: itself, or for a substance a movable container of it."""
+    if obj not in s.substances:
+        return obj
+    return next((x for x in substance_sources(w, s, obj) if not w.is_fixture(x)), None)
+
+
 #: check name -> check (or, for parameterised checks, a factory taking the ``:EXTRA`` part)
 CHECKS: dict[str, Check] = {
     "exists": _exists, "near": _near, "held": _held, "free_hand": _free_hand, "graspable": _graspable,
     "accessible": _accessible, "apart": _apart, "open_if_openable": _open_if_openable, "substance": _substance,
-    "has_substance": _has_substance, "heated": _heated,
+    "has_substance": _has_substance, "heated": _heated, "source": _source, "held_substance": _held_substance,
+    "flame": _flame, "cooled": _cooled, "ingredients": _ingredients,
 }
-CHECK_FACTORIES: dict[str, Callable[[str], Check]] = {"ability": _ability, "holding": _holding}
+CHECK_FACTORIES: dict[str, Callable[[str], Check]] = {"ability": _ability, "holding": _holding, "type": _kind,
+                                                      "away": _away_from}
 #: Checks that read an argument's affordances (and permit when they are unknown).
-AFFORDANCE_CHECKS = frozenset({"graspable", "ability", "substance", "open_if_openable"})
+AFFORDANCE_CHECKS = frozenset({"graspable", "ability", "substance", "open_if_openable", "type"})

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from symplan_core.engine.actions import ActionSpec
-from symplan_core.engine.checks import AFFORDANCE_CHECKS, CHECK_FACTORIES, CHECKS, Check, Failure
+from symplan_core.engine.checks import (
+    AFFORDANCE_CHECKS,
+    CHECK_FACTORIES,
+    CHECKS,
+    Check,
+    Failure,
+    ingredient_at_hand,
+    substance_sources,
+)
 from symplan_core.engine.predicates import FILL_FAMILY, SUBSTANCE_HOLDING, SUPPORT_RELATIONS
 from symplan_core.engine.state import State
 from symplan_core.engine.world import World
@@ -116,9 +124,10 @@ def apply_effects(action: CompiledAction, world: World, state: State, args: list
             _note_flags(world, state, vals[0])
         elif name == "place":
             _place(world, state, literal[0], vals[0], vals[1])
-        elif name == "release":
+        elif name == "release":  # attached/draped/... in front of the agent: still within reach
             _release(state, vals[0])
             state.detach(vals[0])
+            state.near = state.near | {vals[0]}
         elif name == "add":
             state.facts.add((literal[0], *vals))
             state.ever.add((literal[0], *vals))
@@ -131,9 +140,22 @@ def apply_effects(action: CompiledAction, world: World, state: State, args: list
         elif name == "clean":
             state.facts.difference_update([f for f in state.facts if f[0] == "covered" and f[1] == vals[0]])
         elif name == "make":
-            state.future.discard(vals[0])
+            _make(world, state, vals[0])
         else:  # pragma: no cover - specs are validated by tests
             raise ValueError(f"unknown effect {name!r}")
+
+
+def _make(world: World, state: State, product: str) -> None:
+    """The product becomes real; a made substance is where its ingredient was: cooked water
+    fills the kettle the water filled, diced onion is where the onion was."""
+    used = ingredient_at_hand(world, state, product) if product in state.substances else None
+    state.future.discard(product)
+    if used is not None:
+        holders = substance_sources(world, state, used) if used in state.substances else [used]
+        holder = next((h for h in holders if not world.is_fixture(h)), holders[0] if holders else None)
+        if holder is not None:
+            filled = ("filled", holder, used) in state.facts
+            state.facts.add(("filled" if filled else "contains", holder, product))
 
 
 def _note_flags(world: World, state: State, obj: str) -> None:

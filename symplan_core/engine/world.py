@@ -6,10 +6,10 @@ by every plan verified against it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from symplan_core.bddl.model import Problem
-from symplan_core.engine.predicates import ABILITY_EVIDENCE, OBJECT_RELATIONS
+from symplan_core.engine.predicates import ABILITY_EVIDENCE, OBJECT_RELATIONS, SUBSTANCE_HOLDING
 
 AGENT_TYPE = "agent.n.01"
 FLOOR_TYPES = frozenset({"floor.n.01", "lawn.n.01"})
@@ -23,6 +23,7 @@ class Affordances:
     known: bool
     abilities: frozenset[str] = frozenset()
     substance: bool = False
+    object_type: str = ""  # BEHAVIOR objectType: rigidBody, cloth, softBody, rope, liquid, ...
 
     def allows(self, ability: str) -> bool:
         return not self.known or ability in self.abilities
@@ -40,11 +41,25 @@ class World:
     by_type: dict[str, list[str]] = field(default_factory=dict)
     #: objects whose synset is in no table (instance -> type): their affordances are assumed
     unknown: dict[str, str] = field(default_factory=dict)
+    #: substance -> fixtures that supply it without a declared ``insource`` (B-100's sinks give water)
+    taps: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: substances the task gives no container or tap of at all (nothing a plan could fetch them from)
+    sourceless: frozenset[str] = frozenset()
+    #: future object -> the declared objects it is made from (``diced__carrot`` <- ``carrot``)
+    ingredients: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _having: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         for inst, typ in self.objects.items():
             self.by_type.setdefault(typ, []).append(inst)
         self.unknown = {o: self.objects[o] for o, aff in self.affordances.items() if not aff.known}
+
+    def having(self, ability: str) -> tuple[str, ...]:
+        """Objects that certainly have ``ability``, in declaration order (cached)."""
+        found = self._having.get(ability)
+        if found is None:
+            found = self._having[ability] = tuple(o for o in self.affordances if self.has(o, ability))
+        return found
 
     def is_fixture(self, obj: str) -> bool:
         aff = self.affordances[obj]
@@ -70,7 +85,37 @@ def _lookup_affordances(synset: str) -> Affordances:
     info = synset_info(synset)
     if info is None:
         return Affordances(known=False)
-    return Affordances(True, info.abilities, info.is_substance)
+    return Affordances(True, info.abilities, info.is_substance, info.object_type)
+
+
+#: BEHAVIOR names a transformed object after what it is made from: ``diced__carrot``,
+#: ``cooked__diced__chili``, ``half__lemon``, ``melted__butter``.
+_MADE_FROM = "__"
+
+
+def _base(synset: str) -> str:
+    return synset.split(".n.")[0]
+
+
+def _ingredients(problem: Problem, objects: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """Future objects whose name declares what they are made from, and that ingredient's
+    instances in the task: the longest declared suffix after a ``__`` (``cooked__diced__chili``
+    <- ``diced__chili`` when declared, else ``chili``). Names without one declare nothing."""
+    by_base: dict[str, list[str]] = {}
+    for inst, typ in objects.items():
+        by_base.setdefault(_base(typ), []).append(inst)
+    out = {}
+    for lit in problem.init:
+        if lit.predicate != "future" or lit.negated or lit.args[0] not in objects:
+            continue
+        product = lit.args[0]
+        parts = _base(objects[product]).split(_MADE_FROM)
+        for k in range(1, len(parts)):
+            source = [i for i in by_base.get(_MADE_FROM.join(parts[k:]), []) if i != product]
+            if source:
+                out[product] = tuple(source)
+                break
+    return out
 
 
 
@@ -122,15 +167,23 @@ def build_world(problem: Problem, source_domain: str | None = None, substances: 
         extra = evidence.get(inst, set())
         # Goal-moved objects drop "fixture"; B-100 objects drop "substance".
         if inst in moved and "sceneObject" in aff.abilities:
-            aff = Affordances(aff.known, aff.abilities - {"sceneObject"}, aff.substance)
+            aff = replace(aff, abilities=aff.abilities - {"sceneObject"})
         if rigid_only and aff.substance and inst not in substances:
-            aff = Affordances(aff.known, aff.abilities, False)
+            aff = replace(aff, substance=False, object_type="rigidBody")
         elif rigid_only and inst in substances:
-            aff = Affordances(True, aff.abilities, True)
+            aff = replace(aff, known=True, substance=True)
         if extra and aff.known and not extra <= aff.abilities:
-            aff = Affordances(True, aff.abilities | extra, aff.substance)
+            aff = replace(aff, abilities=aff.abilities | extra)
         affordances[inst] = aff
     room_of = {lit.args[0]: lit.args[1] for lit in problem.init
                if lit.predicate == "inroom" and not lit.negated and len(lit.args) == 2}
     floors = frozenset(i for i, t in objects.items() if t in FLOOR_TYPES)
-    return World(objects, agent, affordances, room_of, floors)
+    world = World(objects, agent, affordances, room_of, floors, ingredients=_ingredients(problem, objects))
+    subs = [o for o in objects if affordances[o].substance]
+    if rigid_only:  # iGibson declares no insource: a sink (particleSource) supplies water
+        world.taps = {s: world.having("particleSource") for s in subs if _base(objects[s]) == "water"}
+    held = {lit.args[1] for lit in problem.init
+            if lit.predicate in SUBSTANCE_HOLDING and not lit.negated and len(lit.args) == 2}
+    made = set(world.ingredients)  # a made substance is where its ingredient was (see make)
+    world.sourceless = frozenset(s for s in subs if s not in held and s not in made and not world.taps.get(s))
+    return world

@@ -12,10 +12,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from symplan_core.engine.checks import Failure, closed_container, heat_source_on
+from symplan_core.engine.checks import Failure, closed_container, is_on
 from symplan_core.engine.execute import check_preconditions, floor_of
 from symplan_core.engine.plan_text import Call
-from symplan_core.engine.predicates import FILL_FAMILY, PLACE_ACTIONS, SUBSTANCE_HOLDING
+from symplan_core.engine.predicates import FILL_FAMILY, PLACE_ACTIONS, SUBSTANCE_HOLDING, SUPPORT_RELATIONS
 from symplan_core.engine.verify import CompiledTask, verify
 from symplan_core.planners.grounding import Grounder, Target
 from symplan_core.planners.phrases import render_response
@@ -114,24 +114,30 @@ class _Search:
             raise PlanningFailed(f"{call}: {blocked.message}")
         # Containers and tools come before holding the object and walking to the target.
         f = min(failures, key=lambda f: _REPAIR_RANK.get(f.check, len(_REPAIR_RANK)))
-        if f.check == "exists":
-            self.do("make", f.args[0])
-        elif f.check in ("accessible", "open_if_openable"):
-            self.do("open", f.args[0])
-        elif f.check == "held":
-            self.do("grasp", f.args[0])
-        elif f.check == "holding":
-            self.grasp_tool(f.args[0])
+        head, fargs = f.predicate, f.args
+        if head == "real":
+            self.do("make", fargs[0])
+        elif head == "open":
+            self.do("open", fargs[0])
+        elif head == "holding" and fargs[0] in self.w.objects:
+            self.do("grasp", fargs[0])
+        elif head == "holding":  # a kind of tool: a slicer
+            self.grasp_tool(fargs[0])
         elif f.check == "free_hand":
             self.stash(keep=set(args))
-        elif f.check == "near":
-            self.do("navigate", self.destination(f.args[-1]))
-        elif f.check == "heated" and f.predicate == "toggled_on":
-            self.do("toggle_on", f.args[0])
-        elif f.check == "heated":
-            self.put_on_heat(*f.args)
+        elif head == "toggled_on":
+            self.do("toggle_on", fargs[0])
+        elif head in SUPPORT_RELATIONS and fargs[-1] in self.w.objects:  # onto/into a heat or cold source
+            obj, source = fargs
+            self.put_on_source(self.carry_substance(obj) if self.w.is_substance(obj) else obj, source)
+        elif f.check == "away":
+            self.take_away(*fargs)
+        elif f.check == "source" and head == "near":
+            self.bring_together(args[0], fargs[-1])
         elif f.check == "has_substance":
-            self.fill_something(f.args[0])
+            self.fill_something(fargs[0])
+        elif head == "near":
+            self.do("navigate", self.destination(fargs[-1]))
         else:
             raise PlanningFailed(f"{call}: no action repairs {f.literal}: {f.message}")
 
@@ -182,13 +188,44 @@ class _Search:
             raise PlanningFailed(f"no substance to fill {container} with")
         self.do("fill", container, subs[0])
 
-    def put_on_heat(self, obj: str, source: str) -> None:
-        openable = self.w.affordances[source].known and "openable" in self.w.affordances[source].abilities
+    def put_on_source(self, obj: str, source: str) -> None:
+        """Put ``obj`` on/in a heat or cold source (inside when it opens: an oven, a fridge)."""
         self.do("grasp", obj)
-        self.do("place_inside" if openable else "place_on_top", obj, source)
-        ok, _ = heat_source_on(self.w, self.state, obj)
-        if not ok:
+        self.do("place_inside" if self.w.has(source, "openable") else "place_on_top", obj, source)
+        if not is_on(self.w, self.state, source):
             self.do("toggle_on", source)
+
+    def carry_substance(self, substance: str) -> str:
+        """Fill a movable container with ``substance`` (one a goal wants filled with what is made
+        from it, if any) and return the container."""
+        wanted = [t.args[0] for t in self.pending if t.predicate in FILL_FAMILY and len(t.args) == 2
+                  and substance in self.w.ingredients.get(t.args[1], ())]
+        vessels = [o for o in wanted + list(self.w.objects) if self.movable(o) and self.w.has(o, "fillable")]
+        if not vessels:
+            raise PlanningFailed(f"no movable container to carry {substance} in")
+        self.do("fill", vessels[0], substance)
+        return vessels[0]
+
+    def take_away(self, obj: str, source: str) -> None:
+        """Get ``obj`` off/out of an active source: switch it off, or move ``obj`` away."""
+        if self.w.has(source, "toggleable") and "toggle_off" in self.t.actions:
+            self.do("toggle_off", source)
+        else:
+            self.put_on_floor(obj)
+
+    def bring_together(self, obj: str, source: str) -> None:
+        """Be near both ``obj`` and a source of a substance: carry whichever can be carried."""
+        if obj not in self.state.held and self.movable(obj):
+            self.do("grasp", obj)
+            self.do("navigate", self.destination(source))
+        elif source not in self.state.held and self.movable(source):
+            self.do("grasp", source)
+            self.do("navigate", self.destination(obj))
+        else:
+            self.do("navigate", self.destination(source))
+
+    def movable(self, obj: str) -> bool:
+        return not (self.w.is_fixture(obj) or self.w.is_substance(obj) or obj in self.state.future)
 
     # -- goal literals ----------------------------------------------------------
     def achieve(self, target: Target) -> None:
@@ -290,7 +327,8 @@ class _Search:
 
 #: Which failed check to repair first (the engine reports them all at once).
 _REPAIR_RANK = {check: rank for rank, check in enumerate(
-    ("exists", "accessible", "open_if_openable", "held", "holding", "free_hand", "has_substance", "heated", "near"))}
+    ("exists", "accessible", "open_if_openable", "held", "holding", "held_substance", "flame", "free_hand",
+     "has_substance", "heated", "cooled", "away", "ingredients", "source", "near"))}
 
 
 def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> PlanResult:

@@ -1,4 +1,7 @@
-"""Every one of the paper's 34 actions, on a real B-1K kitchen task: preconditions met, effect observed."""
+"""Every one of the paper's 34 actions, on real B-1K tasks, in a setup where physics allows it
+(a held source for fill, a cloth to fold, a lit lighter to ignite, ...): preconditions met,
+effect observed. tests/engine/test_physical_actions.py checks the same actions rejected
+without those conditions."""
 
 from __future__ import annotations
 
@@ -14,6 +17,10 @@ OPEN_FRIDGE = ["navigate(electric_refrigerator_1)", "open(electric_refrigerator_
 PAN_ON_HOT_STOVE = ["navigate(frying_pan_1)", "grasp(frying_pan_1)", "navigate(stove_1)",
                     "place_on_top(frying_pan_1, stove_1)", "toggle_on(stove_1)"]
 HOLD_KNIFE_AT_BOARD = ["navigate(carving_knife_1)", "grasp(carving_knife_1)", "navigate(chopping_board_1)"]
+HUMMUS_AT = ["navigate(hummus__box_1)", "grasp(hummus__box_1)"]  # a held source of hummus
+TOWELS, FIRE, CHAIR = "b1k/fold_towels", "b1k/setting_the_fire", "b1k/fixing_broken_chair"
+TOWEL, LIGHTER, NEWSPAPER = "hand_towel.n.01_1", "cigar_lighter.n.01_1", "newspaper.n.03_1"
+HOLD_TOWEL_AT_HAMPER = ["navigate(hand_towel_1)", "grasp(hand_towel_1)", "navigate(hamper_1)"]
 
 # action -> (task, setup + call lines, (predicate, args, expected truth) after the last call)
 CASES = {
@@ -43,32 +50,39 @@ CASES = {
     "wait_for_cooked": (PEPPERS, PAN_ON_HOT_STOVE + OPEN_FRIDGE + [
         "grasp(bell_pepper_1)", "navigate(frying_pan_1)", "place_inside(bell_pepper_1, frying_pan_1)",
         "wait_for_cooked(bell_pepper_1)"], ("cooked", (PEPPER,), True)),
-    "soak": (PEPPERS, ["navigate(chopping_board_1)", "soak(chopping_board_1, hummus_1)"],
+    "soak": (PEPPERS, HUMMUS_AT + ["navigate(chopping_board_1)", "soak(chopping_board_1, hummus_1)"],
              ("saturated", (BOARD, HUMMUS), True)),
-    "fill": (PEPPERS, ["navigate(frying_pan_1)", "fill(frying_pan_1, hummus_1)"], ("contains", (PAN, HUMMUS), True)),
-    "fold": (PEPPERS, ["navigate(chopping_board_1)", "fold(chopping_board_1)"], ("folded", (BOARD,), True)),
-    "unfold": (PEPPERS, ["navigate(chopping_board_1)", "fold(chopping_board_1)", "unfold(chopping_board_1)"],
-               ("folded", (BOARD,), False)),
+    "fill": (PEPPERS, HUMMUS_AT + ["navigate(frying_pan_1)", "fill(frying_pan_1, hummus_1)"],
+             ("contains", (PAN, HUMMUS), True)),
+    "fold": (TOWELS, ["navigate(hand_towel_1)", "fold(hand_towel_1)"], ("folded", (TOWEL,), True)),
+    "unfold": (TOWELS, ["navigate(hand_towel_1)", "fold(hand_towel_1)", "unfold(hand_towel_1)"],
+               ("folded", (TOWEL,), False)),
     "attach": (PEPPERS, HOLD_KNIFE_AT_BOARD + ["attach(carving_knife_1, chopping_board_1)"],
                ("attached", (KNIFE, BOARD), True)),
     "screw": (PEPPERS, HOLD_KNIFE_AT_BOARD + ["screw(carving_knife_1, chopping_board_1)"],
               ("touching", (BOARD, KNIFE), True)),
-    "overlay": (PEPPERS, HOLD_KNIFE_AT_BOARD + ["overlay(carving_knife_1, chopping_board_1)"],
-                ("overlaid", (KNIFE, BOARD), True)),
-    "drape": (PEPPERS, HOLD_KNIFE_AT_BOARD + ["drape(carving_knife_1, chopping_board_1)"],
-              ("draped", (KNIFE, BOARD), True)),
+    "overlay": (TOWELS, HOLD_TOWEL_AT_HAMPER + ["overlay(hand_towel_1, hamper_1)"],
+                ("overlaid", (TOWEL, "hamper.n.02_1"), True)),
+    "drape": (TOWELS, HOLD_TOWEL_AT_HAMPER + ["drape(hand_towel_1, hamper_1)"],
+              ("draped", (TOWEL, "hamper.n.02_1"), True)),
     "heat": (PEPPERS, PAN_ON_HOT_STOVE + ["heat(frying_pan_1)"], ("hot", (PAN,), True)),
-    "burn": (PEPPERS, PAN_ON_HOT_STOVE + ["burn(frying_pan_1)"], ("burnt", (PAN,), True)),
-    "water": (PEPPERS, ["navigate(chopping_board_1)", "water(chopping_board_1)"], ("watered", (BOARD,), True)),
-    "saturate": (PEPPERS, ["navigate(chopping_board_1)", "saturate(chopping_board_1, hummus_1)"],
+    "burn": (PEPPERS, PAN_ON_HOT_STOVE + OPEN_FRIDGE + [
+        "grasp(bell_pepper_1)", "navigate(frying_pan_1)", "place_inside(bell_pepper_1, frying_pan_1)",
+        "burn(bell_pepper_1)"], ("burnt", (PEPPER,), True)),
+    "water": ("b1k/watering_outdoor_flowers", ["navigate(watering_can_1)", "grasp(watering_can_1)",
+                                               "navigate(pot_plant_1)", "water(pot_plant_1)"],
+              ("watered", ("pot_plant.n.01_1",), True)),
+    "saturate": (PEPPERS, HUMMUS_AT + ["navigate(chopping_board_1)", "saturate(chopping_board_1, hummus_1)"],
                  ("saturated", (BOARD, HUMMUS), True)),
-    "paint": (PEPPERS, ["navigate(chopping_board_1)", "paint(chopping_board_1)"], ("painted", (BOARD,), True)),
+    "paint": ("b1k/painting_porch", ["navigate(spray_paint__can_1)", "grasp(spray_paint__can_1)",
+                                     "navigate(floor_1)", "paint(floor_1)"], ("painted", ("floor.n.01_1",), True)),
     "set_timer": (PEPPERS, ["navigate(stove_1)", "set_timer(stove_1)"], ("timeset", (STOVE,), True)),
-    "make": ("b1k/halve_an_egg", ["make(half__hard-boiled_egg_1)"], ("real", ("half__hard-boiled_egg.n.01_1",), True)),
-    "break_obj": (PEPPERS, ["navigate(frying_pan_1)", "break_obj(frying_pan_1)"], ("broken", (PAN,), True)),
-    "repair": (PEPPERS, ["navigate(frying_pan_1)", "break_obj(frying_pan_1)", "repair(frying_pan_1)"],
-               ("broken", (PAN,), False)),
-    "ignite": (PEPPERS, ["navigate(chopping_board_1)", "ignite(chopping_board_1)"], ("on_fire", (BOARD,), True)),
+    "make": ("b1k/halve_an_egg", ["navigate(countertop_1)", "grasp(carving_knife_1)", "make(half__hard-boiled_egg_1)"],
+             ("real", ("half__hard-boiled_egg.n.01_1",), True)),
+    "break_obj": (FIRE, ["navigate(cigar_lighter_1)", "break_obj(cigar_lighter_1)"], ("broken", (LIGHTER,), True)),
+    "repair": (CHAIR, ["navigate(armchair_1)", "repair(armchair_1)"], ("broken", ("armchair.n.01_1",), False)),
+    "ignite": (FIRE, ["navigate(table_1)", "grasp(cigar_lighter_1)", "toggle_on(cigar_lighter_1)", "ignite(newspaper_1)"],
+               ("on_fire", (NEWSPAPER,), True)),
     "patch": (PEPPERS, ["navigate(chopping_board_1)", "patch(chopping_board_1)"], ("torn", (BOARD,), False)),
     "uncrimp": (PEPPERS, ["navigate(chopping_board_1)", "uncrimp(chopping_board_1)"], ("crumpled", (BOARD,), False)),
 }
