@@ -4,6 +4,8 @@ group normalisation is verl's compute_grpo_outcome_advantage."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -90,3 +92,23 @@ def test_groupadapt_estimator_from_verls_registry_adds_the_length_reward(tmp_pat
     assert settings.last_metrics["length/hard_groups"] == 1.0
     assert (tmp_path / "symplan_reward_state.json").is_file()
     assert configure(EstimatorSettings()).shaper.gate.best == pytest.approx(5 / 8)  # a* survives a restart
+
+
+def test_the_paper_config_composes_on_verls_own_schema() -> None:
+    from hydra import compose, initialize_config_dir
+    from verl.trainer.config import AlgoConfig
+    from verl.utils.config import omega_conf_to_dataclass
+
+    root = Path(__file__).resolve().parents[2]
+    with initialize_config_dir(config_dir=str(root / "training" / "verl"), version_base=None):
+        config = compose(config_name="dapo_groupadapt")
+    actor = config.actor_rollout_ref.actor
+    assert (actor.clip_ratio_low, actor.clip_ratio_high, actor.clip_ratio_c) == (0.2, 0.28, 10.0)
+    assert (actor.optim.lr, actor.optim.lr_warmup_steps, actor.optim.weight_decay, actor.grad_clip) == (1e-6, 10, 0.1, 1.0)
+    assert actor.loss_agg_mode == "token-mean" and not actor.use_kl_loss and not config.algorithm.use_kl_in_reward
+    assert (config.data.train_batch_size, config.data.gen_batch_size, config.actor_rollout_ref.rollout.n) == (32, 96, 8)
+    assert (config.data.max_prompt_length, config.data.max_response_length) == (6144, 8192)
+    algorithm = omega_conf_to_dataclass(config.algorithm)
+    assert isinstance(algorithm, AlgoConfig) and algorithm.adv_estimator == ESTIMATOR_NAME
+    assert algorithm.filter_groups.enable and algorithm.filter_groups.metric == "reward"
+    assert (root / config.reward.custom_reward_function.path).is_file()
