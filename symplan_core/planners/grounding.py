@@ -10,6 +10,7 @@ same candles pick different candles. The result is deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from symplan_core.bddl.checks import iter_nodes
@@ -35,23 +36,25 @@ class _Conflict(Exception):
 
 
 class Grounder:
-    def __init__(self, evaluator: GoalEvaluator, state: State):
+    def __init__(self, evaluator: GoalEvaluator, state: State, fixed: Callable[[str], bool] = lambda _o: False):
         self.ev = evaluator
         self.state = state
+        self.fixed = fixed  # objects that cannot be moved (fixtures, floors)
         self.targets: list[Target] = []
         self._polarity: dict[tuple, bool] = {}
         self._support: dict[str, tuple[str, str]] = {}
         self._within: dict[str, str] = {}  # object -> container it is inside, resting on something
+        self._placed: dict[str, tuple[str, str]] = {}  # object -> the under/nextto-a-fixture it is moved to
         self._trying = 0  # depth of nested choices being tried
 
     # -- commitment ---------------------------------------------------------
     def _snapshot(self):
-        return len(self.targets), dict(self._polarity), dict(self._support), dict(self._within)
+        return len(self.targets), dict(self._polarity), dict(self._support), dict(self._within), dict(self._placed)
 
     def _restore(self, snap) -> None:
-        n, pol, sup, within = snap
+        n, pol, sup, within, placed = snap
         del self.targets[n:]
-        self._polarity, self._support, self._within = pol, sup, within
+        self._polarity, self._support, self._within, self._placed = pol, sup, within, placed
 
     def _commit(self, t: Target) -> None:
         key = (t.predicate, t.args)
@@ -61,6 +64,8 @@ class Grounder:
             raise _Conflict(str(t))
         if t.positive and t.predicate in SUPPORT_RELATIONS and len(t.args) == 2:
             self._commit_support(t)
+        if t.positive and t.predicate in ("under", "nextto") and len(t.args) == 2:
+            self._commit_placement(t)
         if key not in self._polarity:
             self._polarity[key] = t.positive
             self.targets.append(t)
@@ -80,6 +85,19 @@ class Grounder:
         elif t.predicate == "ontop" and have[0] == "inside" and self._within.get(a, have[1]) == have[1]:
             self._within[a], self._support[a] = have[1], want
         else:
+            raise _Conflict(str(t))
+
+    def _commit_placement(self, t: Target) -> None:
+        """A placement puts the moved object under, or next to, one thing: an object cannot be
+        both under a table and next to it, or next to two fixtures (what moves is the one that
+        is not fixed; two movable objects can meet anywhere)."""
+        a, b = t.args
+        if t.predicate == "nextto" and self.fixed(a) and not self.fixed(b):
+            a, b = b, a
+        if t.predicate == "nextto" and not self.fixed(b):
+            return
+        want = (t.predicate, b)
+        if self._placed.setdefault(a, want) != want:
             raise _Conflict(str(t))
 
     def _try(self, f: Formula, env: dict[str, str], positive: bool) -> bool:

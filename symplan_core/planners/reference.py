@@ -18,6 +18,7 @@ from symplan_core.engine.plan_text import Call
 from symplan_core.engine.predicates import FILL_FAMILY, PLACE_ACTIONS, SUBSTANCE_HOLDING, SUPPORT_RELATIONS
 from symplan_core.engine.verify import CompiledTask, verify
 from symplan_core.planners.grounding import Grounder, Target
+from symplan_core.planners.ordering import PlanningFailed, achieve_in_order
 from symplan_core.planners.phrases import render_response
 
 # Goal literals are worked on in this order: make things exist, change their
@@ -28,10 +29,6 @@ _PRIORITY = {"real": 0, "future": 0, "sliced": 1, "cooked": 1, "hot": 1, "frozen
              "covered": 2, "saturated": 2, "inside": 2.9, "ontop": 3, "under": 3.5, "nextto": 3.5,
              "touching": 3.5, "attached": 4, "draped": 4, "overlaid": 4, "open": 5, "toggled_on": 5}
 _MAX_REPAIRS = 24
-
-
-class PlanningFailed(Exception):
-    """Raised inside the planner with the human-readable reason."""
 
 
 @dataclass
@@ -94,6 +91,14 @@ class _Search:
 
     def holds(self, target: Target) -> bool:
         return self.state.holds(target.predicate, target.args) == target.positive
+
+    def snapshot(self) -> tuple:
+        return self.state.copy(), len(self.calls), self.here
+
+    def restore(self, snap: tuple) -> None:
+        state, n, self.here = snap
+        self.state = state
+        del self.calls[n:]
 
     def ensure(self, action: str, args: list[str], depth: int = 0) -> None:
         """Repair failed preconditions of ``action(args)`` until none is left."""
@@ -338,12 +343,9 @@ def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> P
     result = PlanResult(name or task.problem.name, task.robot, solved=False)
     try:
         for attempt in range(3):  # later goals can undo earlier ones: re-ground and retry
-            targets = Grounder(task.evaluator, search.state).ground(task.problem.goal)
+            targets = Grounder(task.evaluator, search.state, task.world.is_fixture).ground(task.problem.goal)
             targets.sort(key=lambda t: _PRIORITY.get(t.predicate, 3) + (0 if t.positive else 0.5))
-            search.pending = list(targets)
-            for target in targets:
-                search.achieve(target)
-                search.pending.remove(target)
+            achieve_in_order(search, targets)
             if all(task.goal_report(search.state)[0]):
                 break
             if attempt == 2:
