@@ -10,6 +10,7 @@ re-grounding pass may then pick other objects).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from symplan_core.planners.grounding import Target
@@ -24,6 +25,7 @@ class Searcher(Protocol):
 
     def holds(self, target: Target) -> bool: ...
     def achieve(self, target: Target) -> None: ...
+    def ways(self, target: Target) -> list[Callable[[], None]]: ...
     def snapshot(self) -> object: ...
     def restore(self, snap: object) -> None: ...
 
@@ -47,16 +49,17 @@ def _first_that_fits(search: Searcher, remaining: list[Target], done: list[Targe
     for target in remaining:
         if search.holds(target):
             return target
-        snap = search.snapshot()
-        try:
-            search.achieve(target)
-        except PlanningFailed as exc:
+        for way in search.ways(target):  # e.g. move a next to b, or b next to a
+            snap = search.snapshot()
+            try:
+                way()
+            except PlanningFailed as exc:
+                search.restore(snap)
+                first_error = first_error or exc
+                continue
+            if search.holds(target) and all(search.holds(d) for d in done):
+                return target
             search.restore(snap)
-            first_error = first_error or exc
-            continue
-        if all(search.holds(d) for d in done):
-            return target
-        search.restore(snap)
     if first_error is not None and all(not search.holds(t) for t in remaining):
         raise first_error
     return None

@@ -266,6 +266,18 @@ class _Search:
         if not self.holds(target):
             raise PlanningFailed(f"goal literal {target} still false after trying to achieve it")
 
+    def ways(self, target: Target) -> list:
+        """Ways to make ``target`` true, preferred first: a relation between two movable objects
+        can be made by moving either (the one already placed for another goal stays put), and
+        touching also by stacking one on the other."""
+        a = target.args
+        if not (target.positive and target.predicate in ("nextto", "touching") and len(a) == 2):
+            return [lambda: self.achieve(target)]
+        moves = [("place_next_to", a[0], a[1]), ("place_next_to", a[1], a[0])]
+        if target.predicate == "touching":
+            moves += [("place_on_top", a[0], a[1]), ("place_on_top", a[1], a[0])]
+        return [lambda m=m: self.place(*m) for m in moves if self.movable(m[1])]
+
     def apply_achiever(self, predicate: str, positive: bool, args: tuple[str, ...]) -> None:
         action = self.achiever(predicate, positive)
         self.do(action, *args[:len(self.t.specs[action].params)])
