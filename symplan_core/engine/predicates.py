@@ -18,6 +18,8 @@ OBJECT_RELATIONS = frozenset(PLACEMENT_RELATIONS + ATTACHMENT_RELATIONS + ("touc
 SUBSTANCE_HOLDING = ("filled", "contains", "insource")
 #: One fact family in the engine: ``contains`` is derived from ``filled``; emptying clears both.
 FILL_FAMILY = ("filled", "contains")
+#: ``(P a b)`` implies ``(Q a b)`` for each Q: wanting P true and Q false is a contradiction.
+IMPLIES = {"filled": ("contains",), "ontop": ("touching",), "nextto": ("touching",)}
 #: A predicate over an object in a task file proves the ability it needs.
 ABILITY_EVIDENCE = {"open": "openable", "toggled_on": "toggleable", "sliced": "sliceable",
                     "cooked": "cookable", "filled": "fillable", "contains": "fillable"}

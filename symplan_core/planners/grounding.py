@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from symplan_core.bddl.checks import iter_nodes
 from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifier
 from symplan_core.engine.goals import GoalEvaluator
-from symplan_core.engine.predicates import OBJECT_RELATIONS, SUPPORT_RELATIONS
+from symplan_core.engine.predicates import IMPLIES, OBJECT_RELATIONS, SUPPORT_RELATIONS
 from symplan_core.engine.state import State
 
 
@@ -46,6 +46,7 @@ class Grounder:
         self._within: dict[str, str] = {}  # object -> container it is inside, resting on something
         self._placed: dict[str, tuple[str, str]] = {}  # object -> the under/nextto-a-fixture it is moved to
         self._trying = 0  # depth of nested choices being tried
+        self.lenient = 0  # choices kept although they conflict with a committed target
 
     # -- commitment ---------------------------------------------------------
     def _snapshot(self):
@@ -60,7 +61,7 @@ class Grounder:
         key = (t.predicate, t.args)
         if t.positive and len(t.args) == 2 and t.args[0] == t.args[1] and t.predicate in OBJECT_RELATIONS:
             raise _Conflict(str(t))  # nothing is on, in, under or next to itself
-        if self._polarity.get(key, t.positive) != t.positive:
+        if self._polarity.get(key, t.positive) != t.positive or self._contradicts_implied(t):
             raise _Conflict(str(t))
         if t.positive and t.predicate in SUPPORT_RELATIONS and len(t.args) == 2:
             self._commit_support(t)
@@ -69,6 +70,12 @@ class Grounder:
         if key not in self._polarity:
             self._polarity[key] = t.positive
             self.targets.append(t)
+
+    def _contradicts_implied(self, t: Target) -> bool:
+        """(filled a s) with (not (contains a s)), (ontop a b) with (not (touching a b)), ..."""
+        if t.positive:
+            return any(self._polarity.get((q, t.args)) is False for q in IMPLIES.get(t.predicate, ()))
+        return any(self._polarity.get((p, t.args)) is True for p, qs in IMPLIES.items() if t.predicate in qs)
 
     def _commit_support(self, t: Target) -> None:
         """One direct support per object, except that an object stacked on something may also
@@ -123,6 +130,8 @@ class Grounder:
                 chosen += 1
         if chosen < count and self._trying:  # inside another choice: let that choice move on
             raise _Conflict(f"no consistent choice of {count}")
+        if chosen < count:
+            self.lenient += 1
         for f, env in ranked[:count - chosen]:  # nothing consistent: keep the preferred option
             self._ground_lenient(f, env, positive)
 
@@ -130,7 +139,7 @@ class Grounder:
         try:
             self._ground(f, env, positive)
         except _Conflict:
-            pass
+            self.lenient += 1
 
     # -- grounding ------------------------------------------------------------
     def holds(self, f: Formula, env: dict[str, str]) -> bool:
@@ -138,12 +147,28 @@ class Grounder:
 
     def ground(self, f: Formula) -> list[Target]:
         """Targets for ``f``: top-level conjuncts left to right, except that a ``forall`` whose
-        members each choose (``forall x: a or b``) goes last, so it fits around the rest
-        (greedy choices are not undone across conjuncts)."""
-        parts = f.parts if isinstance(f, And) else (f,)
-        for part in sorted(parts, key=_chooses_per_member):
-            self._ground_lenient(part, {}, True)
-        return list(self.targets)
+        members each choose (``forall x: a or b``) goes last, so it fits around the rest.
+        Greedy choices are not undone across conjuncts; instead, when a conjunct finds no
+        consistent choice, grounding restarts with it first (at most once per conjunct) and
+        the grounding with the fewest such conjuncts is kept."""
+        order = sorted(f.parts if isinstance(f, And) else (f,), key=_chooses_per_member)
+        best: tuple[int, list[Target]] | None = None
+        for _ in range(len(order)):
+            self._restore((0, {}, {}, {}, {}))
+            failed = []
+            for part in order:
+                before = self.lenient
+                self._ground_lenient(part, {}, True)
+                if self.lenient > before:
+                    failed.append(part)
+            if best is None or len(failed) < best[0]:
+                best = (len(failed), list(self.targets))
+            if not failed:
+                break
+            # A conjunct that found no consistent choice is grounded first next time, so the
+            # greedy choices of the others fit around it.
+            order = [failed[0], *(p for p in order if p is not failed[0])]
+        return best[1] if best else []
 
     def _ground(self, f: Formula, env: dict[str, str], positive: bool) -> None:
         if isinstance(f, Atom):

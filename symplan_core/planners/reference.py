@@ -342,6 +342,22 @@ class _Search:
         return not (aff.known and "openable" in aff.abilities and ("open", dest) not in self.state.facts)
 
 
+def _stacked_into(targets: list[Target], world) -> list[Target]:
+    """Ordered dependent placements: ``a`` wanted on ``b`` and inside ``c`` (firewood on the
+    newspaper, in the fireplace; pizza on a plate, in the fridge) puts ``b`` inside ``c`` first,
+    when ``b`` can move and no goal says where ``b`` goes."""
+    wanted = {(t.predicate, t.args[0]): t.args[1] for t in targets if t.positive and len(t.args) == 2}
+    placed = {t.args[0] for t in targets if t.positive and t.predicate in PLACE_ACTIONS and len(t.args) == 2}
+    extra = []
+    for t in targets:
+        if t.positive and t.predicate == "ontop" and ("inside", t.args[0]) in wanted:
+            base, box = t.args[1], wanted[("inside", t.args[0])]
+            if base != box and base not in placed and not world.is_fixture(base) and not world.is_substance(base):
+                extra.append(Target("inside", (base, box)))
+                placed.add(base)
+    return extra
+
+
 #: Which failed check to repair first (the engine reports them all at once).
 _REPAIR_RANK = {check: rank for rank, check in enumerate(
     ("exists", "accessible", "open_if_openable", "held", "holding", "held_substance", "flame", "free_hand",
@@ -356,6 +372,7 @@ def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> P
     try:
         for attempt in range(3):  # later goals can undo earlier ones: re-ground and retry
             targets = Grounder(task.evaluator, search.state, task.world.is_fixture).ground(task.problem.goal)
+            targets += _stacked_into(targets, task.world)
             targets.sort(key=lambda t: _PRIORITY.get(t.predicate, 3) + (0 if t.positive else 0.5))
             achieve_in_order(search, targets)
             if all(task.goal_report(search.state)[0]):
