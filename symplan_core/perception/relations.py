@@ -112,7 +112,7 @@ def infer_relations(regions: list[Region], config: RelationConfig | None = None)
                 share = overlap_area(a.box, b.box) / max(a.box.area, 1e-9)
                 if share < config.min_overlap:
                     continue
-                rank = (dz, -share, 0 if b.kind == "floor" else 1)  # a floor beats its room marker
+                rank = (b.kind == "room", dz, -share)  # a room marker only when no thing or floor fits
                 if best is None or rank < best[0]:
                     best = (rank, rel, b)
         if best is None:
