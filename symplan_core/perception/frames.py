@@ -14,7 +14,6 @@ half-decoded image.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -237,6 +236,16 @@ def read_depth(path: str | Path, scale: float = 0.001) -> np.ndarray:
     raise DepthError(f"{path}: unknown depth encoding {depth.dtype} (expected uint16 with a scale, or float metres)")
 
 
+def _depth_files(depth_dir: str | Path | None) -> dict[str, Path]:
+    """Depth files of a directory by file stem (empty for no directory)."""
+    if depth_dir is None:
+        return {}
+    depth_dir = Path(depth_dir)
+    if not depth_dir.is_dir():
+        raise DepthError(f"no such depth directory: {depth_dir}")
+    return {p.stem: p for p in sorted(depth_dir.iterdir()) if p.suffix.lower() in DEPTH_SUFFIXES}
+
+
 def frames_from_dir(images: str | Path, depth_dir: str | Path | None = None, depth_scale: float = 0.001,
                     fps: float = 1.0) -> Iterator[Frame]:
     """Frames from the image files of a directory in name order, with depth matched by file stem."""
@@ -246,12 +255,8 @@ def frames_from_dir(images: str | Path, depth_dir: str | Path | None = None, dep
     files = sorted(p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
         raise FrameError(f"{images} holds no image files ({', '.join(IMAGE_SUFFIXES)})")
-    depth_files: dict[str, Path] = {}
+    depth_files = _depth_files(depth_dir)
     if depth_dir is not None:
-        depth_dir = Path(depth_dir)
-        if not depth_dir.is_dir():
-            raise DepthError(f"no such depth directory: {depth_dir}")
-        depth_files = {p.stem: p for p in sorted(depth_dir.iterdir()) if p.suffix.lower() in DEPTH_SUFFIXES}
         missing = [p.name for p in files if p.stem not in depth_files]
         if missing:
             raise DepthError(f"no depth image for {', '.join(missing[:5])} in {depth_dir} (matched by file stem)")
@@ -269,14 +274,7 @@ def frames_from_video(path: str | Path, depth_dir: str | Path | None = None,
     capture = cv2.VideoCapture(str(path))
     if not capture.isOpened():
         raise FrameError(f"{path}: not a video OpenCV can decode")
-    depth_files: dict[int, Path] = {}
-    if depth_dir is not None:
-        depth_dir = Path(depth_dir)
-        if not depth_dir.is_dir():
-            raise DepthError(f"no such depth directory: {depth_dir}")
-        for p in depth_dir.iterdir():
-            if p.suffix.lower() in DEPTH_SUFFIXES and p.stem.isdigit():
-                depth_files[int(p.stem)] = p
+    depth_files = {int(stem): p for stem, p in _depth_files(depth_dir).items() if stem.isdigit()}
     try:
         index = 0
         while True:
@@ -295,8 +293,3 @@ def frames_from_video(path: str | Path, depth_dir: str | Path | None = None,
             raise FrameError(f"{path}: the video has no decodable frames")
     finally:
         capture.release()
-
-
-def load_json_or_yaml(path: Path) -> Any:
-    text = path.read_text()
-    return json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
