@@ -10,14 +10,18 @@ same candles pick different candles. The result is deterministic.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from symplan_core.bddl.checks import iter_nodes
 from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifier
+from symplan_core.engine.execute import floor_of
 from symplan_core.engine.goals import GoalEvaluator
 from symplan_core.engine.predicates import IMPLIES, OBJECT_RELATIONS, SUPPORT_RELATIONS
 from symplan_core.engine.state import State
+from symplan_core.engine.world import World
+
+#: One per object: what it rests on or hangs from.
+_EXCLUSIVE = frozenset(SUPPORT_RELATIONS + ("attached", "draped", "overlaid"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +40,10 @@ class _Conflict(Exception):
 
 
 class Grounder:
-    def __init__(self, evaluator: GoalEvaluator, state: State, fixed: Callable[[str], bool] = lambda _o: False):
+    def __init__(self, evaluator: GoalEvaluator, state: State, world: World | None = None):
         self.ev = evaluator
         self.state = state
-        self.fixed = fixed  # objects that cannot be moved (fixtures, floors)
+        self.world = world  # fixtures and floors: what cannot move, and where things set by them stand
         self.targets: list[Target] = []
         self._polarity: dict[tuple, bool] = {}
         self._support: dict[str, tuple[str, str]] = {}
@@ -63,7 +67,7 @@ class Grounder:
             raise _Conflict(str(t))  # nothing is on, in, under or next to itself
         if self._polarity.get(key, t.positive) != t.positive or self._contradicts_implied(t):
             raise _Conflict(str(t))
-        if t.positive and t.predicate in SUPPORT_RELATIONS and len(t.args) == 2:
+        if t.positive and t.predicate in _EXCLUSIVE and len(t.args) == 2:
             self._commit_support(t)
         if t.positive and t.predicate in ("under", "nextto") and len(t.args) == 2:
             self._commit_placement(t)
@@ -78,8 +82,10 @@ class Grounder:
         return any(self._polarity.get((p, t.args)) is True for p, qs in IMPLIES.items() if t.predicate in qs)
 
     def _commit_support(self, t: Target) -> None:
-        """One direct support per object, except that an object stacked on something may also
-        be wanted inside a container (the engine derives inside through what it rests on)."""
+        """One direct support or attachment per object (an attached, draped or overlaid object
+        hangs on its target and rests on nothing else), except that an object stacked on
+        something may also be wanted inside a container (the engine derives inside through
+        what it rests on)."""
         a, b = t.args
         if a == b or self._support.get(b, ("", ""))[1] == a:  # on itself, or a two-cycle
             raise _Conflict(str(t))
@@ -106,6 +112,13 @@ class Grounder:
         want = (t.predicate, b)
         if self._placed.setdefault(a, want) != want:
             raise _Conflict(str(t))
+        if self.world is not None and not self.fixed(a):  # it stands where the fixture stands
+            rel, base = self.state.support.get(b) or ("ontop", floor_of(self.world, b))
+            if base is not None and base != a:
+                self._commit_support(Target(rel, (a, base)))
+
+    def fixed(self, obj: str) -> bool:
+        return self.world is not None and self.world.is_fixture(obj)
 
     def _try(self, f: Formula, env: dict[str, str], positive: bool) -> bool:
         snap = self._snapshot()

@@ -371,7 +371,7 @@ def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> P
     result = PlanResult(name or task.problem.name, task.robot, solved=False)
     try:
         for attempt in range(3):  # later goals can undo earlier ones: re-ground and retry
-            targets = Grounder(task.evaluator, search.state, task.world.is_fixture).ground(task.problem.goal)
+            targets = Grounder(task.evaluator, search.state, task.world).ground(task.problem.goal)
             targets += _stacked_into(targets, task.world)
             targets.sort(key=lambda t: _PRIORITY.get(t.predicate, 3) + (0 if t.positive else 0.5))
             achieve_in_order(search, targets)
