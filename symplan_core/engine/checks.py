@@ -326,8 +326,10 @@ def processes_between(ingredient_type: str, product_type: str) -> list[str]:
 
 
 def ingredient_at_hand(w: World, s: State, product: str) -> str | None:
-    """The first declared ingredient of ``product`` that exists and is within reach."""
-    return next((i for i in w.ingredients.get(product, ()) if i not in s.future and within_reach(w, s, i)), None)
+    """The first declared ingredient of ``product`` that exists, is within reach and is not shut
+    in a closed container."""
+    return next((i for i in w.ingredients.get(product, ())
+                 if i not in s.future and within_reach(w, s, i) and closed_container(w, s, i) is None), None)
 
 
 def _ingredients(w, s, a, _cap):
@@ -344,6 +346,10 @@ def _ingredients(w, s, a, _cap):
         if not real:
             return Failure(ErrorKind.MISSING_STEP, "ingredients", "real", (sources[0],),
                            f"{product} is made from {sources[0]}, which does not exist yet", f"make({sources[0]}) first")
+        box = next((b for b in map(lambda i: closed_container(w, s, i), real) if b is not None), None)
+        if box is not None and any(within_reach(w, s, i) for i in real):
+            return Failure(_temporal(s, ("open", box)), "ingredients", "open", (box,),
+                           f"{product} is made from {real[0]}, which is shut in {box}", f"open({box}) first")
         near = _carrier(w, s, real[0]) or next(iter(substance_sources(w, s, real[0])), real[0])
         return Failure(_temporal(s, ("near", near)), "ingredients", "near", ("agent", near),
                        f"{product} is made from {real[0]}, which is not within reach", f"navigate({near}) first")

@@ -15,9 +15,11 @@ from symplan_core.engine.checks import (
     AFFORDANCE_CHECKS,
     CHECK_FACTORIES,
     CHECKS,
+    CUT_PRODUCTS,
     Check,
     Failure,
     ingredient_at_hand,
+    processes_between,
     substance_sources,
 )
 from symplan_core.engine.predicates import FILL_FAMILY, SUBSTANCE_HOLDING, SUPPORT_RELATIONS
@@ -146,16 +148,28 @@ def apply_effects(action: CompiledAction, world: World, state: State, args: list
 
 
 def _make(world: World, state: State, product: str) -> None:
-    """The product becomes real; a made substance is where its ingredient was: cooked water
-    fills the kettle the water filled, diced onion is where the onion was."""
-    used = ingredient_at_hand(world, state, product) if product in state.substances else None
+    """The product becomes real. A made substance is where its ingredient was: cooked water
+    fills the kettle the water filled, diced onion lies where the onion lay. A whole that is cut
+    up is used up once the last piece cut from it is made (the egg when its second half is)."""
+    used = ingredient_at_hand(world, state, product)
     state.future.discard(product)
-    if used is not None:
-        holders = substance_sources(world, state, used) if used in state.substances else [used]
+    if used is None:
+        return
+    if product in state.substances:
+        if used in state.substances:
+            holders = substance_sources(world, state, used)
+        else:
+            holders = [state.support[used][1]] if used in state.support else [state.at or used]
         holder = next((h for h in holders if not world.is_fixture(h)), holders[0] if holders else None)
         if holder is not None:
             filled = ("filled", holder, used) in state.facts
             state.facts.add(("filled" if filled else "contains", holder, product))
+    cut = CUT_PRODUCTS.intersection(processes_between(world.objects[used], world.objects[product]))
+    pieces_left = any(o in state.future for o in world.by_type[world.objects[product]])
+    if cut and used not in state.substances and not pieces_left:
+        _release(state, used)
+        state.detach(used)
+        state.future.add(used)  # used up: no longer real
 
 
 def _note_flags(world: World, state: State, obj: str) -> None:

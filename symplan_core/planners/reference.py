@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from symplan_core.engine.checks import Failure, closed_container, is_on
+from symplan_core.engine.checks import CUT_PRODUCTS, Failure, closed_container, is_on, processes_between
 from symplan_core.engine.execute import check_preconditions, floor_of
 from symplan_core.engine.plan_text import Call
 from symplan_core.engine.predicates import FILL_FAMILY, PLACE_ACTIONS, SUBSTANCE_HOLDING, SUPPORT_RELATIONS
@@ -211,6 +211,15 @@ class _Search:
         self.do("fill", vessels[0], substance)
         return vessels[0]
 
+    def use_up(self, whole: str) -> None:
+        """``(not (real whole))``: cut it up into what the task makes from it (a diced product)."""
+        products = [p for p, sources in self.w.ingredients.items() if whole in sources
+                    and CUT_PRODUCTS.intersection(processes_between(self.w.objects[whole], self.w.objects[p]))]
+        if not products:
+            raise PlanningFailed(f"nothing in this task is made by cutting up {whole}")
+        self.do("navigate", self.destination(whole))
+        self.do("make", products[0])
+
     def take_away(self, obj: str, source: str) -> None:
         """Get ``obj`` off/out of an active source: switch it off, or move ``obj`` away."""
         if self.w.has(source, "toggleable") and "toggle_off" in self.t.actions:
@@ -259,6 +268,8 @@ class _Search:
         else:
             if p in PLACE_ACTIONS or p == "touching":
                 self.put_on_floor(a[0])
+            elif p == "real":
+                self.use_up(a[0])
             elif p == "covered":
                 self.do("clean", a[0])
             else:
