@@ -286,7 +286,11 @@ class _Search:
             return [lambda: self.achieve(target)]
         moves = [("place_next_to", a[0], a[1]), ("place_next_to", a[1], a[0])]
         if target.predicate == "touching":
-            moves += [("place_on_top", a[0], a[1]), ("place_on_top", a[1], a[0])]
+            stack = [("place_on_top", a[0], a[1]), ("place_on_top", a[1], a[0])]
+            # Next to something is on the floor beside it: what must not touch the floor rests on it.
+            off_floor = any(not t.positive and t.predicate in ("touching", "ontop") and t.args[0] in a
+                            and t.args[1] in self.w.floors for t in self.pending)
+            moves = stack + moves if off_floor else moves + stack
         return [lambda m=m: self.place(*m) for m in moves if self.movable(m[1])]
 
     def apply_achiever(self, predicate: str, positive: bool, args: tuple[str, ...]) -> None:
