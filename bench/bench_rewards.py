@@ -37,7 +37,9 @@ def rollouts(reference: str, group_size: int) -> list[str]:
         "\n".join(code),
         "I would pick things up and put them away.",
     ]
-    return [variants[i % len(variants)] for i in range(group_size)]
+    # Trailing newlines make every rollout distinct text (so none is a verdict-cache hit) without
+    # changing what the engine parses.
+    return [variants[i % len(variants)] + "\n" * (i // len(variants)) for i in range(group_size)]
 
 
 def build_batch(groups: int, group_size: int) -> tuple[dict, float]:
