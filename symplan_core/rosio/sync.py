@@ -100,16 +100,9 @@ class StampSync(Generic[Item]):
         out: list[Pair[Item]] = []
         while self._color:
             color = self._color[0]
-            if not self._depth or self._depth[-1].stamp < color.stamp:
-                # No depth at or after this frame yet: wait, unless the stream has moved on past tolerance.
-                if self._latest - color.stamp > self.tolerance_s:
-                    best = self._nearest(color.stamp)
-                    self._color.popleft()
-                    if best is None:
-                        self.stats.unmatched_color += 1
-                    else:
-                        out.append(self._emit(color, best))
-                    continue
+            waiting = not self._depth or self._depth[-1].stamp < color.stamp
+            # No depth at or after this frame yet: wait, unless the stream has moved on past tolerance.
+            if waiting and self._latest - color.stamp <= self.tolerance_s:
                 break
             best = self._nearest(color.stamp)
             self._color.popleft()
