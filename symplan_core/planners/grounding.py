@@ -133,8 +133,21 @@ class Grounder:
             self._trying -= 1
 
     def _choose(self, options: list[tuple[Formula, dict[str, str]]], positive: bool, count: int = 1) -> None:
-        """Ground ``count`` options, preferring true ones, skipping conflicting ones."""
-        ranked = sorted(options, key=lambda o: self.holds(o[0], o[1]) != positive)
+        """Ground ``count`` options, preferring true ones, then ones whose object is not yet
+        related to anything by another target (one price tag per product, not one for all),
+        skipping conflicting ones."""
+        shared = set.intersection(*(set(env.items()) for _f, env in options)) if options else set()
+        busy: dict[str, int] = {}
+        for t in self.targets:
+            if t.positive and t.predicate in OBJECT_RELATIONS:
+                for arg in t.args:
+                    busy[arg] = busy.get(arg, 0) + 1
+
+        def rank(option: tuple[Formula, dict[str, str]]) -> tuple[bool, int]:
+            f, env = option
+            return self.holds(f, env) != positive, sum(busy.get(v, 0) for k, v in env.items() if (k, v) not in shared)
+
+        ranked = sorted(options, key=rank)
         chosen = 0
         for f, env in ranked:
             if chosen >= count:
