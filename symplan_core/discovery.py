@@ -18,7 +18,7 @@ from symplan_core.bddl.checks import iter_atoms
 from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.engine.actions import ActionSpec
-from symplan_core.engine.predicates import OBJECT_RELATIONS
+from symplan_core.engine.predicates import MADE_BY_EFFECT, OBJECT_RELATIONS
 
 # -- resolution rules (paper Table "Predicate resolution") ------------------------
 #: other vocabulary -> engine vocabulary
@@ -33,7 +33,7 @@ STRUCTURAL = {("ontop", True): "place:ontop", ("inside", True): "place:inside",
               ("under", True): "place:under", ("nextto", True): "place:nextto", ("real", True): "make:",
               ("covered", False): "clean:", ("covered", True): "pour:", ("holding", True): "grasp:",
               ("ontop", False): "grasp:", ("inside", False): "grasp:", ("under", False): "grasp:",
-              ("nextto", False): "grasp:"}
+              ("nextto", False): "grasp:", **{(p, True): f"{e}:" for e, p in MADE_BY_EFFECT.items()}}
 #: participle/adjective -> verb (morphology the regular rules below get wrong)
 IRREGULAR_VERBS = {"frozen": "freeze", "broken": "break_obj", "burnt": "burn", "hot": "heat", "on_fire": "ignite",
                    "overlaid": "overlay", "real": "make", "toggled_on": "toggle_on", "saturated": "saturate",

@@ -35,6 +35,7 @@ Redundancy (ADDITIONAL_STEP warnings, effects still apply)
 Effects
     ``navigate:o``  ``grasp:o``  ``place:REL:o:t``  ``release:o``
     ``add:PRED:args...``  ``del:PRED:args...``  ``pour:o:t``  ``clean:o``  ``make:o``
+    ``overlay:o:t`` (o overlaid on t and on t's movable neighbours on the same surface)
 """
 
 from __future__ import annotations
@@ -112,7 +113,8 @@ B1K_ACTIONS: tuple[ActionSpec, ...] = (
     _a("screw", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
        "release:obj add:attached:obj:tgt", "Screw the held obj onto tgt (an attachment).", "b1k"),
     _a("overlay", "obj tgt", "graspable:obj type:obj:cloth held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
-       "release:obj add:overlaid:obj:tgt", "Lay the held cloth obj (a sheet, foil) flat over tgt.", "b1k"),
+       "release:obj overlay:obj:tgt",
+       "Lay the held cloth obj (a sheet, foil) flat over tgt and the small things right next to it.", "b1k"),
     _a("drape", "obj tgt", "graspable:obj type:obj:cloth held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
        "release:obj add:draped:obj:tgt", "Drape the held cloth obj over tgt.", "b1k"),
     _a("heat", "obj", "exists:obj heated:obj", "add:hot:obj", "Let obj get hot on/in a heat source that is on.",

@@ -137,6 +137,8 @@ def apply_effects(action: CompiledAction, world: World, state: State, args: list
             state.facts.discard((literal[0], *vals))
             if literal[0] in FILL_FAMILY:  # filled implies contains: emptying clears both
                 state.facts.difference_update((p, *vals) for p in FILL_FAMILY)
+        elif name == "overlay":
+            _overlay(world, state, vals[0], vals[1])
         elif name == "pour":
             _pour(world, state, vals[0], vals[1])
         elif name == "clean":
@@ -206,6 +208,20 @@ def _place(world: World, state: State, rel: str, obj: str, target: str) -> None:
             state.nextto.update(frozenset((obj, o)) for o in group
                                 if where is not None and state.support.get(o) == where and not world.is_fixture(o))
     state.near = state.near | {obj}
+
+
+def _overlay(world: World, state: State, cloth: str, target: str) -> None:
+    """A cloth laid over a movable object also covers the movable objects next to it on the
+    same surface (a napkin over a knife and the spoon beside it)."""
+    covered = [target]
+    if not world.is_fixture(target):
+        where = state.support.get(target)
+        covered += [o for pair in state.nextto if target in pair for o in pair
+                    if o not in (target, cloth) and where is not None and state.support.get(o) == where
+                    and not world.is_fixture(o)]
+    for obj in covered:
+        state.facts.add(("overlaid", cloth, obj))
+        state.ever.add(("overlaid", cloth, obj))
 
 
 def floor_of(world: World, obj: str) -> str | None:

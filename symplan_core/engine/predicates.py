@@ -18,6 +18,8 @@ OBJECT_RELATIONS = frozenset(PLACEMENT_RELATIONS + ATTACHMENT_RELATIONS + ("touc
 SUBSTANCE_HOLDING = ("filled", "contains", "insource")
 #: One fact family in the engine: ``contains`` is derived from ``filled``; emptying clears both.
 FILL_FAMILY = ("filled", "contains")
+#: Effects that make a predicate true other than ``add:PRED``.
+MADE_BY_EFFECT = {"overlay": "overlaid"}
 #: ``(P a b)`` implies ``(Q a b)`` for each Q: wanting P true and Q false is a contradiction.
 IMPLIES = {"filled": ("contains",), "ontop": ("touching",), "nextto": ("touching",)}
 #: A predicate over an object in a task file proves the ability it needs.

@@ -91,8 +91,8 @@ class Grounder:
             raise _Conflict(str(t))
         want = (t.predicate, b)
         have = self._support.get(a, want)
-        if have == want:
-            self._support[a] = want
+        if have == want or have[0] == want[0] == "overlaid":  # one cloth can cover several things
+            self._support.setdefault(a, want)
         elif t.predicate == "inside" and have[0] == "ontop" and self._within.get(a, b) == b:
             self._within[a] = b
         elif t.predicate == "ontop" and have[0] == "inside" and self._within.get(a, have[1]) == have[1]:

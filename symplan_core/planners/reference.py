@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from symplan_core.engine.checks import CUT_PRODUCTS, Failure, closed_container, is_on, processes_between
 from symplan_core.engine.execute import check_preconditions, floor_of
 from symplan_core.engine.plan_text import Call
-from symplan_core.engine.predicates import FILL_FAMILY, PLACE_ACTIONS, SUBSTANCE_HOLDING, SUPPORT_RELATIONS
+from symplan_core.engine.predicates import (
+    FILL_FAMILY,
+    MADE_BY_EFFECT,
+    PLACE_ACTIONS,
+    SUBSTANCE_HOLDING,
+    SUPPORT_RELATIONS,
+)
 from symplan_core.engine.verify import CompiledTask, verify
 from symplan_core.planners.grounding import Grounder, Target
 from symplan_core.planners.ordering import PlanningFailed, achieve_in_order
@@ -301,7 +307,8 @@ class _Search:
         op = "add" if positive else "del"
         family = FILL_FAMILY if predicate in FILL_FAMILY else (predicate,)
         for name, spec in self.t.specs.items():
-            if any(e.startswith(f"{op}:{p}:") for e in spec.effects for p in family):
+            if any(e.startswith(f"{op}:{p}:") or (positive and MADE_BY_EFFECT.get(e.split(":")[0]) == p)
+                   for e in spec.effects for p in family):
                 return name
         raise PlanningFailed(f"goal literal ({'' if positive else 'not '}{predicate} ...) has no achieving action"
                              f" in the {self.t.action_set_name} action set")
@@ -373,6 +380,16 @@ def _stacked_into(targets: list[Target], world) -> list[Target]:
     return extra
 
 
+def _covered_together(targets: list[Target], world) -> list[Target]:
+    """One cloth wanted over two movable objects (a napkin around a knife and a spoon): put the
+    second next to the first, so that laying the cloth over one covers both."""
+    over: dict[str, list[str]] = {}
+    for t in targets:
+        if t.positive and t.predicate == "overlaid" and len(t.args) == 2 and not world.is_fixture(t.args[1]):
+            over.setdefault(t.args[0], []).append(t.args[1])
+    return [Target("nextto", (other, objs[0])) for objs in over.values() for other in objs[1:]]
+
+
 #: Which failed check to repair first (the engine reports them all at once).
 _REPAIR_RANK = {check: rank for rank, check in enumerate(
     ("exists", "accessible", "open_if_openable", "held", "holding", "held_substance", "flame", "free_hand",
@@ -387,7 +404,7 @@ def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> P
     try:
         for attempt in range(3):  # later goals can undo earlier ones: re-ground and retry
             targets = Grounder(task.evaluator, search.state, task.world).ground(task.problem.goal)
-            targets += _stacked_into(targets, task.world)
+            targets += _stacked_into(targets, task.world) + _covered_together(targets, task.world)
             targets.sort(key=lambda t: _PRIORITY.get(t.predicate, 3) + (0 if t.positive else 0.5))
             achieve_in_order(search, targets)
             if all(task.goal_report(search.state)[0]):
