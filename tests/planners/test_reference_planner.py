@@ -20,6 +20,15 @@ REPRESENTATIVE = [
     ("b1k/boil_water", "make"),  # future/real
     ("b1k/attach_a_camera_to_a_tripod", "attach"),
     ("b1k/doing_laundry", "fold"),
+    # the planner's former gaps (docs/census.md): each needs ordering, a second mover, or a chain
+    ("b100/cleaning_sneakers", "place_under"),  # two shoes under the table, two others next to it
+    ("b1k/organizing_school_stuff", "place_next_to"),  # three objects pairwise next to each other
+    ("b1k/setting_the_fire", "ignite"),  # newspaper into the fireplace before firewood on it; a lit lighter
+    ("b1k/slicing_vegetables", "make"),  # (not (real pepper)): cut it up with a held parer
+    ("b1k/wrap_silverware", "overlay"),  # spoon beside the knife, then one napkin over both
+    ("b1k/putting_shoes_on_rack", "place_on_top"),  # touching the rack, off the floor
+    ("b1k/buying_groceries", "place_inside"),  # the exists-imply conjunct is grounded first
+    ("b1k/changing_light_bulbs", "detach"),  # one new bulb per lamp
 ]
 
 
