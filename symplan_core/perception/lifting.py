@@ -47,6 +47,7 @@ class Box3D:
     top: float
     bottom: float
     inner: float | None = None
+    partial: bool = False  # its surface runs out of the image: the footprint may be cut
 
     @property
     def rect(self) -> tuple[tuple[float, float], tuple[float, float], float]:
@@ -176,7 +177,8 @@ class DepthLifter:
             inner = self._level(hole, depth, x0, y0, below=top - tol, lowest=True)
         if bottom is None:
             bottom = inner if inner is not None else top - 2 * tol
-        return Box3D(cx, cy, bw, bd, yaw, top, bottom, inner)
+        partial = rx <= 0 or ry <= 0 or rx + rw >= w or ry + rh >= h
+        return Box3D(cx, cy, bw, bd, yaw, top, bottom, inner, partial)
 
     def _level(self, where: np.ndarray, depth: np.ndarray, x0: int, y0: int, below: float,
                lowest: bool) -> float | None:
@@ -206,7 +208,10 @@ def _sample(where: np.ndarray, budget: int = 1500) -> tuple[np.ndarray, np.ndarr
 
 
 def fuse_boxes(boxes: list[Box3D]) -> Box3D:
-    """One box from per-frame boxes of the same thing: per-field medians (yaw is wrapped first)."""
+    """One box from per-pose boxes of the same thing: per-field medians (yaw is wrapped first),
+    over the boxes seen whole when there are any (a surface cut by the image border is smaller)."""
+    whole = [b for b in boxes if not b.partial]
+    boxes = whole or boxes
     if len(boxes) == 1:
         return boxes[0]
     ref = boxes[0].yaw
@@ -217,7 +222,7 @@ def fuse_boxes(boxes: list[Box3D]) -> Box3D:
         w=float(np.median([b.w for b in boxes])), d=float(np.median([b.d for b in boxes])),
         yaw=float(np.median(yaws)), top=float(np.median([b.top for b in boxes])),
         bottom=float(np.median([b.bottom for b in boxes])),
-        inner=float(np.median(inner)) if len(inner) * 2 > len(boxes) else None,
+        inner=float(np.median(inner)) if len(inner) * 2 > len(boxes) else None, partial=not whole,
     )
 
 

@@ -110,7 +110,7 @@ class SyntheticScene:
                                            width=WIDTH, height=HEIGHT)
         self._faces = self._faces_of()
         self._clean: tuple[np.ndarray, np.ndarray] | None = None
-        self._tag_px: dict[int, list[tuple[int, int, int, int]]] = {}
+        self._tag_px: list[tuple[int, int, int, int]] = []
 
     # -- geometry -----------------------------------------------------------------------
     def _faces_of(self) -> list[_Face]:
@@ -139,16 +139,16 @@ class SyntheticScene:
         faces.sort(key=lambda f: (f.z, f.marker_id is not None))
         return faces
 
-    def project(self, x: float, y: float, z: float) -> tuple[float, float]:
-        """World point -> pixel (u, v)."""
-        cam_x, cam_y, cam_z = self.pose[:3, 3]
+    def project(self, x: float, y: float, z: float, pose: np.ndarray | None = None) -> tuple[float, float]:
+        """World point -> pixel (u, v) for the scene's camera (or an overhead camera at ``pose``)."""
+        cam_x, cam_y, cam_z = (self.pose if pose is None else pose)[:3, 3]
         depth = cam_z - z
         k = self.intrinsics
         return k.fx * (x - cam_x) / depth + k.cx, k.fy * (cam_y - y) / depth + k.cy
 
-    def _pixel_rect(self, face: _Face) -> tuple[int, int, int, int]:
-        u0, v1 = self.project(face.x0, face.y0, face.z)
-        u1, v0 = self.project(face.x1, face.y1, face.z)
+    def _pixel_rect(self, face: _Face, pose: np.ndarray | None = None) -> tuple[int, int, int, int]:
+        u0, v1 = self.project(face.x0, face.y0, face.z, pose)
+        u1, v0 = self.project(face.x1, face.y1, face.z, pose)
         return (int(round(u0)), int(round(v0)), int(round(u1)), int(round(v1)))
 
     def min_tag_pixels(self) -> int:
@@ -159,46 +159,59 @@ class SyntheticScene:
 
     # -- rendering ----------------------------------------------------------------------
     def clean(self) -> tuple[np.ndarray, np.ndarray]:
-        """The noise-free RGB and depth images (cached)."""
-        if self._clean is not None:
-            return self._clean
+        """The noise-free RGB and depth images of the scene's camera (cached)."""
+        if self._clean is None:
+            rgb, depth, self._tag_px = self._render(self.pose)
+            self._clean = (rgb, depth)
+        return self._clean
+
+    def _render(self, pose: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int, int, int]]]:
+        cam_z = float(pose[2, 3])
         rgb = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
-        depth = np.full((HEIGHT, WIDTH), self.camera_height + _VOID_BELOW, np.float32)
+        depth = np.full((HEIGHT, WIDTH), cam_z + _VOID_BELOW, np.float32)
+        tags: list[tuple[int, int, int, int]] = []
         dictionary = self.fiducial_map.aruco_dictionary()
         for face in self._faces:
-            u0, v0, u1, v1 = self._pixel_rect(face)
+            u0, v0, u1, v1 = self._pixel_rect(face, pose)
             cu0, cv0, cu1, cv1 = max(u0, 0), max(v0, 0), min(u1, WIDTH), min(v1, HEIGHT)
             if cu1 <= cu0 or cv1 <= cv0:
                 continue
-            depth[cv0:cv1, cu0:cu1] = self.camera_height - face.z
+            depth[cv0:cv1, cu0:cu1] = cam_z - face.z
             if face.marker_id is None:
                 rgb[cv0:cv1, cu0:cu1] = face.color
                 continue
             tag = _tag_image(dictionary, face.marker_id, u1 - u0, v1 - v0)
             rgb[cv0:cv1, cu0:cu1] = tag[cv0 - v0:cv1 - v0, cu0 - u0:cu1 - u0, None]
-            self._tag_px.setdefault(face.marker_id, []).append((cu0, cv0, cu1, cv1))
-        self._clean = (rgb, depth)
-        return self._clean
+            tags.append((cu0, cv0, cu1, cv1))
+        return rgb, depth, tags
 
-    def frames(self, count: int = 8, noise: NoiseConfig | None = None, fps: float = 10.0) -> list[Frame]:
-        """``count`` frames of the static camera, each with its own noise draw."""
+    def frames(self, count: int = 8, noise: NoiseConfig | None = None, fps: float = 10.0,
+               motion: float = 0.0) -> list[Frame]:
+        """``count`` frames, each with its own noise draw. ``motion`` (metres) moves the overhead
+        camera by up to that much in x and y per frame (a hand-held or robot-mounted camera:
+        each frame then has its own pose, and things near the edge may leave the view)."""
         noise = noise or NoiseConfig()
         rgb0, depth0 = self.clean()
         out = []
         for index in range(count):
             rng = np.random.default_rng([self.seed, index, 7])
-            rgb, depth = rgb0.copy(), depth0.copy()
-            self._apply_noise(rgb, depth, noise, rng)
-            out.append(Frame(rgb, depth, stamp=index / fps, pose=self.pose.copy(), source=f"synthetic#{index}"))
+            if motion > 0:
+                dx, dy = rng.uniform(-motion, motion, 2)
+                pose = overhead_pose(self.pose[0, 3] + dx, self.pose[1, 3] + dy, self.pose[2, 3])
+                rgb, depth, tags = self._render(pose)
+            else:
+                pose, rgb, depth, tags = self.pose, rgb0.copy(), depth0.copy(), self._tag_px
+            self._apply_noise(rgb, depth, tags, noise, rng)
+            out.append(Frame(rgb, depth, stamp=index / fps, pose=pose.copy(), source=f"synthetic#{index}"))
         return out
 
-    def _apply_noise(self, rgb: np.ndarray, depth: np.ndarray, noise: NoiseConfig, rng: np.random.Generator) -> None:
+    def _apply_noise(self, rgb: np.ndarray, depth: np.ndarray, tags: list[tuple[int, int, int, int]],
+                     noise: NoiseConfig, rng: np.random.Generator) -> None:
         if noise.missed > 0:
-            for rects in self._tag_px.values():
-                for u0, v0, u1, v1 in rects:
-                    if rng.random() < noise.missed:  # unreadable: glare / smudge over the tag's centre
-                        du, dv = (u1 - u0) // 4, (v1 - v0) // 4
-                        rgb[v0 + dv:v1 - dv, u0 + du:u1 - du] = 235
+            for u0, v0, u1, v1 in tags:
+                if rng.random() < noise.missed:  # unreadable: glare / smudge over the tag's centre
+                    du, dv = (u1 - u0) // 4, (v1 - v0) // 4
+                    rgb[v0 + dv:v1 - dv, u0 + du:u1 - du] = 235
         for _ in range(noise.occluders):
             side = int(noise.occluder_size * WIDTH * rng.uniform(0.6, 1.4))
             u, v = int(rng.integers(0, WIDTH - side // 2)), int(rng.integers(0, HEIGHT - side // 2))

@@ -83,11 +83,21 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         elif source not in ("detection", "prior"):
             reasons.append(f"{inst} is backed by neither a detection nor the task prior")
     types = set(to_omnigibson(problem).objects.values())  # B-100's stains are predicates, not objects
-    heads = {head_words(t) for t in types}
-    for phrase, synset in facts.instruction_objects:  # any sense of the word will do (bow.n.02, bow.n.08)
-        if head_words(synset) not in heads and not any(compatibility(synset, t) > 0 for t in types):
+    heads = [head_words(t).split() for t in types]
+    for phrase, synset in facts.instruction_objects:
+        # Any sense of the word (bow.n.02 for bow.n.08), a compound naming it (dog food: can of dog
+        # food), or a kind of it will do.
+        words = head_words(synset).split()
+        named = any(_contains(head, words) for head in heads)
+        if not named and not any(compatibility(synset, t) > 0 for t in types):
             reasons.append(f"the instruction names {phrase!r} ({synset}) but no such object was detected")
     return Verdict("objects", not reasons, reasons)
+
+
+def _contains(words: list[str], part: list[str]) -> bool:
+    """``part`` occurs in ``words`` as a run (``dog food`` in ``can of dog food``)."""
+    n = len(part)
+    return any(words[i:i + n] == part for i in range(len(words) - n + 1))
 
 
 def physical_problems(problem: Problem) -> list[str]:

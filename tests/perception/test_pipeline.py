@@ -130,3 +130,11 @@ def test_missing_depth_at_detections_is_reported_not_invented(car_scene, b1k_con
     assert any(note.startswith("car.n.01 (marker:") and "no usable depth" in note
                for note in result.provenance["notes"])
     assert "objects: car.n.01_1 is needed by the goal but was not detected" in result.reasons
+
+
+def test_a_moving_camera_is_fused_in_the_world_frame(car_scene, car_problem, b1k_config) -> None:
+    frames = car_scene.frames(4, NoiseConfig.default(), motion=0.08)
+    assert len({tuple(f.pose[:3, 3].round(6)) for f in frames}) == 4  # four poses, four pose groups
+    result = perceive(frames, INSTRUCTION, _fiducial(car_scene), car_scene.intrinsics, b1k_config)
+    assert result.accepted, result.reasons
+    assert set(to_omnigibson(result.problem).init) == set(to_omnigibson(car_problem).init)
