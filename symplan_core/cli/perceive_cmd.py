@@ -20,7 +20,10 @@ import typer
 from symplan_core.cli.common import Benchmark, console, fail, print_json
 
 perceive_app = typer.Typer(
-    help="Camera frames + instruction -> a verified BDDL task (fiducial, grounding-dino or yolo-world detectors).",
+    help="Camera frames + instruction -> a verified BDDL task (fiducial, grounding-dino or yolo-world detectors). "
+         "Writes task.bddl and task.provenance.json only when every check passes. Exit status: 0 accepted and "
+         "written, 1 rejected (verdicts and reasons printed, nothing written), 2 bad input (one error line). "
+         "See docs/perception.md.",
     invoke_without_command=True, no_args_is_help=True)
 
 
