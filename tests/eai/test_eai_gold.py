@@ -14,11 +14,11 @@ REJECTED = {
     "putting_up_Christmas_decorations_inside", "setting_up_candles", "unpacking_suitcase",   # closed cartons
     "cleaning_barbecue_grill", "cleaning_high_chair", "locking_every_door", "watering_houseplants",  # fixtures
     "cleaning_oven", "making_tea", "cleaning_stove", "preserving_food", "packing_child_s_bag", "serving_a_meal",
-    "sorting_groceries", "storing_the_groceries", "thawing_frozen_food",                       # annotation
+    "sorting_groceries", "storing_the_groceries",                                            # annotation
     "cleaning_bedroom",                                                                      # scene fact
 }
 #: Rejected under bddl 1.0.1's goal only: EAI's task file dropped the conjunct the plan misses.
-B100_GOAL_ONLY = {"organizing_school_stuff", "rearranging_furniture"}
+B100_GOAL_ONLY = {"rearranging_furniture"}
 
 
 def _activity(demo_id: str) -> str:
@@ -40,4 +40,4 @@ def test_every_rejected_gold_plan_is_written_up_in_the_docs(gold) -> None:
     section = text.split("## Rejected gold plans", 1)[1].split("\n## ", 1)[0]
     for activity in REJECTED | B100_GOAL_ONLY:
         assert f"`{activity}`" in section, activity
-    assert "74 / 100" in text and "76 / 100" in text
+    assert "76 / 100" in text and "77 / 100" in text
