@@ -134,7 +134,7 @@ def derive_synset_table(synsets_csv: Path, hierarchy_json: Path) -> dict:
             "license": "MIT (c) 2021 Stanford Vision and Learning Lab; full text: LICENSE-bddl.txt",
             "generator": "scripts/build_synset_table.py", "inputs_sha256": digest,
             "columns": ["abilities", "object_type", "hypernyms"],
-            "synsets": dict(sorted(synsets.items())), "parents": dict(sorted(parents.items()))}
+            "synsets": synsets, "parents": parents}  # source order: lookups that break ties by order keep working
 
 
 @lru_cache(maxsize=1)
