@@ -23,6 +23,7 @@ from symplan_core.engine.predicates import (
     SUPPORT_RELATIONS,
 )
 from symplan_core.engine.verify import CompiledTask, verify
+from symplan_core.planners.dependent import dependent_targets
 from symplan_core.planners.grounding import Grounder, Target
 from symplan_core.planners.ordering import PlanningFailed, achieve_in_order
 from symplan_core.planners.phrases import render_response
@@ -364,32 +365,6 @@ class _Search:
         return not (aff.known and "openable" in aff.abilities and ("open", dest) not in self.state.facts)
 
 
-def _stacked_into(targets: list[Target], world) -> list[Target]:
-    """Ordered dependent placements: ``a`` wanted on ``b`` and inside ``c`` (firewood on the
-    newspaper, in the fireplace; pizza on a plate, in the fridge) puts ``b`` inside ``c`` first,
-    when ``b`` can move and no goal says where ``b`` goes."""
-    wanted = {(t.predicate, t.args[0]): t.args[1] for t in targets if t.positive and len(t.args) == 2}
-    placed = {t.args[0] for t in targets if t.positive and t.predicate in PLACE_ACTIONS and len(t.args) == 2}
-    extra = []
-    for t in targets:
-        if t.positive and t.predicate == "ontop" and ("inside", t.args[0]) in wanted:
-            base, box = t.args[1], wanted[("inside", t.args[0])]
-            if base != box and base not in placed and not world.is_fixture(base) and not world.is_substance(base):
-                extra.append(Target("inside", (base, box)))
-                placed.add(base)
-    return extra
-
-
-def _covered_together(targets: list[Target], world) -> list[Target]:
-    """One cloth wanted over two movable objects (a napkin around a knife and a spoon): put the
-    second next to the first, so that laying the cloth over one covers both."""
-    over: dict[str, list[str]] = {}
-    for t in targets:
-        if t.positive and t.predicate == "overlaid" and len(t.args) == 2 and not world.is_fixture(t.args[1]):
-            over.setdefault(t.args[0], []).append(t.args[1])
-    return [Target("nextto", (other, objs[0])) for objs in over.values() for other in objs[1:]]
-
-
 #: Which failed check to repair first (the engine reports them all at once).
 _REPAIR_RANK = {check: rank for rank, check in enumerate(
     ("exists", "accessible", "open_if_openable", "held", "holding", "held_substance", "flame", "free_hand",
@@ -404,7 +379,7 @@ def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> P
     try:
         for attempt in range(3):  # later goals can undo earlier ones: re-ground and retry
             targets = Grounder(task.evaluator, search.state, task.world).ground(task.problem.goal)
-            targets += _stacked_into(targets, task.world) + _covered_together(targets, task.world)
+            targets += dependent_targets(targets, task.world)
             targets.sort(key=lambda t: _PRIORITY.get(t.predicate, 3) + (0 if t.positive else 0.5))
             achieve_in_order(search, targets)
             if all(task.goal_report(search.state)[0]):
