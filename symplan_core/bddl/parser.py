@@ -59,6 +59,9 @@ _PAIR_QUANTIFIERS = frozenset({"forpairs", "fornpairs"})
 _COUNTED = frozenset({"forn", "fornpairs"})
 _CONNECTIVES = frozenset({"and", "or", "not", "imply"})
 _KEYWORDS = _CONNECTIVES | _QUANTIFIERS  # goal heads that are not predicates
+#: Deepest nesting of connectives/quantifiers in a goal. BEHAVIOR goals nest a handful deep; the
+#: limit turns a pathological input into a BDDLSyntaxError long before Python's recursion limit.
+MAX_GOAL_DEPTH = 100
 
 
 class _Parser(TokenStream):
@@ -246,7 +249,7 @@ class _Parser(TokenStream):
         return And(tuple(parts), (self.src, start)), i  # type: ignore[arg-type]
 
     # -- goal formulas ---------------------------------------------------
-    def formula(self, i: int, bound: frozenset[str]) -> tuple[Formula, int]:
+    def formula(self, i: int, bound: frozenset[str], depth: int = 0) -> tuple[Formula, int]:
         toks = self.toks
         if toks[i] != "(":
             raise self.unexpected(i, "'('")
@@ -256,9 +259,11 @@ class _Parser(TokenStream):
         pos = (self.src, i)
         i += 2
         if head in _KEYWORDS:
+            if depth >= MAX_GOAL_DEPTH:
+                raise self.error(f"goal nested deeper than {MAX_GOAL_DEPTH} connectives/quantifiers", i - 1)
             if head in _QUANTIFIERS:
-                return self.quantifier(head, i, bound, pos)
-            return self.connective(head, i, bound, pos)
+                return self.quantifier(head, i, bound, pos, depth + 1)
+            return self.connective(head, i, bound, pos, depth + 1)
         # An atom (the common case, so it is handled inline).
         try:
             j = toks.index(")", i)
@@ -293,23 +298,23 @@ class _Parser(TokenStream):
         atom_pos(atom, pos)
         return atom, j + 1
 
-    def connective(self, head: str, i: int, bound: frozenset[str], pos) -> tuple[Formula, int]:
-        """``and``/``or``/``not``/``imply`` with ``i`` just past the head."""
+    def connective(self, head: str, i: int, bound: frozenset[str], pos, depth: int) -> tuple[Formula, int]:
+        """``and``/``or``/``not``/``imply`` with ``i`` just past the head; ``depth``: its nesting level."""
         toks = self.toks
         node: Formula
         if head == "not":
-            body, i = self.formula(i, bound)
+            body, i = self.formula(i, bound, depth)
             node = new(Not)
             not_body(node, body)
             not_pos(node, pos)
         elif head == "imply":
-            antecedent, i = self.formula(i, bound)
-            consequent, i = self.formula(i, bound)
+            antecedent, i = self.formula(i, bound, depth)
+            consequent, i = self.formula(i, bound, depth)
             node = Imply(antecedent, consequent, pos)
         else:
             parts = []
             while toks[i] == "(":
-                part, i = self.formula(i, bound)
+                part, i = self.formula(i, bound, depth)
                 parts.append(part)
             if head == "and":
                 node = new(And)
@@ -323,7 +328,7 @@ class _Parser(TokenStream):
             raise self.unexpected(i, "')'")
         return node, i + 1
 
-    def quantifier(self, kind: str, i: int, bound: frozenset[str], pos) -> tuple[Formula, int]:
+    def quantifier(self, kind: str, i: int, bound: frozenset[str], pos, depth: int) -> tuple[Formula, int]:
         toks = self.toks
         count = None
         if kind in _COUNTED:
@@ -344,7 +349,7 @@ class _Parser(TokenStream):
             params = (first,)
             inner = bound | {first.var}
             i += 5
-        body, i = self.formula(i, inner)
+        body, i = self.formula(i, inner, depth)
         if toks[i] != ")":
             raise self.unexpected(i, "')'")
         return Quantifier(kind, params, body, count, pos), i + 1  # type: ignore[arg-type]
