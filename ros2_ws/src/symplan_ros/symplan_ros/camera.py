@@ -33,6 +33,7 @@ class FeedConfig:
     buffer_frames: int = 12
     max_rate_hz: float = 10.0
     required: bool = False  # the scene comes from this camera (scene.source: camera)
+    max_image_bytes: int = 32 * 2**20  # larger images are rejected before they are decoded
 
 
 class CameraUnavailable(Exception):
@@ -90,24 +91,29 @@ class CameraFeed:
                 self._arrived.notify_all()
         return None
 
-    def on_rgb(self, msg: Any) -> Exception | None:
-        def handle() -> list[Any]:
-            frames = self.stream.on_color(msg)
-            with self._lock:
-                self.color_frames += 1
-                self._last_color_at = time.monotonic()
-            return frames
+    def _check_size(self, msg: Any) -> None:
+        from symplan_core.rosio.images import ImageError
 
-        return self._guarded("rgb", handle)
+        size = len(msg.data)
+        if size > self.config.max_image_bytes:
+            raise ImageError("too_large", f"{size} bytes of data, over camera.max_image_bytes "
+                                          f"({self.config.max_image_bytes})")
+
+    def on_rgb(self, msg: Any) -> Exception | None:
+        return self._guarded("rgb", lambda: self._accept(msg, self.stream.on_color, "color_frames"))
 
     def on_depth(self, msg: Any) -> Exception | None:
-        def handle() -> list[Any]:
-            frames = self.stream.on_depth(msg)
-            with self._lock:
-                self.depth_frames += 1
-            return frames
+        return self._guarded("depth", lambda: self._accept(msg, self.stream.on_depth, "depth_frames"))
 
-        return self._guarded("depth", handle)
+    def _accept(self, msg: Any, decode: Callable[[Any], list[Any]], counter: str) -> list[Any]:
+        """Size-check, decode and count one image (a rejected one raises before it is counted)."""
+        self._check_size(msg)
+        frames = decode(msg)
+        with self._lock:
+            setattr(self, counter, getattr(self, counter) + 1)
+            if counter == "color_frames":
+                self._last_color_at = time.monotonic()
+        return frames
 
     def on_info(self, msg: Any) -> Exception | None:
         return self._guarded("camera_info", lambda: self.stream.on_info(msg) or [])

@@ -7,6 +7,7 @@ re-exported here from `symplan_ros.runtime`).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -37,10 +38,10 @@ class PlannerClient:
         self.get_state = node.create_client(GetState, f"{planner}/get_state")
         self.verify = node.create_client(VerifyPlan, f"{planner}/verify_plan")
         self.subgoals: list[Subgoal] = []
-        self.diagnostics: list[DiagnosticArray] = []
+        self.diagnostics: deque[DiagnosticArray] = deque(maxlen=2000)  # the newest (a long run's client stays small)
         self._on_subgoal = on_subgoal
         node.create_subscription(Subgoal, f"{planner}/subgoal", self._record_subgoal, RELIABLE)
-        node.create_subscription(DiagnosticArray, "/diagnostics", self.diagnostics.append, 50)
+        node.create_subscription(DiagnosticArray, "/diagnostics", lambda m: self.diagnostics.append(m), 50)
 
     def _record_subgoal(self, msg: Subgoal) -> None:
         if self._on_subgoal is not None:

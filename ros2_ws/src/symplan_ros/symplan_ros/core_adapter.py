@@ -25,13 +25,16 @@ def verify(task: Any, plan_text: str, state: Any) -> Any:
 
 
 def repair(backend: Any, task: Any, messages: Sequence[dict[str, str]], rounds: int, fallback: Any,
-           accept: Any, on_event: Any) -> Any:
+           accept: Any, on_event: Any, max_tokens: int | None = None) -> Any:
     """symplan_core's repair loop (the one evaluation uses): ask, verify from ``task``'s initial
     state, feed the engine's errors back for ``rounds`` rounds, then ``fallback`` (a backend or
-    None). A backend error ends the model rounds: an unreachable endpoint will not recover."""
+    None). A backend error ends the model rounds: an unreachable endpoint will not recover.
+    ``max_tokens`` caps each answer (the paper's sampling otherwise)."""
     from symplan_core.eval.repair import repair_sample
+    from symplan_core.llm.base import Sampling
 
-    return repair_sample(backend, task, messages, None, None, rounds, None, "symplan_ros", fallback or False,
+    sampling = Sampling(max_tokens=max_tokens) if max_tokens else None
+    return repair_sample(backend, task, messages, None, None, rounds, sampling, "symplan_ros", fallback or False,
                          accept=accept, stop_on_backend_error=True, on_event=on_event)
 
 

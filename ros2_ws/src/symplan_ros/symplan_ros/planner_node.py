@@ -5,7 +5,7 @@ Interfaces (relative to the node's name, e.g. /symplan_planner/...):
                                                      one runs is rejected (the client retries)
   ~/verify_plan   service symplan_interfaces/VerifyPlan
   ~/task_bddl     std_msgs/String, transient-local  the problem being planned (first line is a
-                                                     `; symplan goal_id=...` comment)
+                                                     `; symplan goal_id=... robot=...` comment)
   ~/subgoal       symplan_interfaces/Subgoal        only subgoals of engine-validated plans
   ~/skill_status  symplan_interfaces/SkillStatus    (subscribed) controller reports
   ~/plan_status   symplan_interfaces/PlanStatus, transient-local
@@ -36,14 +36,16 @@ from symplan_interfaces.srv import VerifyPlan
 
 from symplan_ros import core_adapter as core
 from symplan_ros.camera import CameraFeed
+from symplan_ros.limits import InputLimits, RequestRejected
 from symplan_ros.monitors import ERROR, OK, WARN, Health, diagnostic_array
 from symplan_ros.params import PlannerConfig, declare_parameters, read_config
 from symplan_ros.runtime import LATCHED, RELIABLE
-from symplan_ros.scene import Scene, SceneSource, TaskRequest, scene_source_for
+from symplan_ros.scene import Scene, SceneSource, TaskRequest, scene_source_for, task_message
 from symplan_ros.session import Outcome, PlanningSession, SessionResult, Subgoal
 
 _POLL_S = 0.02  # granularity of cancel checks while waiting for a skill status
 _DEACTIVATE_WAIT_S = 5.0
+_STATUS_MESSAGE_CHARS = 500  # a controller's status message is kept (and reported) up to this length
 
 
 class PlannerNode(LifecycleNode):
@@ -65,9 +67,15 @@ class PlannerNode(LifecycleNode):
         self._status_pub: Any = None
         self._active = False
         self._busy = False
+        self.limits = InputLimits()
         self._goal_lock = threading.Lock()
         self._status_cv = threading.Condition()
-        self._statuses: dict[tuple[str, int], tuple[int, str]] = {}
+        # Only the subgoal being dispatched is awaited; every other status is counted and dropped,
+        # so what a controller (or anyone) publishes on ~/skill_status cannot grow the node.
+        self._awaiting: tuple[str, int] | None = None
+        self._status: tuple[int, str] | None = None
+        self.counters = {"goals": 0, "rejected_requests": 0, "stray_statuses": 0, "verify_calls": 0}
+        self._counter_lock = threading.Lock()
         self._last_result: SessionResult | None = None
         self._lifecycle = "unconfigured"
 
@@ -80,10 +88,13 @@ class PlannerNode(LifecycleNode):
             self.get_logger().error(f"configure failed: {type(exc).__name__}: {exc}")
             return TransitionCallbackReturn.FAILURE
         self.config = cfg
+        self.limits = InputLimits.from_text(cfg.max_bddl_bytes, cfg.max_plan_bytes, cfg.max_text_bytes,
+                                            cfg.goal_file_dirs)
         self.session = PlanningSession(
             backend, robot=cfg.robot, prompt_variant=cfg.prompt_variant,
             repair_rounds=cfg.repair_rounds, fallback=cfg.fallback, replan_limit=cfg.replan_limit,
-            backend_name=core.backend_name(cfg.backend), allow_unknown_affordances=cfg.allow_unknown_affordances)
+            backend_name=core.backend_name(cfg.backend), allow_unknown_affordances=cfg.allow_unknown_affordances,
+            max_tokens=cfg.max_tokens)
         self.scene_source, self.camera = scene_source_for(cfg)
         if self.camera.detector_error:
             self.get_logger().error(f"camera scene source: detector unavailable: {self.camera.detector_error}")
@@ -143,6 +154,14 @@ class PlannerNode(LifecycleNode):
             destroy()
         self._entities = []
         self._subgoal_pub = self._bddl_pub = self._status_pub = None
+        # Backends own threads and connections (the OpenAI client: an event-loop thread and its
+        # sockets); the next configure builds new ones, so these are released now.
+        if self.session is not None:
+            self.session.close()
+
+    def _count(self, name: str) -> None:
+        with self._counter_lock:  # callbacks run on several executor threads
+            self.counters[name] += 1
 
     # ---- plan action -----------------------------------------------------------------------
     def _on_goal(self, goal: Plan.Goal) -> GoalResponse:
@@ -161,6 +180,7 @@ class PlannerNode(LifecycleNode):
     def _execute(self, goal_handle: Any) -> Plan.Result:
         g = goal_handle.request
         request = TaskRequest(g.instruction, g.bddl, g.task_id, g.benchmark, g.robot, g.execute)
+        self._count("goals")
 
         def cancelled() -> bool:
             return goal_handle.is_cancel_requested or not self._active
@@ -174,12 +194,22 @@ class PlannerNode(LifecycleNode):
         try:
             try:
                 assert self.session is not None and self.scene_source is not None
+                self.limits.check(bddl=g.bddl, task_id=g.task_id, benchmark=g.benchmark,
+                                  instruction=g.instruction, robot=g.robot)
                 result = self.session.run(request, self.scene_source,
                                           lambda sub: self._dispatch(sub, cancelled), feedback,
                                           cancelled, on_scene=self._publish_bddl)
+            except RequestRejected as exc:
+                self._count("rejected_requests")
+                result = SessionResult(False, f"request: {exc}", errors=[f"request: {r}" for r in exc.reasons])
             except Exception as exc:  # noqa: BLE001 - the node must survive any planning bug
-                self.get_logger().error(f"plan goal crashed: {type(exc).__name__}: {exc}")
-                result = SessionResult(False, f"internal error: {exc}", errors=[f"{type(exc).__name__}: {exc}"])
+                error = f"{type(exc).__name__}: {exc}"
+                if cancelled():  # deactivated or cleaned up under it (its backend closed): a cancel
+                    self.get_logger().warning(f"plan goal ended by cancel/deactivate: {error}")
+                    result = SessionResult(False, "canceled", errors=[error], canceled=True)
+                else:
+                    self.get_logger().error(f"plan goal crashed: {error}")
+                    result = SessionResult(False, f"internal error: {exc}", errors=[error])
             self._last_result = result
             final = (PlanStatus.STATE_SUCCEEDED if result.success else
                      PlanStatus.STATE_CANCELED if result.canceled else PlanStatus.STATE_FAILED)
@@ -204,39 +234,43 @@ class PlannerNode(LifecycleNode):
     def _dispatch(self, sub: Subgoal, cancelled: Any) -> tuple[Outcome, str]:
         """Publish one validated subgoal and wait for its SUCCEEDED/FAILED (or time out)."""
         assert self.config is not None and self._subgoal_pub is not None
-        key = (sub.plan_id, sub.index)
         with self._status_cv:
-            self._statuses.pop(key, None)
-        self._subgoal_pub.publish(_to_msg(sub))
-        self._publish_status(PlanStatus.STATE_EXECUTING, plan_id=sub.plan_id, index=sub.index,
-                             count=sub.count, message=sub.text)
-        timeout = self.config.skill_timeout_s
-        deadline = time.monotonic() + timeout
-        with self._status_cv:
-            while True:
-                status = self._statuses.get(key)
-                if status is not None and status[0] == SkillStatus.SUCCEEDED:
-                    return Outcome.SUCCEEDED, status[1]
-                if status is not None and status[0] == SkillStatus.FAILED:
-                    return Outcome.FAILED, status[1]
-                if cancelled():
-                    return Outcome.CANCELED, "canceled"
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return Outcome.TIMEOUT, f"no SUCCEEDED/FAILED within {timeout:.1f}s"
-                # Woken by every skill status; the short cap also polls cancel requests.
-                self._status_cv.wait(min(_POLL_S, remaining))
+            self._awaiting, self._status = (sub.plan_id, sub.index), None
+        try:
+            self._subgoal_pub.publish(_to_msg(sub))
+            self._publish_status(PlanStatus.STATE_EXECUTING, plan_id=sub.plan_id, index=sub.index,
+                                 count=sub.count, message=sub.text)
+            timeout = self.config.skill_timeout_s
+            deadline = time.monotonic() + timeout
+            with self._status_cv:
+                while True:
+                    status = self._status
+                    if status is not None:
+                        outcome = Outcome.SUCCEEDED if status[0] == SkillStatus.SUCCEEDED else Outcome.FAILED
+                        return outcome, status[1]
+                    if cancelled():
+                        return Outcome.CANCELED, "canceled"
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        return Outcome.TIMEOUT, f"no SUCCEEDED/FAILED within {timeout:.1f}s"
+                    # Woken by the awaited status; the short cap also polls cancel requests.
+                    self._status_cv.wait(min(_POLL_S, remaining))
+        finally:
+            with self._status_cv:
+                self._awaiting = self._status = None
 
     def _on_skill_status(self, msg: SkillStatus) -> None:
         with self._status_cv:
-            self._statuses[(msg.plan_id, int(msg.index))] = (int(msg.status), msg.message)
-            if len(self._statuses) > 10_000:  # bound memory on a long-running node
-                self._statuses.pop(next(iter(self._statuses)))
-            self._status_cv.notify_all()
+            if self._awaiting != (msg.plan_id, int(msg.index)):
+                self._count("stray_statuses")  # late, duplicate or foreign: nothing waits for it
+                return
+            if msg.status in (SkillStatus.SUCCEEDED, SkillStatus.FAILED):
+                self._status = (int(msg.status), msg.message[:_STATUS_MESSAGE_CHARS])
+                self._status_cv.notify_all()
 
-    def _publish_bddl(self, scene: Scene, goal_id: str) -> None:
+    def _publish_bddl(self, scene: Scene, goal_id: str, robot: str) -> None:
         if self._bddl_pub is not None:
-            self._bddl_pub.publish(String(data=f"; symplan goal_id={goal_id}\n{scene.bddl_text}"))
+            self._bddl_pub.publish(String(data=task_message(scene.bddl_text, goal_id, robot)))
 
     def _publish_status(self, state: str, plan_id: str = "", index: int = 0, count: int = 0,
                         replans: int = 0, message: str = "") -> None:
@@ -247,10 +281,17 @@ class PlannerNode(LifecycleNode):
     # ---- verify service --------------------------------------------------------------------
     def _on_verify(self, req: VerifyPlan.Request, resp: VerifyPlan.Response) -> VerifyPlan.Response:
         assert self.session is not None and self.scene_source is not None
+        self._count("verify_calls")
         try:
+            self.limits.check(bddl=req.bddl, plan_text=req.plan_text, task_id=req.task_id,
+                              benchmark=req.benchmark, robot=req.robot)
             scene = self.scene_source.resolve(TaskRequest(bddl=req.bddl, task_id=req.task_id,
                                                           benchmark=req.benchmark))
             result = self.session.verify_text(scene.problem, req.plan_text, req.robot)
+        except RequestRejected as exc:
+            self._count("rejected_requests")
+            resp.ok, resp.errors = False, [f"request: {r}" for r in exc.reasons]
+            return resp
         except Exception as exc:  # noqa: BLE001 - SceneError, BDDL/robot errors: the node stays up
             resp.ok, resp.errors = False, [f"{type(exc).__name__}: {exc}"]
             return resp
@@ -280,7 +321,8 @@ class PlannerNode(LifecycleNode):
         last = self._last_result
         planner_level = OK if self._lifecycle == "active" else WARN
         planner_msg = f"{self._lifecycle}{', busy' if self._busy else ''}"
-        values = {"lifecycle": self._lifecycle, "busy": str(self._busy)}
+        values = {"lifecycle": self._lifecycle, "busy": str(self._busy),
+                  **{name: str(count) for name, count in self.counters.items()}}
         if last is not None:
             values.update(last_success=str(last.success), last_message=last.message[:200],
                           last_replans=str(last.replans))

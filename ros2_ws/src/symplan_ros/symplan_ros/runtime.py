@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -14,13 +15,23 @@ LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                      reliability=ReliabilityPolicy.RELIABLE)
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 
+#: Callbacks that block (a Plan goal waiting for skill status, the simulator waiting for its world)
+#: each hold a thread, so the pool is sized for them, not by CPUs: rclpy's default (one thread per
+#: CPU of the process's affinity) deadlocks a goal on a one-CPU machine until the skill timeout.
+MIN_EXECUTOR_THREADS = 4
+
+
+def executor_threads() -> int:
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(MIN_EXECUTOR_THREADS, cpus)
+
 
 def spin_until_shutdown(node: Any) -> None:
     """Spin ``node`` in a MultiThreadedExecutor until Ctrl-C / context shutdown, then clean up.
 
     Multi-threaded because the planner's action callback blocks while waiting for skill status.
     """
-    executor = MultiThreadedExecutor()
+    executor = MultiThreadedExecutor(num_threads=executor_threads())
     executor.add_node(node)
     try:
         executor.spin()

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,20 @@ class Scene:
 
 Feedback = Callable[..., None]  # (stage, attempt, message)
 
+# ~/task_bddl carries the problem behind this header line (a BDDL comment): which goal, which robot.
+_HEADER = re.compile(r"^; symplan goal_id=(\S+)(?: robot=(\S+))?")
+
+
+def task_message(bddl_text: str, goal_id: str, robot: str) -> str:
+    """The ~/task_bddl text of a goal's problem."""
+    return f"; symplan goal_id={goal_id} robot={robot}\n{bddl_text}"
+
+
+def read_task_message(text: str) -> tuple[str, str | None]:
+    """(goal id, robot or None) from a ~/task_bddl text; ("", None) without a header."""
+    m = _HEADER.match(text)
+    return (m.group(1), m.group(2)) if m else ("", None)
+
 
 class SceneSource(Protocol):
     def resolve(self, request: TaskRequest, feedback: Feedback | None = None,
@@ -57,34 +72,47 @@ class SceneSource(Protocol):
 
 
 class BddlSceneSource:
-    """Goal BDDL text > goal task id > ``bddl_file`` parameter > ``task_id`` parameter."""
+    """Goal BDDL text > goal task id > ``bddl_file`` parameter > ``task_id`` parameter.
 
-    def __init__(self, task_id: str = "", benchmark: str = "", bddl_file: str = "") -> None:
+    Which files a request may name is the node's input check (``symplan_ros.limits``); files are
+    read here only up to ``max_bytes``."""
+
+    def __init__(self, task_id: str = "", benchmark: str = "", bddl_file: str = "",
+                 max_bytes: int = 65_536) -> None:
         self._task_id = task_id
         self._benchmark = benchmark
         self._bddl_file = bddl_file
+        self._max_bytes = max_bytes
 
     def resolve(self, request: TaskRequest, feedback: Feedback | None = None,
                 should_cancel: Callable[[], bool] | None = None) -> Scene:
         from symplan_core.bddl import BDDLError, parse_problem
         from symplan_core.bddl.writer import write_problem
         from symplan_core.data.fetch import DataError
+        from symplan_ros.limits import RequestRejected, read_bddl_file
 
         try:
             if request.bddl.strip():
                 problem = parse_problem(request.bddl, filename="<goal>")
                 return Scene(problem, request.bddl, "goal bddl")
-            if self._bddl_file and not request.task_id:
-                text = Path(self._bddl_file).read_text()
-                return Scene(parse_problem(text, filename=self._bddl_file), text, f"file {self._bddl_file}")
+            path = self._bddl_file if self._bddl_file and not request.task_id else ""
             task = request.task_id or self._task_id
+            if not path and task.endswith(".bddl"):
+                path = task
+            if path:
+                text = read_bddl_file(path, self._max_bytes)
+                return Scene(parse_problem(text, filename=path), text, f"file {path}")
             if not task:
                 raise SceneError("no scene: the goal has neither bddl nor task_id and no scene parameter is set")
+            if request.task_id and Path(task).exists():
+                # symplan_core.tasks reads an existing path before looking a name up: a name must
+                # not reach a file of the working directory.
+                raise SceneError(f"task_id {task!r} is an activity name and also a path in the working directory")
             from symplan_core.tasks import load_problem
 
             problem = load_problem(task, request.benchmark or self._benchmark or None)
             return Scene(problem, write_problem(problem), f"task {task}")
-        except (BDDLError, DataError, OSError, UnicodeDecodeError) as exc:
+        except (BDDLError, DataError, OSError, UnicodeDecodeError, RequestRejected) as exc:
             raise SceneError(f"{type(exc).__name__}: {exc}") from exc
 
 
@@ -167,8 +195,10 @@ def scene_source_for(config: Any) -> tuple[SceneSource, Any]:
 
     camera = config.scene_source == "camera"
     feed = CameraFeed(FeedConfig(config.rgb_topic, config.depth_topic, config.info_topic, config.sync_tolerance_s,
-                                 config.stale_after_s, config.buffer_frames, config.max_rate_hz, required=camera))
-    bddl = BddlSceneSource(config.scene_task_id, config.scene_benchmark, config.scene_bddl_file)
+                                 config.stale_after_s, config.buffer_frames, config.max_rate_hz, required=camera,
+                                 max_image_bytes=config.max_image_bytes))
+    bddl = BddlSceneSource(config.scene_task_id, config.scene_benchmark, config.scene_bddl_file,
+                           config.max_bddl_bytes)
     if not camera:
         return bddl, feed
     detector = None

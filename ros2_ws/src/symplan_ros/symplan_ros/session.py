@@ -81,7 +81,8 @@ class PlanningSession:
 
     def __init__(self, backend: Any, robot: str = "single", prompt_variant: str = "guided",
                  repair_rounds: int = 2, fallback: str = "reference", replan_limit: int = 3,
-                 backend_name: str = "backend", allow_unknown_affordances: bool = False) -> None:
+                 backend_name: str = "backend", allow_unknown_affordances: bool = False,
+                 max_tokens: int | None = None) -> None:
         self.backend = backend
         self.backend_name = backend_name
         self.robot = robot
@@ -91,6 +92,7 @@ class PlanningSession:
         self.replan_limit = replan_limit
         # A plan that relies on an object of a synset in no table is not verified unless allowed.
         self.allow_unknown_affordances = allow_unknown_affordances
+        self.max_tokens = max_tokens  # None: the backend's default sampling
         self._fallback_backend: Any = None
         self._ids = itertools.count()
         self.last_backend_error: str | None = None  # for the LLM-endpoint diagnostic
@@ -123,7 +125,8 @@ class PlanningSession:
             if self._fallback_backend is None:
                 self._fallback_backend = core.make_backend("reference")
             fallback = self._fallback_backend
-        trace = core.repair(self.backend, prompt_task, messages, self.repair_rounds, fallback, self.accepts, on_event)
+        trace = core.repair(self.backend, prompt_task, messages, self.repair_rounds, fallback, self.accepts, on_event,
+                            self.max_tokens)
         models = [a for a in trace.attempts if a.source == "model"]
         self.last_backend_error = models[-1].completion.error if models else None
         errors: list[str] = []
@@ -145,20 +148,24 @@ class PlanningSession:
     # ---- the whole goal ----------------------------------------------------------------
     def run(self, request: TaskRequest, scene_source: SceneSource, dispatch: Dispatch,
             feedback: Feedback, should_cancel: Callable[[], bool] = lambda: False,
-            on_scene: Callable[[Scene, str], None] | None = None) -> SessionResult:
-        """Plan and execute one goal; never raises for bad input (see SessionResult.errors)."""
+            on_scene: Callable[[Scene, str, str], None] | None = None) -> SessionResult:
+        """Plan and execute one goal; never raises for bad input (see SessionResult.errors).
+        ``on_scene(scene, goal_id, robot)`` is told the problem before anything is planned."""
         goal_id = uuid.uuid4().hex[:8]
+        robot = request.robot or self.robot
         feedback("scene", 0, "resolving the scene")
         try:
             scene: Scene = scene_source.resolve(request, feedback, should_cancel)
         except SceneError as exc:
+            if should_cancel():  # a cancel ends the wait for camera frames: it is no camera fault
+                return self._canceled(SessionResult(False, "", scene=exc.scene))
             return SessionResult(False, f"scene: {exc}", errors=[f"scene: {r}" for r in exc.reasons],
                                  scene=exc.scene)
         if on_scene is not None:
-            on_scene(scene, goal_id)
+            on_scene(scene, goal_id, robot)
         feedback("bddl_check", 0, f"compiling {scene.origin}")
         try:
-            task = core.compile_task(scene.problem, request.robot or self.robot)
+            task = core.compile_task(scene.problem, robot)
         except Exception as exc:  # noqa: BLE001 - any compile failure is a typed result, not a crash
             return SessionResult(False, f"bddl_check: {exc}", bddl=scene.bddl_text,
                                  errors=[f"bddl_check: {type(exc).__name__}: {exc}"], scene=scene.details)
@@ -228,6 +235,13 @@ class PlanningSession:
     def _canceled(result: SessionResult) -> SessionResult:
         result.success, result.canceled, result.message = False, True, "canceled"
         return result
+
+    def close(self) -> None:
+        """Release the backends' threads and connections (the session is not used afterwards)."""
+        for backend in (self.backend, self._fallback_backend):
+            close = getattr(backend, "close", None)
+            if close is not None:
+                close()
 
     def verify_text(self, problem: Any, plan_text: str, robot: str = "") -> Any:
         """One-shot verification for the ~/verify_plan service (nothing executed)."""

@@ -3,14 +3,15 @@
 It keeps its own symbolic world, built from the planner's ~/task_bddl, and for each Subgoal:
 reports RUNNING, checks the step with the engine from its world state, applies it and reports
 SUCCEEDED, or reports FAILED when the engine rejects it or when the subgoal is the one chosen
-by ``fail_at`` (the N-th subgoal received, 0-based, failed ``fail_times`` times). A failed step
-leaves the world unchanged, as a real failed grasp would. ``silent_at`` never answers one
-subgoal, to exercise the planner's skill timeout.
+by ``fail_at`` (the N-th subgoal received, 0-based, failed ``fail_times`` times) or by
+``fail_every`` (every N-th subgoal received, for long runs). A failed step leaves the world
+unchanged, as a real failed grasp would. ``silent_at`` never answers one subgoal, to exercise the
+planner's skill timeout. The world uses the robot named in the problem's header line
+(``; symplan goal_id=ID robot=R``), else the ``robot`` parameter.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 import threading
 import time
@@ -18,15 +19,14 @@ from typing import Any
 
 import rclpy
 from rcl_interfaces.msg import ParameterDescriptor
-from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.node import Node
 from std_msgs.msg import String
 from symplan_interfaces.msg import SkillStatus, Subgoal
 
 from symplan_ros import core_adapter as core
 from symplan_ros.runtime import LATCHED, RELIABLE, spin_until_shutdown
-
-_GOAL_ID = re.compile(r"^; symplan goal_id=(\S+)")
+from symplan_ros.scene import read_task_message
 
 
 class SkillSimNode(Node):
@@ -37,6 +37,7 @@ class SkillSimNode(Node):
         p("robot", "single", ParameterDescriptor(description="robot type for the engine"))
         p("fail_at", -1, ParameterDescriptor(description="0-based count of the subgoal to fail (-1: none)"))
         p("fail_times", 1, ParameterDescriptor(description="how many times the chosen subgoal fails"))
+        p("fail_every", 0, ParameterDescriptor(description="fail every N-th subgoal received (0: never)"))
         p("delay_s", 0.0, ParameterDescriptor(description="simulated execution time per subgoal"))
         p("silent_at", -1, ParameterDescriptor(
             description="0-based count of a subgoal never answered (a hung controller; -1: none)"))
@@ -47,19 +48,22 @@ class SkillSimNode(Node):
         self.received = 0
         self.failures_injected = 0
         self.log: list[tuple[str, int, str, int]] = []  # (plan_id, index, text, status)
-        cb = ReentrantCallbackGroup()
         self._pub = self.create_publisher(SkillStatus, f"{planner}/skill_status", RELIABLE)
-        self.create_subscription(String, f"{planner}/task_bddl", self._on_bddl, LATCHED, callback_group=cb)
-        self.create_subscription(Subgoal, f"{planner}/subgoal", self._on_subgoal, RELIABLE, callback_group=cb)
+        # Problems are built one at a time, in arrival order: built concurrently, an older goal's
+        # slower problem could replace the newer world (its subgoals then wait for a world that
+        # never comes). Subgoal callbacks wait for the world, so they run in their own group.
+        self.create_subscription(String, f"{planner}/task_bddl", self._on_bddl, LATCHED,
+                                 callback_group=MutuallyExclusiveCallbackGroup())
+        self.create_subscription(Subgoal, f"{planner}/subgoal", self._on_subgoal, RELIABLE,
+                                 callback_group=ReentrantCallbackGroup())
 
     def _on_bddl(self, msg: String) -> None:
         from symplan_core.bddl import parse_problem
 
-        m = _GOAL_ID.match(msg.data)
-        goal_id = m.group(1) if m else ""
+        goal_id, robot = read_task_message(msg.data)
+        robot = robot or self.get_parameter("robot").value
         try:
-            task = core.compile_task(parse_problem(msg.data, filename="<task_bddl>"),
-                                     self.get_parameter("robot").value)
+            task = core.compile_task(parse_problem(msg.data, filename="<task_bddl>"), robot)
         except Exception as exc:  # noqa: BLE001 - a bad problem only disables the simulator world
             self.get_logger().error(f"cannot build world from task_bddl: {exc}")
             return
@@ -89,8 +93,9 @@ class SkillSimNode(Node):
             return self._finish(sub, SkillStatus.FAILED, "simulator has no world for this goal")
         fail_at = int(self.get_parameter("fail_at").value)
         fail_times = int(self.get_parameter("fail_times").value)
+        fail_every = int(self.get_parameter("fail_every").value)
         # Consecutive receptions fail, so with fail_times > 1 the replanned step fails too.
-        if 0 <= fail_at <= count < fail_at + fail_times:
+        if 0 <= fail_at <= count < fail_at + fail_times or (fail_every > 0 and count % fail_every == fail_every - 1):
             self.failures_injected += 1
             return self._finish(sub, SkillStatus.FAILED, f"injected failure at subgoal #{count}")
         _, task, state = world

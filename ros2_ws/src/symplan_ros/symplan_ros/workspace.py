@@ -26,9 +26,14 @@ def _default_install() -> Path:
     return here.parents[3] / "install"
 
 
+def install_dir() -> Path:
+    """The colcon install directory: ``$SYMPLAN_ROS_INSTALL``, else the one beside this package."""
+    return Path(os.environ.get("SYMPLAN_ROS_INSTALL", _default_install()))
+
+
 def ensure_workspace(install: Path | None = None) -> bool:
     """Put `install` on sys.path and preload its libraries; True if a workspace was found."""
-    install = install or Path(os.environ.get("SYMPLAN_ROS_INSTALL", _default_install()))
+    install = install or install_dir()
     libdir = install / "lib"
     site = libdir / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
     if not site.is_dir():
