@@ -1,0 +1,174 @@
+"""Regressions for what the soak found in the planner node and the skill simulator, over real DDS.
+
+* a planner pinned to one CPU deadlocked every goal until the skill timeout (rclpy sized its
+  thread pool by CPUs; the goal's callback holds one thread while it waits for skill status);
+* stray ~/skill_status messages were kept (up to 10,000 of any size): a memory sink;
+* each lifecycle cleanup/configure leaked the OpenAI backend's client thread and sockets;
+* a cancel while the goal waited for camera frames was reported as a camera failure;
+* the simulator built problems concurrently, so an older goal's slower problem could replace the
+  newer world and the newer goal's subgoals went unanswered;
+* requests over the input limits, and paths outside scene.goal_file_dirs, are typed failures.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from soakkit.fuzz import padded
+from soakkit.rig import Rig, RigConfig
+from symplan_ros.waits import wait_future, wait_until
+from symplan_ros_testkit import BENCH, TASK
+
+from symplan_core.tasks import problem_path
+
+pytestmark = pytest.mark.needs_ros
+
+CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"
+CLOSED = "openai:http://127.0.0.1:9/v1?model=none&max_retries=0&connect_timeout=1"
+
+
+def _planner(ros_context, spinner, name: str, **params):
+    from rclpy.parameter import Parameter
+    from symplan_ros.planner_node import PlannerNode
+
+    node = PlannerNode(name, context=ros_context, cli_args=["--ros-args", "--params-file", str(CONFIG)],
+                       parameter_overrides=[Parameter(k, value=v) for k, v in params.items()])
+    spinner.add(node)
+    assert node.trigger_configure().name == "SUCCESS" and node.trigger_activate().name == "SUCCESS"
+    return node
+
+
+@pytest.fixture(scope="module")
+def client_node(ros_context, spinner):
+    from rclpy.node import Node
+
+    return spinner.add(Node("regression_client", context=ros_context))
+
+
+def test_a_planner_pinned_to_one_cpu_serves_goals_without_waiting_for_the_skill_timeout(tmp_path: Path) -> None:
+    rig = Rig(RigConfig(params={"execution.skill_timeout_s": 20.0}, cpus={0}), tmp_path).start()
+    try:
+        rec = rig.goal(task_id=TASK, benchmark=BENCH, timeout=120)
+        assert rec.success and rec.replans == 0, (rec.message, rec.errors)
+        assert rec.latency_s < 15.0  # before: every subgoal waited out the 20 s skill timeout
+        assert rec.violations == []
+    finally:
+        assert rig.close()["planner"] == 0
+
+
+def test_stray_skill_statuses_are_counted_and_dropped_not_kept(tmp_path: Path) -> None:
+    from symplan_interfaces.msg import SkillStatus
+    from symplan_ros.runtime import RELIABLE
+
+    rig = Rig(RigConfig(), tmp_path).start()
+    try:
+        pub = rig.node.create_publisher(SkillStatus, "/symplan_planner/skill_status", RELIABLE)
+        wait_until(lambda: pub.get_subscription_count() >= 1, 30)
+        big = "s" * 65536
+        rss = []
+        for round_ in range(3):  # DDS keeps its receive pool after round 1; the node must add nothing
+            for i in range(200):
+                pub.publish(SkillStatus(plan_id=f"{big}{round_}-{i}", index=i, status=SkillStatus.SUCCEEDED,
+                                        message=big))
+                time.sleep(0.005)  # a reliable KEEP_LAST writer overwrites what a flood outruns
+            wait_until(lambda n=200 * (round_ + 1): rig.sample().get("stray_statuses", 0) >= n, 60)
+            rss.append(rig.sample()["rss_mb"])
+        # before: 400 more statuses of 128 kB were kept between round 1 and round 3 (+50 MB)
+        assert rss[2] - rss[0] < 15.0, rss
+        assert rig.goal(task_id=TASK, benchmark=BENCH).success
+    finally:
+        rig.close()
+
+
+def test_lifecycle_cycles_release_the_openai_backend_threads(ros_context, spinner, client_node) -> None:
+    from lifecycle_msgs.msg import Transition
+    from symplan_ros.client import PlannerClient
+
+    def openai_threads() -> int:
+        return sum(t.name == "symplan-openai-client" and t.is_alive() for t in threading.enumerate())
+
+    before = openai_threads()
+    _planner(ros_context, spinner, "cycling_planner", **{"planner.backend": CLOSED})
+    client = PlannerClient(client_node, "/cycling_planner")
+    for _ in range(5):
+        for transition in (Transition.TRANSITION_DEACTIVATE, Transition.TRANSITION_CLEANUP,
+                           Transition.TRANSITION_CONFIGURE, Transition.TRANSITION_ACTIVATE):
+            assert client.transition(transition)
+    assert openai_threads() - before == 1  # the configured backend's; before the fix: 6
+
+
+def test_cancel_while_waiting_for_camera_frames_is_a_cancel(ros_context, spinner, client_node) -> None:
+    from action_msgs.msg import GoalStatus
+    from symplan_interfaces.action import Plan
+    from symplan_ros.client import PlannerClient
+
+    _planner(ros_context, spinner, "waiting_planner", **{
+        "scene.source": "camera", "camera.rgb_topic": "/nobody/rgb", "camera.depth_topic": "/nobody/depth",
+        "camera.info_topic": "/nobody/info", "camera.wait_s": 60.0, "perception.detector": "fiducial"})
+    client = PlannerClient(client_node, "/waiting_planner")
+    perceiving = threading.Event()
+    handle = client.send(Plan.Goal(instruction="pick up the trash"),
+                         lambda fb: perceiving.set() if fb.stage == "perceiving" else None)
+    assert perceiving.wait(30)
+    started = time.monotonic()
+    wait_future(handle.cancel_goal_async())
+    res = wait_future(handle.get_result_async())
+    assert res.status == GoalStatus.STATUS_CANCELED and res.result.message == "canceled"  # before: ABORTED, "no frames"
+    assert time.monotonic() - started < 10.0 and client.subgoals == []
+
+
+def test_the_simulator_builds_worlds_in_arrival_order(ros_context, spinner, client_node) -> None:
+    from rclpy.parameter import Parameter
+    from std_msgs.msg import String
+    from symplan_interfaces.msg import SkillStatus, Subgoal
+    from symplan_ros.runtime import LATCHED, RELIABLE
+    from symplan_ros.scene import task_message
+    from symplan_ros.skill_sim import SkillSimNode
+
+    spinner.add(SkillSimNode("ordered_sim", context=ros_context,
+                             parameter_overrides=[Parameter("planner", value="/ordered")]))
+    bddl_pub = client_node.create_publisher(String, "/ordered/task_bddl", LATCHED)
+    sub_pub = client_node.create_publisher(Subgoal, "/ordered/subgoal", RELIABLE)
+    answers: dict[str, int] = {}
+    client_node.create_subscription(SkillStatus, "/ordered/skill_status",
+                                    lambda m: answers.__setitem__(m.plan_id, m.status) if m.status != SkillStatus.RUNNING else None,
+                                    RELIABLE)
+    wait_until(lambda: bddl_pub.get_subscription_count() >= 1 and sub_pub.get_subscription_count() >= 1, 30)
+    fast = problem_path(TASK, BENCH)[1].read_text()
+    slow = padded(fast, 128_000)  # compiles in a few hundred ms
+    for k in range(4):  # an older, slower problem then a newer, fast one: the newer must win
+        bddl_pub.publish(String(data=task_message(slow, f"old{k}", "single")))
+        time.sleep(0.005)
+        bddl_pub.publish(String(data=task_message(fast, f"new{k}", "single")))
+        time.sleep(0.5)  # before: the old problem, built last, replaced the new world by now
+        sub_pub.publish(Subgoal(plan_id=f"new{k}-0-0", index=0, count=1, action="navigate", args=["plywood.n.01_1"],
+                                text="navigate(plywood_1)"))
+        wait_until(lambda k=k: f"new{k}-0-0" in answers, 30)
+        assert answers[f"new{k}-0-0"] == SkillStatus.SUCCEEDED
+
+
+def test_requests_over_the_limits_or_naming_files_fail_typed_over_dds(ros_context, spinner, client_node,
+                                                                     tmp_path: Path) -> None:
+    from action_msgs.msg import GoalStatus
+    from symplan_interfaces.action import Plan
+    from symplan_ros.client import PlannerClient
+
+    (tmp_path / "mine.bddl").write_text(problem_path(TASK, BENCH)[1].read_text())
+    _planner(ros_context, spinner, "limited_planner", **{"limits.max_bddl_bytes": 4096,
+                                                         "scene.goal_file_dirs": str(tmp_path)})
+    client = PlannerClient(client_node, "/limited_planner")
+    result, status = client.run(Plan.Goal(bddl="(" * 5000))
+    assert status == GoalStatus.STATUS_ABORTED and result.message.startswith("request: bddl is over limits.")
+    result, status = client.run(Plan.Goal(task_id="/etc/hostname.bddl"))
+    assert status == GoalStatus.STATUS_ABORTED and "outside scene.goal_file_dirs" in result.message
+    result, status = client.run(Plan.Goal(task_id=str(tmp_path / "mine.bddl"), execute=False))
+    assert status == GoalStatus.STATUS_SUCCEEDED and result.strict_pass
+    resp = client.call_verify(task_id="../../etc/passwd", plan_text="navigate(a)")
+    assert not resp.ok and resp.errors[0].startswith("request: task_id '../../etc/passwd' is neither")
+    deep = client.call_verify(bddl="(define (problem p) (:domain d) (:objects) (:init) (:goal "
+                              + "(not " * 200 + "(p)" + ")" * 200 + "))", plan_text="x()")
+    assert not deep.ok and "nested deeper than" in deep.errors[0]
+    assert client.subgoals == []
