@@ -14,12 +14,10 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 cv2 = pytest.importorskip("cv2", reason="OpenCV is not installed (pip install 'symplan-core[vision]')")
 
+from car_task import TASK  # noqa: E402
+
 from symplan_core.perception import PerceptionConfig, render_task  # noqa: E402
 from symplan_core.tasks import load_problem  # noqa: E402
-
-TASK = "b1k/loading_the_car"
-INSTRUCTION = ("put the digital camera in the container, then load the container and the tennis racket "
-               "into the car and close it")
 
 
 @pytest.fixture(scope="session")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from car_task import INSTRUCTION
 from typer.testing import CliRunner
 
-from conftest import INSTRUCTION
 from symplan_core.cli.main import app
 
 runner = CliRunner()

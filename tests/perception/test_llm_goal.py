@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from car_task import INSTRUCTION
 
-from conftest import INSTRUCTION
 from symplan_core.bddl.writer import write_formula
 from symplan_core.llm import FunctionBackend
 from symplan_core.perception import PerceptionConfig, make_detector, perceive

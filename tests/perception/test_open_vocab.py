@@ -4,8 +4,8 @@ post-processing, offline. Its detections are noise, so the pipeline must end in 
 from __future__ import annotations
 
 import pytest
+from car_task import INSTRUCTION
 
-from conftest import INSTRUCTION
 from symplan_core.perception import (
     DetectorUnavailableError,
     NoDetectionsError,

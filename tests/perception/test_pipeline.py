@@ -6,8 +6,8 @@ import json
 
 import numpy as np
 import pytest
+from car_task import INSTRUCTION
 
-from conftest import INSTRUCTION
 from symplan_core.bddl import parse_problem
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.perception import (
