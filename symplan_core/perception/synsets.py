@@ -100,14 +100,14 @@ def _lookup(words: list[str]) -> str | None:
 def lemma_index() -> dict[tuple[str, ...], str]:
     """Head-word tuple -> the preferred synset with that head (table rows first, lowest sense)."""
     names = set(synset_table()) | set(synset_parents()) | set(synset_parents().values())
-    best: dict[tuple[str, ...], tuple[tuple[int, int], str]] = {}
+    best: dict[tuple[str, ...], tuple[tuple[int, int, str], str]] = {}
     table = synset_table()
     for name in names:
         if ".n." not in name:
             continue
         key = tuple(words_of(head_words(name)))
         sense = int(name.rsplit(".", 1)[1]) if name.rsplit(".", 1)[1].isdigit() else 99
-        rank = (0 if name in table else 1, sense)
+        rank = (0 if name in table else 1, sense, name)  # the name last: no dependence on set order
         if key and (key not in best or rank < best[key][0]):
             best[key] = (rank, name)
     return {k: v for k, (_r, v) in best.items()}
