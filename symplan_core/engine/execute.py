@@ -205,8 +205,9 @@ def _place(world: World, state: State, rel: str, obj: str, target: str) -> None:
         if rel == "nextto":  # it joins the group standing around the target on the same surface
             where = state.support.get(obj)
             group = [o for pair in state.nextto if target in pair for o in pair if o not in (obj, target)]
-            state.nextto.update(frozenset((obj, o)) for o in group
-                                if where is not None and state.support.get(o) == where and not world.is_fixture(o))
+            if group and where is not None:
+                state.nextto.update(frozenset((obj, o)) for o in group
+                                    if state.support.get(o) == where and not world.is_fixture(o))
     state.near = state.near | {obj}
 
 

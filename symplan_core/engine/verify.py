@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from symplan_core.bddl.environment import NameMap
@@ -40,7 +41,7 @@ class StepOutcome:
     added: set[tuple[str, ...]] = field(default_factory=set)
     removed: set[tuple[str, ...]] = field(default_factory=set)
     applied: bool = True
-    diagnostics: list[EngineError] = field(default_factory=list)  # UNKNOWN_AFFORDANCE
+    diagnostics: Sequence[EngineError] = ()  # UNKNOWN_AFFORDANCE (a shared empty tuple: no list per step)
 
 
 @dataclass
@@ -195,7 +196,7 @@ class CompiledTask:
             if failure.kind in SKIPPED_KINDS:
                 return StepOutcome([err], [], applied=False)
             errors.append(err)
-        diagnostics = self._assumed_affordances(call, action, args) if self.world.unknown else []
+        diagnostics = self._assumed_affordances(call, action, args) if self.world.unknown else ()
         redundant = redundant_effect(action, state, args)
         if redundant is not None:
             redundant = self.shorten_text(redundant)
@@ -263,7 +264,8 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
             outcome = task.apply(state, item, trace=trace)
             errors.extend(outcome.errors)
             warnings.extend(outcome.warnings)
-            diagnostics.extend(outcome.diagnostics)
+            if outcome.diagnostics:
+                diagnostics.extend(outcome.diagnostics)
             outcome_errors = outcome.errors
             if trace:
                 steps.append({"step": item.step, "call": item.text, "applied": outcome.applied,
