@@ -68,6 +68,10 @@ class SessionResult:
     scene: dict[str, Any] = field(default_factory=dict)  # how the scene was made (camera: verdicts, provenance)
 
 
+class _Canceled(Exception):
+    """Raised from the repair loop's event hook: the goal was cancelled between two backend calls."""
+
+
 # (stage, attempt, message[, subgoal_index, subgoal_count])
 Feedback = Callable[..., None]
 Dispatch = Callable[[Subgoal], tuple[Outcome, str]]  # run one subgoal, report its outcome
@@ -102,16 +106,20 @@ class PlanningSession:
         """What the runtime treats as verified: a strict pass that assumed no unknown affordance."""
         return result.strict_pass and (self.allow_unknown_affordances or not result.assumes_affordances)
 
-    def plan(self, task: Any, state: Any, attempt: int, goal_id: str,
-             feedback: Feedback, history: list[str]) -> tuple[ValidatedPlan | None, list[str]]:
+    def plan(self, task: Any, state: Any, attempt: int, goal_id: str, feedback: Feedback, history: list[str],
+             should_cancel: Callable[[], bool] = lambda: False) -> tuple[ValidatedPlan | None, list[str]]:
         """Ask the backend (with repair rounds, then the fallback) for a plan from ``state``.
 
         Returns the validated plan, or None and the error trace of every rejected attempt.
+        Raises _Canceled when ``should_cancel`` turns true before a backend call (a call in
+        flight is not interrupted: it is bounded by planner.max_tokens and the backend's timeout).
         """
         messages, prompt_task = core.prompt_messages(task, state, self.prompt_variant, history)
         rounds = self.repair_rounds + 1
 
         def on_event(event: str, round_: int | None) -> None:
+            if event in ("ask", "fallback") and should_cancel():
+                raise _Canceled
             if event == "ask":
                 feedback("planning" if round_ == 0 else "repairing", attempt,
                          f"asking {self.backend_name} (round {(round_ or 0) + 1}/{rounds})")
@@ -176,7 +184,10 @@ class PlanningSession:
         while True:
             if should_cancel():
                 return self._canceled(result)
-            plan, errors = self.plan(task, state, attempt, goal_id, feedback, history)
+            try:
+                plan, errors = self.plan(task, state, attempt, goal_id, feedback, history, should_cancel)
+            except _Canceled:
+                return self._canceled(result)
             result.errors.extend(errors)
             if plan is None:
                 result.message = f"no plan strict-passed the engine (attempt {attempt})"

@@ -1,0 +1,29 @@
+"""A cancel (or a deactivate) during LLM planning ends the goal before the next backend call:
+found by the soak, where a cancel at `planning` waited for every repair round and the fallback."""
+
+from __future__ import annotations
+
+from symplan_ros.scene import BddlSceneSource, TaskRequest
+from symplan_ros.session import Outcome, PlanningSession
+from symplan_ros_testkit import BENCH, TASK
+
+from symplan_core.llm.base import FunctionBackend
+
+
+def test_cancel_between_repair_rounds_stops_asking_the_backend() -> None:
+    calls: list[int] = []
+    cancel = {"now": False}
+
+    def confused_llm(_prompt) -> str:
+        calls.append(1)
+        cancel["now"] = True  # the operator cancels while this answer is being generated
+        return "Sure! Let me think about the wood."
+
+    session = PlanningSession(FunctionBackend(confused_llm, name="confused"), repair_rounds=5,
+                              fallback="reference", backend_name="confused")
+    dispatched: list = []
+    result = session.run(TaskRequest(task_id=TASK, benchmark=BENCH), BddlSceneSource(),
+                         lambda sub: (dispatched.append(sub), (Outcome.SUCCEEDED, "done"))[1],
+                         lambda *_a, **_k: None, lambda: cancel["now"])
+    assert result.canceled and result.message == "canceled"
+    assert len(calls) == 1 and dispatched == []  # before: 6 model calls, then the fallback's plan
