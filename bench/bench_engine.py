@@ -1,6 +1,6 @@
 """Verification speed of the symbolic engine on real B-100 tasks (one core).
 
-    python bench/bench_engine.py [--json] [--tasks N] [--profile]
+    python bench/bench_engine.py [--json] [--tasks N] [--profile] [--save-corpus F | --corpus F] [--code DIR]
 
 Plans: a greedy pick-and-place generator walks each B-100 task's goal (placements
 it can ground: ontop/inside/nextto/under, opening closed containers on the way) and
@@ -10,6 +10,11 @@ execute, goal evaluation; no trace), the path the RL reward and eval use.
 
 Reported: median/p90 us per 20-step plan, us per step, plans/s on one core, and the
 time to score a 768-plan batch (RL group size) for one compiled task.
+
+Comparing two engine versions on a loaded machine: save the plan texts once
+(``--save-corpus c.json``), then time both on the same texts, alternating runs, with
+``--corpus c.json`` and ``--code DIR`` (a checkout of the other version, e.g.
+``git archive REV | tar -x -C DIR``; its ``symplan_core`` is imported instead of this one's).
 """
 
 from __future__ import annotations
@@ -26,12 +31,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+_CODE = sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv[:-1] else None
+sys.path.insert(0, _CODE or str(Path(__file__).resolve().parents[1]))
 
 from symplan_core.bddl.model import And, Atom, Or, Quantifier  # noqa: E402
 from symplan_core.engine import compile_task, parse_plan, verify  # noqa: E402
-from symplan_core.engine.checks import closed_container  # noqa: E402
-from symplan_core.engine.predicates import PLACE_ACTIONS as PLACE  # noqa: E402
 from symplan_core.tasks import list_tasks, load_problem  # noqa: E402
 
 PLAN_LEN = 20
@@ -44,7 +48,9 @@ def placement_targets(task, formula, env=None) -> list[tuple[str, str, str]]:
     by_type = task.world.by_type
     if isinstance(formula, Atom):
         args = tuple(env.get(a, a) for a in formula.args)
-        return [(formula.predicate, *args)] if formula.predicate in PLACE and len(args) == 2 else []
+        from symplan_core.engine.predicates import PLACE_ACTIONS
+
+        return [(formula.predicate, *args)] if formula.predicate in PLACE_ACTIONS and len(args) == 2 else []
     if isinstance(formula, And):
         return [t for p in formula.parts for t in placement_targets(task, p, env)]
     if isinstance(formula, Or):
@@ -63,6 +69,10 @@ def placement_targets(task, formula, env=None) -> list[tuple[str, str, str]]:
 
 def greedy_plan(task, limit: int = 60) -> list[str]:
     """Error-free calls achieving the goal's placements one by one, skipping what fails."""
+    # Imported here: only generating needs them, and an older engine (--code) may lack them.
+    from symplan_core.engine.checks import closed_container
+    from symplan_core.engine.predicates import PLACE_ACTIONS as PLACE
+
     state = task.initial_state()
     lines: list[str] = []
     short = task.names.short
@@ -114,18 +124,25 @@ def time_per_plan(task, text: str, reps: int, clock=time.process_time) -> float:
     return (clock() - start) / reps
 
 
-def run(n_tasks: int, reps: int, profile: bool, wall: bool = False) -> dict:
+def build_corpus(n_tasks: int) -> list[tuple[str, str]]:
+    """(B-100 activity, 20-call plan text) for the first ``n_tasks`` tasks with such a plan."""
+    corpus = []
+    for name in list_tasks("b100"):
+        lines = greedy_plan(compile_task(load_problem(f"b100/{name}")))
+        if len(lines) >= PLAN_LEN:
+            corpus.append((name, "\n".join(lines[:PLAN_LEN])))
+        if len(corpus) >= n_tasks:
+            break
+    return corpus
+
+
+def run(n_tasks: int, reps: int, profile: bool, wall: bool = False,
+        texts: list[tuple[str, str]] | None = None) -> dict:
     clock = time.perf_counter if wall else time.process_time
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
-    corpus = []
-    for name in list_tasks("b100"):
-        task = compile_task(load_problem(f"b100/{name}"))
-        lines = greedy_plan(task)
-        if len(lines) >= PLAN_LEN:
-            corpus.append((name, task, "\n".join(lines[:PLAN_LEN])))
-        if len(corpus) >= n_tasks:
-            break
+    corpus = [(name, compile_task(load_problem(f"b100/{name}")), text)
+              for name, text in (texts or build_corpus(n_tasks))]
     for _name, task, text in corpus:  # every prefix must be a valid, error-free plan
         assert not verify(task, text).errors, _name
         time_per_plan(task, text, 20)  # warm-up
@@ -170,8 +187,16 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=200, help="verifications per plan for its timing")
     parser.add_argument("--profile", action="store_true", help="add a cProfile top-15 (by own time)")
     parser.add_argument("--wall", action="store_true", help="time with the wall clock instead of CPU time")
+    parser.add_argument("--save-corpus", type=Path, help="write the generated plan texts (JSON) here")
+    parser.add_argument("--corpus", type=Path, help="time these plan texts instead of generating them")
+    parser.add_argument("--code", help="import symplan_core from this directory (another engine version)")
     args = parser.parse_args()
-    report = run(args.tasks, args.reps, args.profile, args.wall)
+    texts = [tuple(row) for row in json.loads(args.corpus.read_text())] if args.corpus else None
+    if args.save_corpus:
+        texts = build_corpus(args.tasks)
+        args.save_corpus.write_text(json.dumps(texts))
+    report = run(args.tasks, args.reps, args.profile, args.wall, texts)
+    report["code"] = _CODE or "this checkout"
     if args.json:
         print(json.dumps(report, indent=2))
         return
