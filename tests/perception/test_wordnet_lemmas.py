@@ -1,0 +1,48 @@
+"""WordNet synonyms in synset grounding: instruction words like 'fridge' reach BEHAVIOR synsets."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symplan_core.perception.synsets import ground_label, mentioned_synsets, wordnet_lemmas
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(("word", "synset"), [
+    ("fridge", "electric_refrigerator.n.01"),
+    ("couch", "sofa.n.01"),
+    ("garbage cans", "ashcan.n.01"),  # plural of a two-word lemma
+    ("automobile", "car.n.01"),
+])
+def test_a_wordnet_synonym_grounds_to_its_behavior_synset(word: str, synset: str) -> None:
+    grounding = ground_label(word)
+    assert (grounding.synset, grounding.method) == (synset, "lemma")
+
+
+@pytest.mark.parametrize(("word", "synset"), [("refrigerator", "refrigerator.n.01"), ("machine", "machine.n.01")])
+def test_a_head_word_wins_over_another_synsets_synonym(word: str, synset: str) -> None:
+    assert ground_label(word).synset == synset
+
+
+def test_instruction_words_use_the_synonyms() -> None:
+    mentioned = dict(mentioned_synsets("put the milk in the fridge and the pillows on the couch"))
+    assert mentioned == {"milk": "milk.n.01", "fridge": "electric_refrigerator.n.01",
+                         "pillows": "pillow.n.01", "couch": "sofa.n.01"}
+
+
+def test_the_table_never_lists_a_synsets_own_head_word() -> None:
+    for name, lemmas in wordnet_lemmas().items():
+        head = name.rsplit(".", 2)[0].replace("_", " ")
+        assert head not in lemmas, name
+
+
+@pytest.mark.slow
+def test_the_packaged_table_is_what_fetched_wordnet_gives() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_wordnet_lemmas.py"), "--check"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
