@@ -50,7 +50,15 @@ RELATIONAL = OBJECT_RELATIONS - {"touching"}
 PHYSICS = {("frozen", True): "cooled:obj", ("frozen", False): "away:obj:coldSource",
            ("hot", False): "away:obj:heatSource", ("attached", False): "accessible:obj free_hand:obj",
            ("draped", False): "accessible:obj free_hand:obj", ("overlaid", False): "accessible:obj free_hand:obj",
-           ("filled", False): "accessible:obj free_hand:obj"}
+           ("filled", False): "accessible:obj free_hand:obj",
+           # the same rules as the hand-written B-1K library (docs/engine.md), for proposals of it
+           ("on_fire", True): "ability:obj:flammable flame:obj", ("hot", True): "heated:obj",
+           ("folded", True): "type:obj:cloth accessible:obj free_hand:obj",
+           ("unfolded", True): "type:obj:cloth accessible:obj free_hand:obj",
+           ("draped", True): "type:obj:cloth accessible:tgt", ("overlaid", True): "type:obj:cloth accessible:tgt",
+           ("attached", True): "accessible:tgt", ("filled", True): "source:obj:tgt",
+           ("saturated", True): "source:obj:tgt", ("real", True): "ingredients:obj",
+           ("broken", False): "accessible:obj free_hand", ("toggled_on", False): "ability:obj:toggleable free_hand:obj"}
 
 
 @dataclass(frozen=True, order=True)
