@@ -20,7 +20,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError(f"symplan_core.perception needs OpenCV and numpy: pip install 'symplan-core[vision]' ({exc})") \
         from exc
 
-from symplan_core.perception.detection import DETECTOR_FORMS, Detection, Detector, make_detector
+from symplan_core.perception.detection import Detection, Detector
+from symplan_core.perception.detectors import DETECTOR_FORMS, make_detector
 from symplan_core.perception.errors import (
     DepthError,
     DetectorSpecError,
