@@ -117,40 +117,39 @@ def repair_sample(
     ``stop_on_backend_error``. ``fallback`` (True: the reference planner) is asked once when no
     model attempt was accepted; its answer is verified like any other."""
     notify = on_event or (lambda _event, _round: None)
+
+    def ask(planner: PlannerBackend, round_index: int | None, source: str) -> Attempt:
+        """One answer from ``planner`` to the current conversation, verified by the engine."""
+        notify("ask" if source == "model" else "fallback", round_index)
+        completion = planner.plan(as_prompt(conversation, task, prompt_id), 1, sampling)[0]
+        result = None
+        if completion.ok:
+            notify("verify", round_index)
+            result = score(task, completion.text)[0]
+        return Attempt(round_index, source, completion, result, result is not None and accept(result))
+
     trace = RepairTrace(strict_pass_at_round=[])
     history = list(messages)
     conversation: list[dict[str, str]] = list(map(dict, messages))
     response, result = "", None
     for round_index in range(rounds + 1):
         if round_index == 0 and first is not None:
-            completion = first
-            result = first_result if completion.ok else None
+            ok_result = first_result if first.ok else None
+            attempt = Attempt(0, "model", first, ok_result, ok_result is not None and accept(ok_result))
         else:
             if round_index > 0:  # repair: the failed answer and the engine's verdict go back
                 conversation = (repair_conversation(history, response, result) if result is not None
                                 else list(map(dict, messages)))
-            notify("ask", round_index)
-            completion = backend.plan(as_prompt(conversation, task, prompt_id), 1, sampling)[0]
-            result = None
-            if completion.ok:
-                notify("verify", round_index)
-                result = score(task, completion.text)[0]
-        if completion.ok:
-            history, response = conversation, completion.text
-        attempt = Attempt(round_index, "model", completion, result, result is not None and accept(result))
+            attempt = ask(backend, round_index, "model")
+        result = attempt.result
+        if attempt.completion.ok:
+            history, response = conversation, attempt.completion.text
         trace.attempts.append(attempt)
         trace.strict_pass_at_round.append(attempt.accepted)
-        if attempt.accepted or (not completion.ok and stop_on_backend_error):
+        if attempt.accepted or (not attempt.completion.ok and stop_on_backend_error):
             break
     if fallback and trace.accepted is None:
-        helper = reference_backend() if fallback is True else fallback
-        notify("fallback", None)
-        completion = helper.plan(as_prompt(conversation, task, prompt_id), 1, sampling)[0]
-        result = None
-        if completion.ok:
-            notify("verify", None)
-            result = score(task, completion.text)[0]
-        attempt = Attempt(None, "reference", completion, result, result is not None and accept(result))
+        attempt = ask(reference_backend() if fallback is True else fallback, None, "reference")
         trace.attempts.append(attempt)
         trace.fallback_strict_pass = attempt.accepted
     return trace
