@@ -26,6 +26,7 @@ from typing import Any
 from symplan_core.bddl.checks import iter_atoms
 from symplan_core.bddl.model import And, Atom, Formula, Literal, Param, Problem
 from symplan_core.bddl.normalize import map_formula
+from symplan_core.bddl.normalize import substance_instance as free_instance  # first synset_k not taken
 from symplan_core.data.scenes import (
     SceneModel,
     is_fixture,
@@ -155,13 +156,6 @@ def _swap(problem: Problem, rng: random.Random) -> Draft:
     return Draft("object_aug", drafted, {"method": "swap", "from": old, "to": new}, renames={old: new})
 
 
-def _free_name(synset: str, taken) -> str:
-    k = 1
-    while f"{synset}_{k}" in taken:
-        k += 1
-    return f"{synset}_{k}"
-
-
 def _count(problem: Problem, rng: random.Random) -> Draft:
     future = {lit.args[0] for lit in problem.init if lit.predicate in ("future", "real") and lit.args}
     types = [t for t in dict.fromkeys(problem.objects.values())
@@ -176,7 +170,7 @@ def _count(problem: Problem, rng: random.Random) -> Draft:
     if any(pick in _mentions(c) and len(_mentions(c) & set(instances)) > 1 for c in conjuncts):
         return Draft("object_aug", None, reason="goal_not_rewritable")
     if grow:
-        new = _free_name(typ, problem.objects)
+        new = free_instance(typ, problem.objects)
 
         def swap_in(atom: Atom) -> Atom:
             return Atom(atom.predicate, tuple(new if a == pick else a for a in atom.args))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
 from symplan_core.bddl.model import Atom, Literal, Problem
+from symplan_core.bddl.normalize import substance_instance as free_instance  # first synset_k not taken
 from symplan_core.data.scenes import TOOL_ABILITIES, Placement, SceneModel, placement_literal, rooms_of
 from symplan_core.engine.world import FLOOR_TYPES
 from symplan_core.tasks import synset_info
@@ -39,13 +40,6 @@ def goal_objects(problem: Problem) -> set[str]:
     named = {a for atom in iter_atoms(problem.goal) for a in atom.args if not a.startswith("?")}
     types = {p.type for q in iter_quantifiers(problem.goal) for p in q.params}
     return named | {inst for inst, typ in problem.objects.items() if typ in types}
-
-
-def _free(synset: str, taken) -> str:
-    k = 1
-    while f"{synset}_{k}" in taken:
-        k += 1
-    return f"{synset}_{k}"
 
 
 def _is_tool(synset: str) -> bool:
@@ -75,7 +69,7 @@ def add_distractors(problem: Problem, scene: SceneModel, rng: random.Random, cou
             objects[support] = placement.support
             room_of[support] = placement.room
             literals.append(Literal(Atom("inroom", (support, placement.room))))
-        name = _free(placement.synset, objects)
+        name = free_instance(placement.synset, objects)
         distractors[name] = placement.synset
         objects[name] = placement.synset
         literals.append(placement_literal(problem, placement.relation, name, support))
@@ -91,7 +85,7 @@ def _support(placement: Placement, objects: dict[str, str], room_of: dict[str, s
             return inst
     if placement.support in FLOOR_TYPES or placement.support in objects.values() or _is_tool(placement.support):
         return None
-    return _free(placement.support, objects)
+    return free_instance(placement.support, objects)
 
 
 def _merged(problem: Problem, objects: dict[str, str], literals: list[Literal], rng: random.Random) -> Problem:
