@@ -67,7 +67,7 @@ _HAND = "free_hand"
 
 BASE_ACTIONS: tuple[ActionSpec, ...] = (
     _a("navigate", "obj", "exists:obj", "navigate:obj",
-       "Go to obj; reaches obj and what is (transitively) on, in or under it."),
+       "Go to obj; reaches obj and what is (transitively) on, in, under or hung on it."),
     _a("grasp", "obj", "exists:obj graspable:obj near:obj accessible:obj free_hand:obj", "grasp:obj",
        "Pick obj up with a free hand; it leaves its support.", redundant="already:held:obj"),
     _a("place_on_top", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "place:ontop:obj:tgt",

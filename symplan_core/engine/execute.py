@@ -22,7 +22,7 @@ from symplan_core.engine.checks import (
     processes_between,
     substance_sources,
 )
-from symplan_core.engine.predicates import FILL_FAMILY, SUBSTANCE_HOLDING, SUPPORT_RELATIONS
+from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, FILL_FAMILY, SUBSTANCE_HOLDING, SUPPORT_RELATIONS
 from symplan_core.engine.state import State
 from symplan_core.engine.world import World
 
@@ -30,11 +30,11 @@ _SECOND = itemgetter(1)
 
 
 def reach(world: World, state: State, target: str) -> frozenset[str]:
-    """What ``navigate(target)`` reaches: target and what is transitively on/in/under it.
-    A floor reaches nothing else (everything stands on it)."""
+    """What ``navigate(target)`` reaches: target and what is transitively on/in/under it or
+    hangs on it (attached, draped, overlaid). A floor reaches nothing else (everything stands on it)."""
     if target in world.floors:
         return frozenset((target,))
-    unders = [fact for fact in state.facts if fact[0] == "under"]
+    unders = [fact for fact in state.facts if fact[0] in ATTACHMENT_RELATIONS]
     # Fast path (most navigate targets are small objects): nothing rests on/in/under target.
     if target not in set(map(_SECOND, state.support.values())) and all(f[2] != target for f in unders):
         return frozenset((target,))

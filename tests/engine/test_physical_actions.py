@@ -86,6 +86,12 @@ CASES = {
                                ["navigate(digital_camera_1)", "grasp(digital_camera_1)", "navigate(camera_tripod_1)",
                                 "attach(digital_camera_1, camera_tripod_1)", "grasp(camera_tripod_1)",
                                 "detach(digital_camera_1, camera_tripod_1)"], (MISSING, "(free_hand)")),
+    "empty_with_full_hands": ("b1k/bottling_wine", ["navigate(countertop_1)", "grasp(wine_bottle_1)",
+                                                    "empty(bucket_1, red_wine_1)"], (MISSING, "(free_hand)")),
+    "undrape_with_full_hands": (TOWELS, ["navigate(washer_1)", "grasp(hand_towel_1)", "navigate(hamper_1)",
+                                         "drape(hand_towel_1, hamper_1)", "navigate(washer_1)", "grasp(hand_towel_2)",
+                                         "navigate(hamper_1)", "undrape(hand_towel_1, hamper_1)"],
+                                (MISSING, "(free_hand)")),
 }
 
 

@@ -172,11 +172,11 @@ def test_fast_and_general_line_parsing_agree(parts):
 
 
 def reference_reach(world, state, target: str) -> frozenset[str]:
-    """Plain BFS over supports and `under` facts: the definition `execute.reach` must match."""
+    """Plain BFS over supports and `under`/attachment facts: the definition `execute.reach` must match."""
     if target in world.floors:
         return frozenset({target})
     edges = [(tgt, obj) for obj, (_rel, tgt) in state.support.items()]
-    edges += [(f[2], f[1]) for f in state.facts if f[0] == "under"]
+    edges += [(f[2], f[1]) for f in state.facts if f[0] in ("under", "attached", "draped", "overlaid")]
     reached, frontier = {target}, [target]
     while frontier:
         node = frontier.pop()
