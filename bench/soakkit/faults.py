@@ -30,7 +30,7 @@ def brief(rec: GoalRecord) -> dict[str, Any]:
     if rec.action_at_s is not None:
         out.update(action_at_s=rec.action_at_s, result_after_action_s=round(rec.latency_s - rec.action_at_s, 2),
                    subgoals_after_action=rec.subgoals_after_action)
-    if not rec.success and rec.errors:
+    if rec.errors:
         out["errors"] = [e[:200] for e in rec.errors[:3]]
     return out
 
@@ -80,7 +80,8 @@ def kill_sim_mid_subgoal(rig: Rig, goal: dict[str, Any], down_s: float = 1.0) ->
 
 
 def silence_camera(rig: Rig, goal: dict[str, Any], stale_s: float = 2.5) -> dict[str, Any]:
-    """Kill the camera simulator (the topics go silent), a goal, restart it, a goal."""
+    """Kill the camera simulator (the topics go silent), a goal, restart it, a goal once the
+    camera diagnostic is OK again."""
     before = rig.goal(**goal)
     camera = rig.children["camera"]
     camera.kill()
@@ -88,6 +89,7 @@ def silence_camera(rig: Rig, goal: dict[str, Any], stale_s: float = 2.5) -> dict
     silent = rig.goal(**goal)
     diag = wait_diagnostic(rig, "camera", (WARN, ERROR))
     camera.start()
+    wait_diagnostic(rig, "camera", (OK,), timeout=120)
     after = rig.goal(**goal)
     return {"fault": "camera topics silent, camera restarted", "before": brief(before), "silent": brief(silent),
             "diagnostic": _level(diag), "after_restart": brief(after),
@@ -95,12 +97,22 @@ def silence_camera(rig: Rig, goal: dict[str, Any], stale_s: float = 2.5) -> dict
             and not (silent.violations or after.violations)}
 
 
-def cancel_at_stages(rig: Rig, goal: dict[str, Any], stages: list[str], delay_s: float = 0.0) -> dict[str, Any]:
+def slow_skills(rig: Rig, delay_s: float) -> None:
+    """Make the skill simulator take ``delay_s`` per subgoal (a goal to cancel or deactivate mid-way)."""
+    if "sim" in rig.children:
+        rig.set_sim(delay_s=delay_s)
+
+
+def cancel_at_stages(rig: Rig, goal: dict[str, Any], stages: list[str], delay_s: float = 0.0,
+                     skill_delay_s: float = 0.3) -> dict[str, Any]:
     """One goal cancelled at the first feedback of each stage, each followed by a goal that must
-    be served. A stage that ends before the cancel lands may finish normally: the figures say so."""
+    be served. A stage that ends before the cancel lands may finish normally: the figures say so.
+    While executing, each subgoal takes ``skill_delay_s``."""
     rows = {}
     for stage in stages:
+        slow_skills(rig, skill_delay_s if stage == "executing" else 0.0)
         rec = rig.goal(at_stage=(stage, delay_s, lambda h: h.cancel_goal_async()), **goal)
+        slow_skills(rig, 0.0)
         nxt = rig.goal(**goal)
         rows[stage] = {**brief(rec), "stage_seen": stage in rec.stages, "next_goal": STATUS.get(nxt.status),
                        "next_violations": nxt.violations}
@@ -119,7 +131,7 @@ def _cycle(rig: Rig, *names: str) -> list[bool]:
 
 
 def lifecycle_cycles(rig: Rig, goal: dict[str, Any], cycles: int, stage: str = "executing",
-                     delay_s: float = 0.2) -> dict[str, Any]:
+                     delay_s: float = 0.2, skill_delay_s: float = 0.3) -> dict[str, Any]:
     """``cycles`` deactivate/cleanup/configure/activate cycles while idle (process and DDS
     figures before and after), then a deactivate at ``stage`` of a running goal followed by
     cleanup/configure/activate and a goal."""
@@ -128,7 +140,9 @@ def lifecycle_cycles(rig: Rig, goal: dict[str, Any], cycles: int, stage: str = "
     ok = all(all(_cycle(rig, "deactivate", "cleanup", "configure", "activate")) for _ in range(cycles))
     idle_goal = rig.goal(**goal)
     after = rig.sample()
+    slow_skills(rig, skill_delay_s if stage == "executing" else 0.0)
     during = rig.goal(at_stage=(stage, delay_s, lambda _h: _cycle(rig, "deactivate")), **goal)
+    slow_skills(rig, 0.0)
     recovered = all(_cycle(rig, "cleanup", "configure", "activate"))
     nxt = rig.goal(**goal)
     return {"fault": f"lifecycle cycles idle and at stage {stage!r}", "cycles": cycles, "transitions_ok": ok,

@@ -103,6 +103,23 @@ def endurance(rig: Rig, pool: list[dict[str, str]], goals: int, sample_every: in
     }
 
 
+def camera_delivery(rig: Rig, seconds: float = 10.0) -> dict[str, float]:
+    """Colour and depth frames per second the planner decoded (its camera diagnostic's counters)."""
+    def counts() -> tuple[float, int, int]:
+        for arr in reversed(list(rig.client.diagnostics)):
+            for status in arr.status:
+                if status.name.endswith(": camera"):
+                    values = {kv.key: kv.value for kv in status.values}
+                    return time.monotonic(), int(values.get("frames", 0)), int(values.get("depth_frames", 0))
+        return time.monotonic(), 0, 0
+
+    t0, rgb0, depth0 = counts()
+    time.sleep(seconds)
+    t1, rgb1, depth1 = counts()
+    span = max(t1 - t0, 1e-6)
+    return {"rgb_hz": round((rgb1 - rgb0) / span, 2), "depth_hz": round((depth1 - depth0) / span, 2)}
+
+
 # ---- concurrency -------------------------------------------------------------------------------
 def cli_verdict(task: str, plan_text: str, robot: str, workdir: Path, benchmark: str = "") -> dict[str, Any]:
     """``symplan verify TASK PLAN --robot R --json``: the reference every response is compared with."""
@@ -121,21 +138,20 @@ def cli_verdict(task: str, plan_text: str, robot: str, workdir: Path, benchmark:
     return verdict
 
 
-def verify_cases(workdir: Path) -> list[dict[str, Any]]:
+def verify_cases(rig: Rig, workdir: Path) -> list[dict[str, Any]]:
     """Requests for ~/verify_plan with their expected verdicts (from the CLI): real tasks of both
-    benchmarks, both robots, good plans (from ``symplan solve``), broken ones, a BDDL-text request."""
+    benchmarks, both robots, plans the node validated (execute=false goals), broken ones, a request
+    carrying BDDL text instead of a task id."""
     from symplan_core.tasks import problem_path
 
-    def solved(task: str, robot: str) -> str:
-        out = subprocess.run([str(SYMPLAN), "solve", task, "--robot", robot], capture_output=True, text=True,
-                             timeout=300, check=True).stdout
-        return out.split("\n", 1)[1]
+    def planned(task: str, bench: str, robot: str) -> str:
+        return rig.goal(task_id=task, benchmark=bench, robot=robot, execute=False).plan_text
 
-    wood = "b100/bringing_in_wood"
-    sandwich = "b1k/make_a_sandwich"
     cases = [
-        {"task_id": "bringing_in_wood", "benchmark": "b100", "robot": "single", "plan_text": solved(wood, "single")},
-        {"task_id": "make_a_sandwich", "benchmark": "b1k", "robot": "dual", "plan_text": solved(sandwich, "dual")},
+        {"task_id": "bringing_in_wood", "benchmark": "b100", "robot": "single",
+         "plan_text": planned("bringing_in_wood", "b100", "single")},
+        {"task_id": "make_a_sandwich", "benchmark": "b1k", "robot": "dual",
+         "plan_text": planned("make_a_sandwich", "b1k", "dual")},
         {"task_id": "bringing_in_wood", "benchmark": "b100", "robot": "single",
          "plan_text": "grasp(plywood_1)\nfly(plywood_2)\nnavigate(floor_2)"},
         {"task_id": "make_a_sandwich", "benchmark": "b1k", "robot": "single",
@@ -143,7 +159,7 @@ def verify_cases(workdir: Path) -> list[dict[str, Any]]:
     ]
     bddl_path = problem_path("picking_up_trash", "b1k")[1]
     cases.append({"bddl": bddl_path.read_text(), "robot": "dual",
-                  "plan_text": solved("b1k/picking_up_trash", "dual"), "_cli_task": str(bddl_path)})
+                  "plan_text": planned("picking_up_trash", "b1k", "dual"), "_cli_task": str(bddl_path)})
     for case in cases:
         task = case.get("_cli_task") or f"{case['benchmark']}/{case['task_id']}"
         case["expected"] = cli_verdict(task, case["plan_text"], case["robot"], workdir)

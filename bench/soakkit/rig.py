@@ -29,6 +29,7 @@ for _p in (str(PKG_SRC), str(ROOT)):
         sys.path.insert(0, _p)
 
 CONFIG = PKG_SRC / "config" / "planner.yaml"
+LARGE_FRAMES = PKG_SRC / "config" / "fastdds_large_frames.xml"  # Fast DDS profile for raw camera frames
 PLANNER = "symplan_planner"
 LLM_START_S = 180.0
 
@@ -69,6 +70,7 @@ class RigConfig:
     llm: bool = False  # serve SmolLM2 with llama.cpp and point planner.backend at it
     llm_spec: str = "max_retries=0&timeout=120&connect_timeout=5"  # openai spec options
     cpus: set[int] | None = None  # pin the planner to these CPUs
+    fastdds_profile: str = ""  # FASTDDS_DEFAULT_PROFILES_FILE of the ROS children ("" : Fast DDS defaults)
 
 
 @dataclass
@@ -85,6 +87,7 @@ class GoalRecord:
     stages: list[str]
     action_at_s: float | None = None  # when the at_stage action ran (from the goal's start)
     subgoals_after_action: int = 0  # subgoals that arrived after it
+    plan_text: str = ""  # the result's subgoals, one call per line
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -129,7 +132,8 @@ class Rig:
     def _node(self, name: str, module: str, ros_args: list[str], args: list[str] | None = None) -> Any:
         from symplan_ros.supervise import Child
 
-        child = Child.ros_node(name, module, ros_args, self.domain_id, self.out / "logs", args)
+        env = {"FASTDDS_DEFAULT_PROFILES_FILE": self.config.fastdds_profile} if self.config.fastdds_profile else None
+        child = Child.ros_node(name, module, ros_args, self.domain_id, self.out / "logs", args, env)
         self.children[name] = child
         return child
 
@@ -273,7 +277,8 @@ class Rig:
         return GoalRecord(response.status, bool(result.success), result.message, int(result.replans),
                           len(result.subgoals), latency, first, violations, list(result.errors)[:5], stages,
                           None if action_at is None else round(action_at - started, 3),
-                          sum(t > action_at for t in self._arrivals) if action_at is not None else 0)
+                          sum(t > action_at for t in self._arrivals) if action_at is not None else 0,
+                          "\n".join(s.text for s in result.subgoals))
 
     # ---- samples ----------------------------------------------------------------------------
     def planner_values(self) -> dict[str, str]:

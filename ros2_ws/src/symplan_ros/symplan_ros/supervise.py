@@ -66,10 +66,10 @@ class Child:
 
     @classmethod
     def ros_node(cls, name: str, module: str, ros_args: list[str], domain_id: int, log_dir: Path,
-                 args: list[str] | None = None) -> Child:
+                 args: list[str] | None = None, env: dict[str, str] | None = None) -> Child:
         """``python -m MODULE [ARGS] --ros-args ROS_ARGS`` (e.g. symplan_ros.planner_main)."""
         command = [sys.executable, "-m", module, *(args or []), "--ros-args", *ros_args]
-        return cls(name, command, ros_child_env(domain_id), log_dir)
+        return cls(name, command, ros_child_env(domain_id, env), log_dir)
 
     def start(self) -> Child:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
