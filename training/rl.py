@@ -59,6 +59,7 @@ class RLConfig(BaseModel):
     train_file: str
     output_dir: str
     threads: int | None = None
+    max_prompt_tokens: int | None = Field(None, ge=1, description="drop rows with longer prompts (paper: 6144)")
     length: LengthSection = LengthSection()
     dynamic_sampling: SamplingSection = SamplingSection()
     overlong: OverlongSection = OverlongSection()
@@ -126,6 +127,19 @@ def load_model(spec: str):
     return tokenizer, model
 
 
+def drop_long_prompts(rows: list[dict[str, Any]], tokenizer, limit: int | None) -> list[dict[str, Any]]:
+    """Rows whose chat-templated prompt fits ``limit`` tokens (TRL 1.16 has no max prompt length)."""
+    if limit is None:
+        return rows
+    kept = [row for row in rows if len(tokenizer.apply_chat_template(
+        row["prompt"], add_generation_prompt=True, tokenize=True, return_dict=True)["input_ids"]) <= limit]
+    if not kept:
+        raise ConfigError(f"every prompt is longer than max_prompt_tokens={limit}")
+    if len(kept) < len(rows):
+        print(f"dropped {len(rows) - len(kept)} of {len(rows)} rows with prompts over {limit} tokens", file=sys.stderr)
+    return kept
+
+
 def latest_checkpoint(out: Path) -> Path | None:
     found = sorted((p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()),
                    key=lambda p: int(p.name.split("-")[-1]))
@@ -146,6 +160,7 @@ def run(config: RLConfig, resume: str | None = None) -> dict[str, Any]:
     out = Path(config.output_dir)
     rows = load_rows(config.train_file)
     tokenizer, model = load_model(config.model)
+    rows = drop_long_prompts(rows, tokenizer, config.max_prompt_tokens)
     try:
         grpo_args = GRPOConfig(output_dir=str(out), **config.grpo)
     except (TypeError, ValueError) as exc:
