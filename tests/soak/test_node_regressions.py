@@ -172,3 +172,22 @@ def test_requests_over_the_limits_or_naming_files_fail_typed_over_dds(ros_contex
                               + "(not " * 200 + "(p)" + ")" * 200 + "))", plan_text="x()")
     assert not deep.ok and "nested deeper than" in deep.errors[0]
     assert client.subgoals == []
+
+
+def test_a_sigint_between_two_wait_sets_ends_spinning_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen once in the soak: the planner exited 1 with RCLError "failed to initialize wait set:
+    the given context is not valid" when SIGINT shut the context down between two wait sets."""
+    import rclpy
+    from rclpy.executors import MultiThreadedExecutor
+    from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
+    from symplan_ros import runtime
+    from symplan_ros_testkit import domain_id_for
+
+    def spin_racing_sigint(self: MultiThreadedExecutor) -> None:
+        rclpy.shutdown(context=self.context)  # what rclpy's SIGINT handler does, here mid-spin
+        _rclpy.WaitSet(0, 0, 0, 0, 0, 0, self.context.handle)  # the executor's next wait set
+
+    monkeypatch.setattr(MultiThreadedExecutor, "spin", spin_racing_sigint)
+    rclpy.init(domain_id=domain_id_for("sigint_race"))
+    runtime.spin_until_shutdown(rclpy.create_node("sigint_race"))  # before: the RCLError escaped
+    assert not rclpy.ok()

@@ -8,7 +8,10 @@ from typing import Any
 
 import rclpy
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+
+RCLError = _rclpy.RCLError
 
 # Late joiners (a simulator started after the goal) still get the current problem/status.
 LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
@@ -37,6 +40,12 @@ def spin_until_shutdown(node: Any) -> None:
         executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except RCLError:
+        # SIGINT shuts the context down asynchronously; landing between two wait sets it makes
+        # rclpy raise "context is not valid" instead of ExternalShutdownException (seen once in
+        # the soak's process stops). Only then is it a clean shutdown.
+        if executor.context.ok():
+            raise
     finally:
         # rcl drives a lifecycle node to finalized when the context shuts down (SIGINT).
         executor.shutdown()
