@@ -43,8 +43,8 @@ def main() -> int:
     ap.add_argument("--b1k", type=int, default=30, help="B-1K tasks in the endurance pool (x 2 robots)")
     ap.add_argument("--fail-every", type=int, default=23)
     ap.add_argument("--sample-every", type=int, default=50)
-    ap.add_argument("--llm-goals", type=int, default=20)
-    ap.add_argument("--camera-goals", type=int, default=30)
+    ap.add_argument("--llm-goals", type=int, default=12)
+    ap.add_argument("--camera-goals", type=int, default=300)
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--rate", type=float, default=5.0, help="calls per second per client")
     ap.add_argument("--cycles", type=int, default=20)
@@ -75,9 +75,9 @@ def main() -> int:
                                                        args.sample_every, args.seed, progress),
         "llm": lambda: suite.llm_soak(args.out, args.llm_goals, max(1, args.llm_goals // 4), args.cycles // 4 or 1,
                                       progress=progress),
-        "camera": lambda: suite.camera_soak(args.out, args.camera_goals, max(1, args.camera_goals // 5),
+        "camera": lambda: suite.camera_soak(args.out, args.camera_goals, max(1, args.camera_goals // 12),
                                             progress=progress),
-        "camera_default_transport": lambda: suite.camera_soak(args.out, max(1, args.camera_goals // 3), 5,
+        "camera_default_transport": lambda: suite.camera_soak(args.out, max(1, args.camera_goals // 10), 5,
                                                               large_frames=False, faults_too=False),
         "concurrency": lambda: suite.concurrency_run(args.out, args.clients, args.rate),
         "faults": lambda: suite.faults_reference(args.out, args.cycles),

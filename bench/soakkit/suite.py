@@ -92,8 +92,9 @@ def camera_soak(out: Path, goals: int, sample_every: int = 10, large_frames: boo
         faults.wait_diagnostic(rig, "camera", (faults.OK,), timeout=120)  # frames are arriving
         result["delivery"] = phases.camera_delivery(rig)
         if goals:
+            # Warm-up: the frame buffer and perception's first allocations settle in the first goals.
             result["endurance"] = phases.endurance(rig, [goal], goals, sample_every, dry_every=0,
-                                                   warmup_goals=min(3, goals), progress=progress)
+                                                   warmup_goals=min(25, goals), progress=progress)
         if faults_too:
             result["silence"] = faults.silence_camera(rig, goal)
             result["cancel"] = faults.cancel_at_stages(rig, goal, ["perceiving", "checking_scene"])
@@ -102,12 +103,16 @@ def camera_soak(out: Path, goals: int, sample_every: int = 10, large_frames: boo
     return result
 
 
-def concurrency_run(out: Path, clients: int, rate_hz: float) -> dict[str, Any]:
+def concurrency_run(out: Path, clients: int, rate_hz: float, skill_delay_s: float = 0.5) -> dict[str, Any]:
+    """Verify calls while a goal executes, each subgoal taking ``skill_delay_s`` in the simulator
+    (bringing_in_wood: 12 subgoals, so the calls overlap about 12 x that)."""
     rig = Rig(RigConfig(params={"execution.skill_timeout_s": SKILL_TIMEOUT_S}), out / "concurrency").start()
     result: dict[str, Any] = {}
     try:
         cases = phases.verify_cases(rig, out / "concurrency" / "cases")
-        result = phases.concurrency(rig, cases, dict(WOOD, robot="single"), clients=clients, rate_hz=rate_hz)
+        result = phases.concurrency(rig, cases, dict(WOOD, robot="single"), clients=clients, rate_hz=rate_hz,
+                                    sim_delay_s=skill_delay_s)
+        result["skill_delay_s"] = skill_delay_s
         result["distinct_requests"] = len(cases)
     finally:
         _finish(rig, result)

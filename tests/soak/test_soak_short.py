@@ -33,7 +33,7 @@ def test_endurance_over_varied_tasks_and_robots_keeps_resources_flat_and_every_s
 
 
 def test_verify_calls_from_several_clients_match_the_cli_and_do_not_starve_execution(tmp_path: Path) -> None:
-    run = suite.concurrency_run(tmp_path, clients=3, rate_hz=4.0)
+    run = suite.concurrency_run(tmp_path, clients=3, rate_hz=4.0, skill_delay_s=0.1)
     _clean_exit(run)
     assert run["calls"] >= 10 and run["call_errors"] == []
     assert run["mismatches"] == 0, run["mismatch_examples"]
