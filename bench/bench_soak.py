@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -60,6 +61,9 @@ def main() -> int:
 
     from soakkit import suite
     from symplan_ros.workspace import ensure_workspace
+
+    # A SIGTERM (a CI timeout, `kill`) unwinds like Ctrl-C: each run's rig stops its processes.
+    signal.signal(signal.SIGTERM, lambda _sig, _frame: sys.exit(143))
 
     if not ensure_workspace():
         print("ros2_ws/install missing: run scripts/setup_ros.sh first", file=sys.stderr)

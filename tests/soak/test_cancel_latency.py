@@ -27,3 +27,24 @@ def test_cancel_between_repair_rounds_stops_asking_the_backend() -> None:
                          lambda *_a, **_k: None, lambda: cancel["now"])
     assert result.canceled and result.message == "canceled"
     assert len(calls) == 1 and dispatched == []  # before: 6 model calls, then the fallback's plan
+
+
+def test_the_reference_planner_is_asked_once_per_plan_not_once_per_repair_round() -> None:
+    """Found by fuzzing with large valid problems: a failing reference search ran up to its time
+    budget once per repair round (3x with the default 2 rounds), the same deterministic search."""
+    from symplan_ros import core_adapter as core
+
+    reference = core.make_backend("reference")
+    calls: list[int] = []
+
+    def counted(prompt):
+        calls.append(1)
+        return reference.plan(prompt, 1)[0].text
+
+    session = PlanningSession(FunctionBackend(counted, name="reference"), repair_rounds=2, fallback="reference",
+                              backend_name="reference")
+    # preserving_food is unsolved by the reference planner with the B-100 actions (docs/results.md).
+    result = session.run(TaskRequest(task_id="preserving_food", benchmark="b100", execute=False),
+                         BddlSceneSource(), lambda sub: (Outcome.SUCCEEDED, "done"), lambda *_a, **_k: None)
+    assert not result.success and result.message.startswith("no plan strict-passed")
+    assert len(calls) == 1  # before: 3

@@ -115,7 +115,10 @@ class PlanningSession:
         flight is not interrupted: it is bounded by planner.max_tokens and the backend's timeout).
         """
         messages, prompt_task = core.prompt_messages(task, state, self.prompt_variant, history)
-        rounds = self.repair_rounds + 1
+        # The reference planner reads the task, not the conversation: a repair round would repeat
+        # the same search (up to its time budget each), so it gets none.
+        repair_rounds = 0 if self.backend_name == "reference" else self.repair_rounds
+        rounds = repair_rounds + 1
 
         def on_event(event: str, round_: int | None) -> None:
             if event in ("ask", "fallback") and should_cancel():
@@ -133,7 +136,7 @@ class PlanningSession:
             if self._fallback_backend is None:
                 self._fallback_backend = core.make_backend("reference")
             fallback = self._fallback_backend
-        trace = core.repair(self.backend, prompt_task, messages, self.repair_rounds, fallback, self.accepts, on_event,
+        trace = core.repair(self.backend, prompt_task, messages, repair_rounds, fallback, self.accepts, on_event,
                             self.max_tokens)
         models = [a for a in trace.attempts if a.source == "model"]
         self.last_backend_error = models[-1].completion.error if models else None
