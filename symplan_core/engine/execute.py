@@ -22,7 +22,12 @@ from symplan_core.engine.checks import (
     processes_between,
     substance_sources,
 )
-from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, FILL_FAMILY, SUBSTANCE_HOLDING, SUPPORT_RELATIONS
+from symplan_core.engine.predicates import (
+    ATTACHMENT_RELATIONS,
+    FILL_FAMILY,
+    SUBSTANCE_HOLDING,
+    SUPPORT_RELATIONS,
+)
 from symplan_core.engine.state import State
 from symplan_core.engine.world import World
 
