@@ -95,7 +95,8 @@ class VerifyResult:
 class CompiledTask:
     """A task ready for verification: world, initial state, goal and action set."""
 
-    def __init__(self, problem: Problem, robot: str = "single", actions: str | None = None):
+    def __init__(self, problem: Problem, robot: str = "single", actions: str | None = None,
+                 goal_evidence: bool = True):
         if robot not in HAND_CAPACITY:
             raise ValueError(f"robot must be 'single' or 'dual', not {robot!r}")
         self.source_problem = problem
@@ -106,7 +107,8 @@ class CompiledTask:
         self.specs: dict[str, ActionSpec] = action_set(self.action_set_name)
         self.actions: dict[str, CompiledAction] = {n: compile_action(s) for n, s in self.specs.items()}
         added = frozenset(self.problem.objects) - frozenset(problem.objects)  # substances from normalization
-        self.world: World = build_world(self.problem, problem.domain, added)
+        self.goal_evidence = goal_evidence
+        self.world: World = build_world(self.problem, problem.domain, added, goal_evidence)
         self.names = NameMap.for_objects(self.world.objects)
         self.evaluator = GoalEvaluator(self.world.by_type)
         self.conjuncts = self.evaluator.conjuncts(self.problem.goal)
@@ -241,8 +243,11 @@ class CompiledTask:
         return format_call(action, [self.names.short(a) for a in args])
 
 
-def compile_task(problem: Problem, robot: str = "single", actions: str | None = None) -> CompiledTask:
-    return CompiledTask(problem, robot, actions)
+def compile_task(problem: Problem, robot: str = "single", actions: str | None = None,
+                 goal_evidence: bool = True) -> CompiledTask:
+    """Compile ``problem`` for ``robot`` with an action set (default: its benchmark's).
+    ``goal_evidence=False`` for drafts whose goal is under judgement (see ``build_world``)."""
+    return CompiledTask(problem, robot, actions, goal_evidence)
 
 
 def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = None,

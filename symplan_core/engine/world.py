@@ -120,8 +120,9 @@ def _ingredients(problem: Problem, objects: dict[str, str]) -> dict[str, tuple[s
 
 
 
-def _task_evidence(problem: Problem) -> tuple[dict[str, set[str]], set[str]]:
-    """Abilities the task file itself asserts, and objects its goal asks to move."""
+def _task_evidence(problem: Problem, goal_evidence: bool = True) -> tuple[dict[str, set[str]], set[str]]:
+    """Abilities the task file itself asserts, and objects its goal asks to move. Without
+    ``goal_evidence`` only the initial state counts, and no goal makes a scene object movable."""
     from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
 
     var_type = {p.var: p.type for q in iter_quantifiers(problem.goal) for p in q.params}
@@ -133,30 +134,35 @@ def _task_evidence(problem: Problem) -> tuple[dict[str, set[str]], set[str]]:
 
     abilities: dict[str, set[str]] = {}
     moved: set[str] = set()
-    atoms = [lit.atom for lit in problem.init] + list(iter_atoms(problem.goal))
+    atoms = [lit.atom for lit in problem.init] + (list(iter_atoms(problem.goal)) if goal_evidence else [])
     for atom in atoms:
         if atom.predicate in ABILITY_EVIDENCE and atom.args:
             for inst in instances(atom.args[0]):
                 abilities.setdefault(inst, set()).add(ABILITY_EVIDENCE[atom.predicate])
-    for atom in iter_atoms(problem.goal):
+    for atom in iter_atoms(problem.goal) if goal_evidence else ():
         if atom.predicate in OBJECT_RELATIONS and atom.args:
             moved.update(instances(atom.args[0]))
     return abilities, moved
 
 
-def build_world(problem: Problem, source_domain: str | None = None, substances: frozenset[str] = frozenset()) -> World:
+def build_world(problem: Problem, source_domain: str | None = None, substances: frozenset[str] = frozenset(),
+                goal_evidence: bool = True) -> World:
     """``problem`` must already be in the omnigibson vocabulary.
 
     The synset table describes B-1K (OmniGibson). Two task-level corrections
     keep it from contradicting the task file: abilities the file asserts
     (``(open package.n.02_1)`` proves it openable) are added, and objects the
-    goal moves are not fixtures. In B-100 (iGibson) every declared object is a
+    goal moves are not fixtures. A curated task file is trusted on both counts;
+    a draft whose goal is itself under judgement (perception, an LLM goal, an
+    augmentation) is not: with ``goal_evidence=False`` its goal vouches for no
+    ability (``(toggled_on table)`` does not make a table switchable) and moves no
+    scene object. In B-100 (iGibson) every declared object is a
     rigid body (``juice.n.01`` is a bottle there), so only the substances that
     normalization introduced (``stain.n.01``...) count as substances.
     """
     agent = next((i for i, t in problem.objects.items() if t == AGENT_TYPE), None)
     objects = {i: t for i, t in problem.objects.items() if i != agent}
-    evidence, moved = _task_evidence(problem)
+    evidence, moved = _task_evidence(problem, goal_evidence)
     rigid_only = source_domain == "igibson"
     cache: dict[str, Affordances] = {}
     affordances = {}

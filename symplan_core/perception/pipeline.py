@@ -245,7 +245,7 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
             return ok, reason
 
     mentioned = mentioned_synsets(instruction) if config.check_instruction_objects else []
-    facts = DraftFacts(draft.sources, mentioned, draft.goal_reason)
+    facts = DraftFacts(draft.sources, mentioned, draft.goal_reason, curated_goal=config.goal == "retrieval")
     verdicts, plan, loads = verify_draft(draft.problem, facts, config.robot, config.plan_budget_s, judge)
     lap("verify")
     accepted = all(v.passed is True for v in verdicts)

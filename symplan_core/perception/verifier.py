@@ -56,6 +56,10 @@ class DraftFacts:
     sources: dict[str, str]
     instruction_objects: list[tuple[str, str]] = field(default_factory=list)
     goal_reason: str = ""  # why there is no goal (a draft that failed before the verifier)
+    #: The goal is a curated BEHAVIOR goal (retrieval) whose literals may vouch for abilities
+    #: (``(sliced tomato)``: tomatoes slice), as in the task files. An LLM-drafted goal may not:
+    #: ``(toggled_on table)`` must not make a table switchable (engine ``goal_evidence``).
+    curated_goal: bool = True
 
 
 def check_syntax(problem: Problem | None, facts: DraftFacts) -> tuple[Verdict, Problem | None]:
@@ -137,19 +141,19 @@ def physical_problems(problem: Problem) -> list[str]:
     return list(dict.fromkeys(reasons))
 
 
-def check_init(problem: Problem) -> tuple[Verdict, object]:
+def check_init(problem: Problem, curated_goal: bool = True) -> tuple[Verdict, object]:
     reasons = [d.message for d in check_problem(problem) if d.severity == "error" and d.code == "future-in-init"]
     reasons += physical_problems(problem)
     try:
-        task = compile_task(problem)
+        task = compile_task(problem, goal_evidence=curated_goal)
     except Exception as exc:  # noqa: BLE001 - any engine failure is this axis's reason
         return Verdict("init", False, [f"the engine cannot load the draft: {type(exc).__name__}: {exc}", *reasons]), None
     return Verdict("init", not reasons, reasons), task
 
 
-def check_goal(problem: Problem, robot: str, budget_s: float) -> tuple[Verdict, object]:
+def check_goal(problem: Problem, robot: str, budget_s: float, curated_goal: bool = True) -> tuple[Verdict, object]:
     try:
-        task = compile_task(problem, robot=robot)
+        task = compile_task(problem, robot=robot, goal_evidence=curated_goal)
         if all(task.goal_report(task.initial_state())[0]):
             return Verdict("goal", False, ["the goal already holds in the initial state (nothing to do)"]), None
         result = plan_task(task, problem.name, time_budget=budget_s)
@@ -169,7 +173,7 @@ def verify_draft(problem: Problem | None, facts: DraftFacts, robot: str = "singl
         verdicts += [Verdict(axis, None, ["not checked: no parsable draft"]) for axis in ("objects", "init", "goal")]
         return verdicts, None, False
     verdicts.append(check_objects(reparsed, facts))
-    init, task = check_init(reparsed)
+    init, task = check_init(reparsed, facts.curated_goal)
     verdicts.append(init)
     plan = None
     if task is None:
@@ -178,7 +182,7 @@ def verify_draft(problem: Problem | None, facts: DraftFacts, robot: str = "singl
                                              or "no declared instances" in r for r in verdicts[1].reasons):
         verdicts.append(Verdict("goal", None, ["not checked: the goal names objects the scene does not have"]))
     else:
-        goal, plan = check_goal(reparsed, robot, budget_s)
+        goal, plan = check_goal(reparsed, robot, budget_s, facts.curated_goal)
         verdicts.append(goal)
     if judge is not None:
         ok, reason = judge(write_problem(reparsed))

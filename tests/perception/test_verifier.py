@@ -101,3 +101,14 @@ def test_goal_axis_rejects_goals_already_true_or_unreachable(behavior_dir) -> No
     found = verdicts(draft(goal=contradiction))
     assert found["goal"].passed is False
     assert found["goal"].reasons[0].startswith("the reference planner found no strict-pass plan")
+
+
+@pytest.mark.parametrize("goal", ["(and (toggled_on ?table.n.02_1))", "(and (ontop ?car.n.01_1 ?table.n.02_1))"])
+def test_an_llm_goal_cannot_vouch_for_an_ability_or_move_a_fixture(behavior_dir, goal: str) -> None:
+    """A curated BEHAVIOR goal is trusted like a task file; an LLM-drafted one is judged: switching
+    a table on or putting a car on it is no executable goal however the draft words it."""
+    problem = draft(goal=goal)
+    curated = verdicts(problem, DraftFacts(sources(problem), curated_goal=True))
+    drafted = verdicts(problem, DraftFacts(sources(problem), curated_goal=False))
+    assert curated["goal"].passed is True
+    assert drafted["goal"].passed is False and "no strict-pass plan" in drafted["goal"].reasons[0]

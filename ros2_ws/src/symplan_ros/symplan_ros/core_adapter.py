@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def compile_task(problem: Any, robot: str) -> Any:
+def compile_task(problem: Any, robot: str, goal_evidence: bool = True) -> Any:
+    """``goal_evidence=False`` for a scene whose goal an LLM drafted (its goal vouches for nothing)."""
     from symplan_core.engine import compile_task as _compile
 
-    return _compile(problem, robot=robot)
+    return _compile(problem, robot=robot, goal_evidence=goal_evidence)
 
 
 def verify(task: Any, plan_text: str, state: Any) -> Any:

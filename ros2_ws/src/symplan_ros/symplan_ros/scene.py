@@ -47,6 +47,7 @@ class Scene:
     bddl_text: str
     origin: str  # human-readable: "goal bddl", "task assembling_gift_baskets", "camera ..."
     details: dict[str, Any] = field(default_factory=dict)  # perception verdicts + provenance (camera)
+    goal_evidence: bool = True  # False: an LLM drafted the goal, which may not vouch for abilities
 
 
 Feedback = Callable[..., None]  # (stage, attempt, message)
@@ -184,7 +185,8 @@ class CameraSceneSource:
                    "provenance": result.provenance, "timings_ms": result.timings_ms}
         if not result.accepted:
             raise SceneError(f"camera: scene rejected ({'; '.join(result.reasons)})", result.reasons, details)
-        return Scene(result.problem, result.bddl, f"camera ({len(key)} key frames)", details)
+        return Scene(result.problem, result.bddl, f"camera ({len(key)} key frames)", details,
+                     goal_evidence=s.goal == "retrieval")
 
 
 def scene_source_for(config: Any) -> tuple[SceneSource, Any]:

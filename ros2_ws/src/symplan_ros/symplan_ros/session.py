@@ -176,7 +176,7 @@ class PlanningSession:
             on_scene(scene, goal_id, robot)
         feedback("bddl_check", 0, f"compiling {scene.origin}")
         try:
-            task = core.compile_task(scene.problem, robot)
+            task = core.compile_task(scene.problem, robot, scene.goal_evidence)
         except Exception as exc:  # noqa: BLE001 - any compile failure is a typed result, not a crash
             return SessionResult(False, f"bddl_check: {exc}", bddl=scene.bddl_text,
                                  errors=[f"bddl_check: {type(exc).__name__}: {exc}"], scene=scene.details)
