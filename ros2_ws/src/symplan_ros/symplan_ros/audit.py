@@ -15,7 +15,6 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from itertools import groupby
 from typing import Any
 
 from std_msgs.msg import String
@@ -41,6 +40,7 @@ class DdsAudit:
         self._lock = threading.Lock()
         self._problems: dict[str, tuple[str, str]] = {}  # goal id -> (robot, bddl text)
         self._subgoals: list[Any] = []  # since the last settle, in arrival order
+        self._contexts: dict[str, _GoalContext] = {}  # the newest goal's, for its stragglers
         planner = planner.rstrip("/")
         node.create_subscription(String, f"{planner}/task_bddl", self._on_problem, LATCHED)
         node.create_subscription(Subgoal, f"{planner}/subgoal", self._on_subgoal, RELIABLE)
@@ -88,31 +88,74 @@ class DdsAudit:
 
     def _check_goal(self, goal_id: str, subs: list[Any], problem: tuple[str, str] | None,
                     applied: set[tuple[str, int]]) -> list[str]:
+        """Check ``subs`` (arrival order) against the goal's problem, continuing where an earlier
+        settle stopped: a subgoal that failed as a goal's last dispatch may arrive after the goal's
+        result (a topic is not ordered with the action result), in the next settle."""
         from symplan_core.bddl import parse_problem
 
-        if problem is None:
-            return [f"goal {goal_id}: {len(subs)} subgoals published, but its problem never was"]
-        robot, text = problem
-        task = core.compile_task(parse_problem(text, filename="<task_bddl>"), robot)
-        state = task.initial_state()
+        ctx = self._contexts.get(goal_id)
+        if ctx is None:
+            if problem is None:
+                return [f"goal {goal_id}: {len(subs)} subgoals published, but its problem never was"]
+            robot, text = problem
+            task = core.compile_task(parse_problem(text, filename="<task_bddl>"), robot)
+            ctx = _GoalContext(task, task.initial_state())
+        self._contexts = {goal_id: ctx}  # only the newest goal can still have stragglers
         out: list[str] = []
-        for plan_id, run in groupby(subs, key=lambda s: s.plan_id):
-            plan = list(run)
-            self.counts.plans += 1
-            if [s.index for s in plan] != list(range(len(plan))) or any(s.count != plan[0].count for s in plan):
-                out.append(f"plan {plan_id}: indices {[s.index for s in plan]} of {plan[0].count} out of order")
+        for sub in subs:
+            if sub.plan_id != ctx.plan_id:
+                out += ctx.close()
+                if sub.index != 0:
+                    out.append(f"plan {sub.plan_id}: starts at index {sub.index}")
+                    continue
+                ctx.open(sub)
+                self.counts.plans += 1
+            elif sub.index != len(ctx.texts) or sub.count != ctx.count:
+                out.append(f"plan {sub.plan_id}: index {sub.index} of {sub.count} after {len(ctx.texts)} subgoals")
                 continue
-            verdict = core.verify(task, "\n".join(s.text for s in plan), state)
-            if len(plan) == plan[0].count and not verdict.strict_pass:
-                out.append(f"plan {plan_id}: published in full but not a strict pass from the state it ran on: "
-                           + "; ".join(core.error_lines(verdict))[:300])
-            elif verdict.errors:
-                out.append(f"plan {plan_id}: published prefix not executable: "
-                           + "; ".join(core.error_lines(verdict))[:300])
-            for sub in plan:
-                if (sub.plan_id, sub.index) in applied:
-                    step = core.verify(task, sub.text, state)
-                    errors = core.apply(task, state, step.calls[0]) if step.calls else ["no call"]
-                    if errors:
-                        out.append(f"plan {plan_id} step {sub.index}: executed but not applicable: {errors}")
-        return out
+            ctx.texts.append(sub.text)
+            if len(ctx.texts) == ctx.count:
+                out += ctx.close()
+            if (sub.plan_id, sub.index) in applied:
+                step = core.verify(ctx.task, sub.text, ctx.state)
+                errors = core.apply(ctx.task, ctx.state, step.calls[0]) if step.calls else ["no call"]
+                if errors:
+                    out.append(f"plan {sub.plan_id} step {sub.index}: executed but not applicable: {errors}")
+        return out + ctx.check_prefix()
+
+
+@dataclass
+class _GoalContext:
+    """One goal's audit state: its task, the state after the executed subgoals, the open plan."""
+
+    task: Any
+    state: Any
+    plan_id: str = ""
+    count: int = 0
+    texts: list[str] = field(default_factory=list)
+    plan_start: Any = None  # the state the open plan's first subgoal ran on
+    checked: bool = True  # the open plan's texts were verified as they are
+
+    def open(self, sub: Any) -> None:
+        self.plan_id, self.count, self.texts = sub.plan_id, sub.count, []
+        self.plan_start, self.checked = self.state.copy(), False
+
+    def close(self) -> list[str]:
+        """Verify the open plan: in full, a strict pass from ``plan_start``; cut short, executable."""
+        if self.checked or not self.texts:
+            return []
+        self.checked = True
+        verdict = core.verify(self.task, "\n".join(self.texts), self.plan_start)
+        if len(self.texts) == self.count and not verdict.strict_pass:
+            return [f"plan {self.plan_id}: published in full but not a strict pass from the state it ran on: "
+                    + "; ".join(core.error_lines(verdict))[:300]]
+        if verdict.errors:
+            return [f"plan {self.plan_id}: published prefix not executable: "
+                    + "; ".join(core.error_lines(verdict))[:300]]
+        return []
+
+    def check_prefix(self) -> list[str]:
+        """Check an open plan now (more of it may still come: then it is checked again)."""
+        problems = self.close()
+        self.checked = len(self.texts) == self.count
+        return problems
