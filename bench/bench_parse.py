@@ -26,7 +26,7 @@ from collections.abc import Callable
 from bddl.parsing import parse_problem as bddl_parse_problem
 
 from symplan_core.bddl import parse_problem
-from symplan_core.data.fetch import BENCHMARKS, data_dir
+from symplan_core.fetch import BENCHMARKS, data_dir
 
 
 def load_texts() -> list[tuple[str, str]]:

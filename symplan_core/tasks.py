@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from symplan_core.bddl import Problem, parse_file
-from symplan_core.data.fetch import BENCHMARKS, DataError, data_dir, is_complete
+from symplan_core.fetch import BENCHMARKS, DataError, data_dir, is_complete
 
 ABILITY_COLUMNS = (
     "breakable", "fillable", "flammable", "openable", "toggleable", "cookable", "heatSource",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from symplan_core.data.fetch import BENCHMARKS, data_dir, is_complete
+from symplan_core.fetch import BENCHMARKS, data_dir, is_complete
 
 
 @pytest.fixture(scope="session")

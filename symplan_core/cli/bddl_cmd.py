@@ -18,7 +18,7 @@ from symplan_core.cli.common import (
     fail,
     print_json,
 )
-from symplan_core.data.fetch import DataError
+from symplan_core.fetch import DataError
 
 bddl_app = typer.Typer(help="Parse, check and print BDDL problems.", no_args_is_help=True,
                        cls=OneLineUsageErrors)

@@ -14,7 +14,7 @@ from symplan_core.cli.common import (
     fail,
     print_json,
 )
-from symplan_core.data.fetch import (
+from symplan_core.fetch import (
     BENCHMARKS,
     EAI,
     WORDNET,

@@ -8,7 +8,7 @@ from symplan_core.bddl.checks import check_problem
 from symplan_core.bddl.environment import render_environment
 from symplan_core.bddl.writer import write_formula
 from symplan_core.cli.common import console, fail
-from symplan_core.data.fetch import DataError
+from symplan_core.fetch import DataError
 
 
 def run_demo(task: str) -> None:

@@ -24,8 +24,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _data_errors():
-    from symplan_core.data.fetch import DataError
     from symplan_core.eai.outputs import EaiFormatError
+    from symplan_core.fetch import DataError
 
     return (DataError, EaiFormatError)
 

@@ -68,8 +68,8 @@ def build(
 
     from symplan_core.data.dataset import build_dataset, table_markdown
     from symplan_core.data.factory import FactoryConfig
-    from symplan_core.data.fetch import DataError
     from symplan_core.eval.splits import split_tasks
+    from symplan_core.fetch import DataError
     from symplan_core.llm import BackendSpecError, BackendUnavailableError
 
     try:
@@ -154,8 +154,8 @@ def sft(
 def _default_prompts(out: Path) -> None:
     from symplan_core.data.dataset import build_dataset
     from symplan_core.data.factory import FactoryConfig
-    from symplan_core.data.fetch import DataError
     from symplan_core.eval.splits import split_tasks
+    from symplan_core.fetch import DataError
 
     console.print(f"no {out / 'prompts.jsonl'}: building the b1k/train prompt rows first", highlight=False)
     try:

@@ -11,7 +11,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from symplan_core.cli.common import Benchmark, BenchmarkOrAll, benchmarks_of, console, fail, print_json
-from symplan_core.data.fetch import DataError
+from symplan_core.fetch import DataError
 
 actions_app = typer.Typer(help="List, document and discover actions.", no_args_is_help=True)
 

@@ -75,8 +75,8 @@ def verify_command(
 ) -> None:
     """Execute a plan against a task's initial state; report GCR, Engine-/Strict-Pass and errors."""
     from symplan_core.bddl import BDDLError
-    from symplan_core.data.fetch import DataError
     from symplan_core.engine import compile_task, verify
+    from symplan_core.fetch import DataError
     from symplan_core.tasks import load_problem
 
     try:

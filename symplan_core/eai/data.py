@@ -1,6 +1,6 @@
 """EAI's BEHAVIOR files in the data directory: demos, their states in scene names, gold plans.
 
-``symplan data fetch --eai`` caches them (``symplan_core.data.fetch.fetch_eai``):
+``symplan data fetch --eai`` caches them (``symplan_core.fetch.fetch_eai``):
 
 * ``helm_prompts.json``: one action-sequencing prompt per demo; its "Your task" part lists
   the initial and target states as Python-style lists of scene names
@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from symplan_core.bddl import BDDLError, Problem, parse_file
-from symplan_core.data.fetch import EAI, DataError, data_dir, is_complete
+from symplan_core.fetch import EAI, DataError, data_dir, is_complete
 
 #: ``assembling_gift_baskets_0_Beechwood_0_int_0_2021-10-26_12-46-37``: activity, instance,
 #: scene, demo number and recording time.

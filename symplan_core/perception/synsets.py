@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from symplan_core.bddl.normalize import FLOOR_TYPES, SUBSTANCE_RULES
-from symplan_core.data.fetch import BENCHMARKS
+from symplan_core.fetch import BENCHMARKS
 from symplan_core.tasks import list_tasks, load_problem, synset_info, synset_parents, synset_table
 
 _SYNSET = re.compile(r"^[A-Za-z0-9_'\-]+\.[nvas]\.\d+$")

@@ -27,7 +27,7 @@ from symplan_core.bddl import (
 )
 from symplan_core.bddl.checks import check_problem, iter_atoms
 from symplan_core.bddl.writer import write_problem
-from symplan_core.data.fetch import data_dir
+from symplan_core.fetch import data_dir
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

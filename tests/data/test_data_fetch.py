@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from symplan_core import fetch as fetch_mod
 from symplan_core.cli.main import app
-from symplan_core.data import fetch as fetch_mod
-from symplan_core.data.fetch import DataError, fetch, is_complete, manifest, tree_digest
+from symplan_core.fetch import DataError, fetch, is_complete, manifest, tree_digest
 
 
 def data_files(root: Path) -> list[str]:

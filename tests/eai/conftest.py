@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from symplan_core.data.fetch import EAI, data_dir, is_complete
+from symplan_core.fetch import EAI, data_dir, is_complete
 
 
 @pytest.fixture(scope="session")

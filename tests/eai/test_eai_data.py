@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from symplan_core import fetch as fetch_mod
 from symplan_core.cli.main import app
-from symplan_core.data import fetch as fetch_mod
-from symplan_core.data.fetch import EAI, DataError, fetch_eai, manifest, tree_digest
 from symplan_core.eai.data import EaiDataError, activity_of, demos, eai_problem, parse_prompt
+from symplan_core.fetch import EAI, DataError, fetch_eai, manifest, tree_digest
 from symplan_core.tasks import load_problem
 
 

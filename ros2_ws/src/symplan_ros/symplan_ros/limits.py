@@ -101,7 +101,7 @@ def _too_big(field: str, value: str, limit: int, parameter: str) -> str:
 
 
 def _benchmark_problem(benchmark: str, what: str = "benchmark") -> str:
-    from symplan_core.data.fetch import BENCHMARKS
+    from symplan_core.fetch import BENCHMARKS
 
     if benchmark and benchmark not in BENCHMARKS:
         return f"{what} {_preview(benchmark)} is not one of {', '.join(BENCHMARKS)}"

@@ -89,7 +89,7 @@ class BddlSceneSource:
                 should_cancel: Callable[[], bool] | None = None) -> Scene:
         from symplan_core.bddl import BDDLError, parse_problem
         from symplan_core.bddl.writer import write_problem
-        from symplan_core.data.fetch import DataError
+        from symplan_core.fetch import DataError
         from symplan_ros.limits import RequestRejected, read_bddl_file
 
         try:

