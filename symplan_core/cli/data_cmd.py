@@ -28,7 +28,7 @@ from symplan_core.fetch import (
     tree_digest,
 )
 
-data_app = typer.Typer(help="Fetch and inspect the BEHAVIOR task data.", no_args_is_help=True,
+data_app = typer.Typer(help="Fetch and verify the data sets; build planner samples and SFT data (build, sft).", no_args_is_help=True,
                        cls=OneLineUsageErrors)
 tasks_app = typer.Typer(help="List and inspect tasks.", no_args_is_help=True, cls=OneLineUsageErrors)
 
