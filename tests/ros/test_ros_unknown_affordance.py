@@ -74,3 +74,16 @@ def test_with_the_parameter_set_the_same_plan_is_verified(clients) -> None:
     assert status == GoalStatus.STATUS_SUCCEEDED, result.errors
     assert result.success and result.strict_pass
     assert any(s.action == "grasp" and s.args == ["tape.n.01_1"] for s in result.subgoals)
+
+
+def test_the_verify_service_says_a_strict_pass_on_assumed_affordances_is_not_accepted(clients) -> None:
+    from symplan_core.engine import compile_task
+    from symplan_core.planners.reference import plan_task
+    from symplan_core.tasks import load_problem
+
+    plan = plan_task(compile_task(load_problem(TASK, BENCH))).response
+    strict = clients["strict"].call_verify(task_id=TASK, benchmark=BENCH, plan_text=plan)
+    lenient = clients["lenient"].call_verify(task_id=TASK, benchmark=BENCH, plan_text=plan)
+    assert strict.ok and strict.strict_pass and not strict.accepted
+    assert lenient.strict_pass and lenient.accepted
+    assert any("UNKNOWN_AFFORDANCE" in d and "tape_1" in d for d in strict.diagnostics), strict.diagnostics

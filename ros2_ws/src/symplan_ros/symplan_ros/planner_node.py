@@ -298,9 +298,11 @@ class PlannerNode(LifecycleNode):
         resp.ok = True
         resp.format_ok, resp.engine_pass = bool(result.format_ok), bool(result.engine_pass)
         resp.strict_pass, resp.gcr = bool(result.strict_pass), float(result.gcr)
+        resp.accepted = bool(self.session.accepts(result))
         resp.calls = [core.call_text(c) for c in result.calls]
         resp.errors = core.error_lines(result) if not result.strict_pass else []
         resp.warnings = [str(w) for w in (result.warnings or [])]
+        resp.diagnostics = [d.line() for d in result.diagnostics]
         resp.result_json = core.to_json_text(result)
         return resp
 
