@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from symplan_core.bddl import parse_problem
 from symplan_core.data.samples import SampleRow, read_rows
@@ -47,7 +47,8 @@ class EvalConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    benchmark: Literal["b100", "b1k"] = "b100"
+    benchmark: Literal["b100", "b1k"] | None = Field(default="b100", description="None for a dataset run: "
+                                                     "its rows name their own benchmarks")
     split: Literal["test", "train", "all"] = "test"
     dataset: str | None = Field(default=None, description="sample-row JSONL (docs/data.md): its rows' prompts and "
                                 "tasks instead of a benchmark's; split/robots filter the rows")
@@ -68,6 +69,12 @@ class EvalConfig(BaseModel):
     def sampling(self) -> Sampling:
         return Sampling(temperature=self.temperature, top_p=self.top_p, max_tokens=self.max_tokens,
                         seed=self.seed)
+
+    @model_validator(mode="after")
+    def _dataset_has_no_benchmark(self) -> EvalConfig:
+        if self.dataset is not None:
+            self.benchmark = None
+        return self
 
 
 @dataclass(frozen=True)
@@ -235,7 +242,7 @@ def run_eval(
         with bar, samples_path.open("a") as fh:
             if samples_path.stat().st_size and not samples_path.read_bytes().endswith(b"\n"):
                 fh.write("\n")  # end a torn last line so the next record starts on its own
-            job = bar.add_task(f"{config.benchmark} {config.planner}", total=len(episodes), completed=skipped)
+            job = bar.add_task(f"{config.benchmark or Path(config.dataset or '').name} {config.planner}", total=len(episodes), completed=skipped)
             for chunk in _chunks(todo, config.concurrency):
                 prepared = [_prepare(e, config.variant) for e in chunk]
                 assert backend is not None

@@ -47,8 +47,9 @@ def markdown(summary: dict[str, Any], title: str = "Evaluation") -> str:
     config = summary.get("config", {})
     robots = sorted(summary.get("by_robot", {}))
     header = "| metric | all | " + " | ".join(robots) + " |"
+    source = f"dataset `{config['dataset']}`" if config.get("dataset") else f"benchmark {config.get('benchmark')}"
     lines = [f"# {title}", "",
-             f"planner `{config.get('planner')}`, benchmark {config.get('benchmark')} "
+             f"planner `{config.get('planner')}`, {source} "
              f"({config.get('split')}), variant {config.get('variant')}, samples {config.get('samples')}, "
              f"repair {config.get('repair')}", "",
              header, "|" + "---|" * (2 + len(robots))]

@@ -61,6 +61,9 @@ def test_eval_run_on_a_dataset_uses_each_rows_prompt_and_task(tmp_path, small_da
     records = read_records(tmp_path / "run" / "samples.jsonl")
     assert [r["episode"] for r in records] == [r.id for r in test_rows]  # the train row is filtered out
     assert all(r["verdict"]["strict_pass"] for r in records)
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["config"]["benchmark"] is None  # the rows name their benchmarks, the run does not
+    assert f"dataset `{path}`" in (tmp_path / "run" / "report.md").read_text()
     single = episodes_for(EvalConfig(dataset=str(path), robots=("single",), split="all"))
     assert {e.robot for e in single} == {"single"} and all(e.row is not None for e in single)
     refused = runner.invoke(app, ["eval", "run", "--dataset", str(path), "--variant", "forbid",
