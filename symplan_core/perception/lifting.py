@@ -224,7 +224,3 @@ def fuse_boxes(boxes: list[Box3D]) -> Box3D:
         bottom=float(np.median([b.bottom for b in boxes])),
         inner=float(np.median(inner)) if len(inner) * 2 > len(boxes) else None, partial=not whole,
     )
-
-
-def distance(a: Box3D, b: Box3D) -> float:
-    return math.hypot(a.cx - b.cx, a.cy - b.cy)

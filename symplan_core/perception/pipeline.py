@@ -29,7 +29,6 @@ from symplan_core.perception.relations import Region, RelationConfig, infer_rela
 from symplan_core.perception.scene import Observed, observe
 from symplan_core.perception.synsets import (
     ground_label,
-    head_words,
     is_fixture,
     is_floor,
     is_substance,
@@ -37,6 +36,7 @@ from symplan_core.perception.synsets import (
     mentioned_synsets,
 )
 from symplan_core.perception.verifier import DraftFacts, Verdict, verify_draft
+from symplan_core.prompts.goal_text import type_word
 
 Dialect = Lit["omnigibson", "igibson"]
 
@@ -127,7 +127,7 @@ def object_prior(instruction: str, benchmarks: tuple[str, ...]) -> dict[str, str
     if best:
         for typ in load_problem(best[0].task).objects.values():
             if typ != "agent.n.01":
-                prior.setdefault(head_words(typ), typ)
+                prior.setdefault(type_word(typ), typ)
     return prior
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
 from symplan_core.bddl.model import Atom, Formula, Literal, Param, Problem
-from symplan_core.bddl.normalize import map_formula, to_omnigibson
+from symplan_core.bddl.normalize import map_formula, substance_instance, to_omnigibson
 from symplan_core.perception.synsets import compatibility, is_substance
 
 #: Predicates perception produces from geometry; every other one comes from the prior.
@@ -140,10 +140,7 @@ def reground(activity_problem: Problem, activity: str, seen: dict[str, str], obs
     for obs, synset in seen.items():
         if obs in renamed:
             continue
-        k = 1
-        while f"{synset}_{k}" in used:
-            k += 1
-        renamed[obs] = f"{synset}_{k}"
+        renamed[obs] = substance_instance(synset, used)
         used.add(renamed[obs])
         objects[renamed[obs]] = synset
         sources[renamed[obs]] = "detection"

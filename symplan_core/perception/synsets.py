@@ -26,6 +26,7 @@ from functools import lru_cache
 
 from symplan_core.bddl.normalize import FLOOR_TYPES, SUBSTANCE_RULES
 from symplan_core.fetch import BENCHMARKS
+from symplan_core.prompts.goal_text import type_word
 from symplan_core.tasks import list_tasks, load_problem, synset_info, synset_parents, synset_table
 
 _SYNSET = re.compile(r"^[A-Za-z0-9_'\-]+\.[nvas]\.\d+$")
@@ -66,11 +67,6 @@ def known_synset(name: str) -> bool:
             or name in benchmark_types())
 
 
-def head_words(synset: str) -> str:
-    """``tennis_racket.n.01`` -> ``tennis racket``; ``hard-boiled_egg.n.01`` -> ``hard-boiled egg``."""
-    return " ".join(synset.rsplit(".", 2)[0].replace("_", " ").split())
-
-
 def singulars(word: str) -> list[str]:
     """The word and the singulars it may be the plural of (``cookies`` -> cookie, cooky)."""
     out = [word]
@@ -108,7 +104,7 @@ def lemma_index() -> dict[tuple[str, ...], str]:
     for name in names:
         if ".n." not in name:
             continue
-        key = tuple(words_of(head_words(name)))
+        key = tuple(words_of(type_word(name)))
         sense = int(name.rsplit(".", 1)[1]) if name.rsplit(".", 1)[1].isdigit() else 99
         rank = (0 if name in table else 1, sense, name)  # the name last: no dependence on set order
         if key and (key not in best or rank < best[key][0]):

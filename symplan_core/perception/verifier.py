@@ -25,12 +25,12 @@ from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
 from symplan_core.perception.synsets import (
     compatibility,
-    head_words,
     is_container,
     is_substance,
     known_synset,
 )
 from symplan_core.planners.reference import plan_task
+from symplan_core.prompts.goal_text import type_word
 
 AXES = ("syntax", "objects", "init", "goal", "judge")
 _SYNTAX_CODES = frozenset({"unknown-predicate", "arity"})
@@ -87,11 +87,11 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         elif source not in ("detection", "prior"):
             reasons.append(f"{inst} is backed by neither a detection nor the task prior")
     types = set(to_omnigibson(problem).objects.values())  # B-100's stains are predicates, not objects
-    heads = [head_words(t).split() for t in types]
+    heads = [type_word(t).split() for t in types]
     for phrase, synset in facts.instruction_objects:
         # Any sense of the word (bow.n.02 for bow.n.08), a compound naming it (dog food: can of dog
         # food), or a kind of it will do.
-        words = head_words(synset).split()
+        words = type_word(synset).split()
         named = any(_contains(head, words) for head in heads)
         if not named and not any(compatibility(synset, t) > 0 for t in types):
             reasons.append(f"the instruction names {phrase!r} ({synset}) but no such object was detected")
