@@ -121,16 +121,17 @@ class BddlSceneSource:
 class PerceptionSettings:
     """How the camera source perceives (node parameters ``perception.*`` and ``camera.*``)."""
 
-    detector: Any = None  # a built symplan_core.perception Detector, or None (see CameraFeed.detector_error)
-    goal: str = "retrieval"
-    llm: str = ""
-    judge: str = ""
-    robot: str = "single"
-    window_s: float = 2.0
-    wait_s: float = 5.0
-    min_frames: int = 3
-    max_key_frames: int = 8
-    min_change: float = 0.02
+    # Built from a PlannerConfig only (scene_source_for): its defaults are the parameters' defaults.
+    detector: Any  # a built symplan_core.perception Detector, or None (see CameraFeed.detector_error)
+    goal: str
+    llm: str
+    judge: str
+    robot: str
+    window_s: float
+    wait_s: float
+    min_frames: int
+    max_key_frames: int
+    min_change: float
 
 
 class CameraSceneSource:
@@ -196,8 +197,10 @@ def scene_source_for(config: Any) -> tuple[SceneSource, Any]:
     from symplan_ros.camera import CameraFeed, FeedConfig
 
     camera = config.scene_source == "camera"
-    feed = CameraFeed(FeedConfig(config.rgb_topic, config.depth_topic, config.info_topic, config.sync_tolerance_s,
-                                 config.stale_after_s, config.buffer_frames, config.max_rate_hz, required=camera,
+    feed = CameraFeed(FeedConfig(rgb_topic=config.rgb_topic, depth_topic=config.depth_topic,
+                                 info_topic=config.info_topic, sync_tolerance_s=config.sync_tolerance_s,
+                                 stale_after_s=config.stale_after_s, buffer_frames=config.buffer_frames,
+                                 max_rate_hz=config.max_rate_hz, required=camera,
                                  max_image_bytes=config.max_image_bytes))
     bddl = BddlSceneSource(config.scene_task_id, config.scene_benchmark, config.scene_bddl_file,
                            config.max_bddl_bytes)
@@ -212,7 +215,8 @@ def scene_source_for(config: Any) -> tuple[SceneSource, Any]:
         feed.detector_error = f"perception needs the vision extra ({exc})"
     except PerceptionError as exc:
         feed.detector_error = str(exc)
-    settings = PerceptionSettings(detector, config.perception_goal, config.perception_llm, config.perception_judge,
-                                  config.robot, config.window_s, config.wait_s, config.min_frames,
-                                  config.keyframe_capacity, config.keyframe_threshold)
+    settings = PerceptionSettings(detector=detector, goal=config.perception_goal, llm=config.perception_llm,
+                                  judge=config.perception_judge, robot=config.robot, window_s=config.window_s,
+                                  wait_s=config.wait_s, min_frames=config.min_frames,
+                                  max_key_frames=config.keyframe_capacity, min_change=config.keyframe_threshold)
     return CameraSceneSource(bddl, feed, settings), feed
