@@ -209,10 +209,8 @@ def _place(world: World, state: State, rel: str, obj: str, target: str) -> None:
                 state.support[obj] = ("ontop", floor)
         if rel == "nextto":  # it joins the group standing around the target on the same surface
             where = state.support.get(obj)
-            group = [o for pair in state.nextto if target in pair for o in pair if o not in (obj, target)]
-            if group and where is not None:
-                state.nextto.update(frozenset((obj, o)) for o in group
-                                    if state.support.get(o) == where and not world.is_fixture(o))
+            if where is not None:
+                state.nextto.update(frozenset((obj, o)) for o in _neighbours_on(world, state, target, where, obj))
     state.near = state.near | {obj}
 
 
@@ -220,14 +218,18 @@ def _overlay(world: World, state: State, cloth: str, target: str) -> None:
     """A cloth laid over a movable object also covers the movable objects next to it on the
     same surface (a napkin over a knife and the spoon beside it)."""
     covered = [target]
-    if not world.is_fixture(target):
-        where = state.support.get(target)
-        covered += [o for pair in state.nextto if target in pair for o in pair
-                    if o not in (target, cloth) and where is not None and state.support.get(o) == where
-                    and not world.is_fixture(o)]
+    where = state.support.get(target)
+    if not world.is_fixture(target) and where is not None:
+        covered += _neighbours_on(world, state, target, where, cloth)
     for obj in covered:
         state.facts.add(("overlaid", cloth, obj))
         state.ever.add(("overlaid", cloth, obj))
+
+
+def _neighbours_on(world: World, state: State, target: str, where: tuple[str, str], other: str) -> list[str]:
+    """The movable objects next to ``target`` that rest on ``where`` (``other`` and target left out)."""
+    return [o for pair in state.nextto if target in pair for o in pair
+            if o not in (target, other) and state.support.get(o) == where and not world.is_fixture(o)]
 
 
 def floor_of(world: World, obj: str) -> str | None:
