@@ -12,13 +12,23 @@ import os
 import pytest
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    outcome = yield
-    report = outcome.get_result()
+def _fail_missing_dependency(report) -> None:
     if os.environ.get("SYMPLAN_REQUIRE_DEPS") != "1" or not report.skipped:
         return
     reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
     if "not installed" in reason:
         report.outcome = "failed"
         report.longrepr = f"SYMPLAN_REQUIRE_DEPS=1 but a dependency is missing: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    _fail_missing_dependency(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    # A module-level ``pytest.importorskip`` skips while collecting, before any test runs.
+    outcome = yield
+    _fail_missing_dependency(outcome.get_result())

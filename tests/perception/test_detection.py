@@ -13,8 +13,6 @@ from symplan_core.perception import (
     make_detector,
 )
 
-cv2 = pytest.importorskip("cv2")
-
 
 def test_fiducial_detector_reads_every_marker_of_a_clean_rendered_scene(car_scene) -> None:
     frame = car_scene.frames(1)[0]

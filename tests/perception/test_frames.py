@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -16,8 +17,6 @@ from symplan_core.perception import (
     read_depth,
     read_image,
 )
-
-cv2 = pytest.importorskip("cv2")
 
 
 def _png(path, image) -> None:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
-import pytest
 
 from symplan_core.perception import Frame, KeyFrameConfig, KeyFrameSelector
-
-cv2 = pytest.importorskip("cv2")
 
 
 def _scene(shift: int, blur: float = 0.0) -> Frame:

@@ -12,8 +12,6 @@ from symplan_core.perception import LiftConfig
 from symplan_core.perception.lifting import Box3D, DepthLifter
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
 
-pytest.importorskip("cv2")
-
 FLOOR = Region("floor#0", "floor.n.01_1", Box3D(0, 0, 20, 20, 0, 0.0, -1.0), "floor", True, "kitchen")
 size = st.floats(0.05, 0.6)
 coord = st.floats(-3, 3)

@@ -11,8 +11,6 @@ from symplan_core.perception import NoiseConfig, render_task
 from symplan_core.perception.layout import TAG
 from symplan_core.tasks import load_problem
 
-cv2 = pytest.importorskip("cv2")
-
 
 def _inside_xy(a, b) -> bool:
     return b.x0 - 1e-9 <= a.x0 and a.x1 <= b.x1 + 1e-9 and b.y0 - 1e-9 <= a.y0 and a.y1 <= b.y1 + 1e-9
