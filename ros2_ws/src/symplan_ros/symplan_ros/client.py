@@ -15,6 +15,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from lifecycle_msgs.srv import ChangeState, GetState
 from rclpy.action import ActionClient
 from rclpy.node import Node
+from rclpy.task import Future
 from symplan_interfaces.action import Plan
 from symplan_interfaces.msg import Subgoal
 from symplan_interfaces.srv import VerifyPlan
@@ -22,7 +23,42 @@ from symplan_interfaces.srv import VerifyPlan
 from symplan_ros.runtime import RELIABLE, BackgroundExecutor
 from symplan_ros.waits import WAIT_S, wait_future, wait_until
 
-__all__ = ["WAIT_S", "BackgroundExecutor", "PlannerClient", "wait_future", "wait_until"]
+__all__ = ["WAIT_S", "BackgroundExecutor", "GoalClient", "PlannerClient", "wait_future", "wait_until"]
+
+
+class GoalClient(ActionClient):
+    """An ActionClient whose ``send_goal_async`` registers the goal before its response can arrive.
+
+    rclpy 9.1.2 (the PyPI wheel) registers the request's future under its lock, then, after the
+    lock, registers a second future under the same sequence number (a half-applied backport of
+    ros2/rclpy#1308 for ros2/rclpy#1123). A response taken by the executor thread in between
+    completes the first future and the caller waits on the second forever, or the second's
+    done-callback removes a future never added (``ValueError: list.remove(x)``). Both were seen
+    in the soak suite on a loaded 2-core machine. Here the feedback callback is registered before
+    the request goes out and everything else under the lock, so the one returned future is the
+    one the response completes.
+    """
+
+    def send_goal_async(self, goal: Any, feedback_callback: Callable[[Any], None] | None = None,
+                        goal_uuid: Any = None) -> Future:
+        if not isinstance(goal, self._action_type.Goal):
+            raise TypeError(f"expected {self._action_type.Goal}, got {type(goal)}")
+        request = self._action_type.Impl.SendGoalService.Request()
+        request.goal_id = self._generate_random_uuid() if goal_uuid is None else goal_uuid
+        request.goal = goal
+        if feedback_callback is not None:
+            self._feedback_callbacks[bytes(request.goal_id.uuid)] = feedback_callback
+        future: Future = Future()
+        with self._lock:  # the executor takes responses under this lock
+            sequence_number = self._client_handle.send_goal_request(request)
+            if sequence_number in self._pending_goal_requests:
+                raise RuntimeError(f"sequence {sequence_number} conflicts with a pending goal request")
+            self._pending_goal_requests[sequence_number] = future
+            self._goal_sequence_number_to_goal_id[sequence_number] = request.goal_id
+            future.add_done_callback(self._remove_pending_goal_request)
+            self.add_future(future)
+        return future
+
 
 class PlannerClient:
     """Drives one planner node the way an operator's tools would: lifecycle, Plan, VerifyPlan.
@@ -33,7 +69,7 @@ class PlannerClient:
     def __init__(self, node: Node, planner: str = "/symplan_planner",
                  on_subgoal: Callable[[Subgoal], None] | None = None) -> None:
         self.node = node
-        self.plan_client = ActionClient(node, Plan, f"{planner}/plan")
+        self.plan_client = GoalClient(node, Plan, f"{planner}/plan")
         self.change_state = node.create_client(ChangeState, f"{planner}/change_state")
         self.get_state = node.create_client(GetState, f"{planner}/get_state")
         self.verify = node.create_client(VerifyPlan, f"{planner}/verify_plan")
