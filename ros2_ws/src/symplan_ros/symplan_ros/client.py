@@ -7,11 +7,13 @@ re-exported here from `symplan_ros.runtime`).
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray
+from lifecycle_msgs.msg import Transition
 from lifecycle_msgs.srv import ChangeState, GetState
 from rclpy.action import ActionClient
 from rclpy.node import Node
@@ -23,7 +25,13 @@ from symplan_interfaces.srv import VerifyPlan
 from symplan_ros.runtime import RELIABLE, BackgroundExecutor
 from symplan_ros.waits import WAIT_S, wait_future, wait_until
 
-__all__ = ["WAIT_S", "BackgroundExecutor", "GoalClient", "PlannerClient", "wait_future", "wait_until"]
+__all__ = ["WAIT_S", "BackgroundExecutor", "GoalClient", "PlannerClient", "call_resending", "wait_future", "wait_until"]
+
+
+#: Where each lifecycle transition leaves a node that took it.
+_TRANSITION_GOAL = {Transition.TRANSITION_CONFIGURE: "inactive", Transition.TRANSITION_CLEANUP: "unconfigured",
+                    Transition.TRANSITION_ACTIVATE: "active", Transition.TRANSITION_DEACTIVATE: "inactive"}
+RESEND_AFTER_S = 15.0
 
 
 class GoalClient(ActionClient):
@@ -67,8 +75,9 @@ class PlannerClient:
     """
 
     def __init__(self, node: Node, planner: str = "/symplan_planner",
-                 on_subgoal: Callable[[Subgoal], None] | None = None) -> None:
+                 on_subgoal: Callable[[Subgoal], None] | None = None, resend_after_s: float = RESEND_AFTER_S) -> None:
         self.node = node
+        self.resend_after_s = resend_after_s  # a service request without an answer is sent again
         self.plan_client = GoalClient(node, Plan, f"{planner}/plan")
         self.change_state = node.create_client(ChangeState, f"{planner}/change_state")
         self.get_state = node.create_client(GetState, f"{planner}/get_state")
@@ -87,14 +96,26 @@ class PlannerClient:
     def state(self, timeout: float = WAIT_S) -> str:
         if not self.get_state.wait_for_service(timeout_sec=timeout):
             raise TimeoutError("no get_state service")
-        return wait_future(self.get_state.call_async(GetState.Request()), timeout).current_state.label
+        return call_resending(self.get_state, GetState.Request, timeout, self.resend_after_s)[0].current_state.label
 
     def transition(self, transition_id: int, timeout: float = WAIT_S) -> bool:
+        """Request a lifecycle transition; True once the node is in the transition's goal state.
+
+        A request that got no answer is sent again (see `call_resending`); a second request
+        of one transition fails once the first has moved the node on, so a failure is settled by
+        asking the node for its state."""
         if not self.change_state.wait_for_service(timeout_sec=timeout):
             raise TimeoutError("no change_state service")
-        req = ChangeState.Request()
-        req.transition.id = transition_id
-        return wait_future(self.change_state.call_async(req), timeout).success
+
+        def request() -> ChangeState.Request:
+            req = ChangeState.Request()
+            req.transition.id = transition_id
+            return req
+
+        response, sent = call_resending(self.change_state, request, timeout, self.resend_after_s)
+        if response.success:
+            return True
+        return sent > 1 and self.state(timeout) == _TRANSITION_GOAL.get(transition_id)
 
     def send(self, goal: Plan.Goal, on_feedback: Callable[[Plan.Feedback], None] | None = None,
              timeout: float = WAIT_S) -> Any:
@@ -117,4 +138,35 @@ class PlannerClient:
     def call_verify(self, timeout: float = WAIT_S, **fields: Any) -> VerifyPlan.Response:
         if not self.verify.wait_for_service(timeout_sec=timeout):
             raise TimeoutError("no verify_plan service")
-        return wait_future(self.verify.call_async(VerifyPlan.Request(**fields)), timeout)
+        return call_resending(self.verify, lambda: VerifyPlan.Request(**fields), timeout, self.resend_after_s)[0]
+
+
+def call_resending(client: Any, make_request: Callable[[], Any], timeout: float,
+                    resend_after: float = RESEND_AFTER_S) -> tuple[Any, int]:
+    """Call a service, sending the request again each ``resend_after`` seconds without an answer;
+    return (the first answer, the number of requests sent).
+
+    rmw_fastrtps drops a response that is ready before the server has matched the client's
+    response reader (it waits 100 ms for that), so on a loaded machine a request can be served
+    and its answer never arrive: the caller then waited out its whole timeout (seen once in a
+    fresh-clone `make test`, on a lifecycle configure).
+    """
+    deadline = time.monotonic() + timeout
+    futures = [client.call_async(make_request())]
+    next_send = time.monotonic() + resend_after
+    try:
+        while True:
+            for future in futures:
+                if future.done():
+                    return future.result(), len(futures)
+            now = time.monotonic()
+            if now >= deadline:
+                raise TimeoutError(f"{client.srv_name}: no answer to {len(futures)} request(s) within {timeout}s")
+            if now >= next_send:
+                futures.append(client.call_async(make_request()))
+                next_send = now + resend_after
+            time.sleep(0.01)
+    finally:
+        for future in futures:
+            if not future.done():  # forget it: the client would keep it pending forever
+                client.remove_pending_request(future)
