@@ -77,8 +77,8 @@ def test_stock_action_client_loses_a_goal_response_that_arrives_after_its_lock(p
 @pytest.fixture(scope="module")
 def late_first_answer(spinner: Any, ros_context: Any) -> dict[str, Any]:
     """/late/get_state and /late/change_state: each first request is held 3 s before its answer
-    (as good as lost to a client resending after 0.5 s); change_state moves the state at once
-    and, like a lifecycle node, fails a repeat of a transition already taken."""
+    (as good as lost to a client resending after 0.5 s; get_state's says "held"); change_state
+    moves the state at once and, like a lifecycle node, fails a repeat of a transition taken."""
     from lifecycle_msgs.srv import ChangeState, GetState
     from rclpy.callback_groups import ReentrantCallbackGroup
     from rclpy.node import Node
@@ -91,6 +91,8 @@ def late_first_answer(spinner: Any, ros_context: Any) -> dict[str, Any]:
         seen["get_state"] += 1
         if seen["get_state"] == 1:
             time.sleep(3.0)
+            resp.current_state.label = "held"  # tells the held answer from its repeat's
+            return resp
         resp.current_state.label = seen["state"]
         return resp
 
@@ -113,10 +115,8 @@ def test_a_service_request_without_an_answer_is_sent_again_and_the_first_answer_
     from symplan_ros.client import PlannerClient
 
     client = PlannerClient(spinner.add(Node("late_state_client", context=ros_context)), "/late", resend_after_s=0.5)
-    started = time.monotonic()
-    assert client.state(timeout=30) == "unconfigured"
-    assert time.monotonic() - started < 2.5  # the repeat's answer, not the held first one
-    assert late_first_answer["get_state"] == 2
+    assert client.state(timeout=30) == "unconfigured"  # the repeat's answer, not the held first one
+    assert late_first_answer["get_state"] >= 2
 
 
 def test_a_transition_whose_repeat_fails_is_settled_by_the_node_state(late_first_answer: dict[str, Any],
@@ -128,5 +128,5 @@ def test_a_transition_whose_repeat_fails_is_settled_by_the_node_state(late_first
     client = PlannerClient(spinner.add(Node("late_transition_client", context=ros_context)), "/late",
                            resend_after_s=0.5)
     assert client.transition(Transition.TRANSITION_CONFIGURE, timeout=30)
-    assert late_first_answer["change_state"] == 2  # the repeat failed; the state says configured
+    assert late_first_answer["change_state"] >= 2  # the repeat failed; the state says configured
     assert not client.transition(Transition.TRANSITION_ACTIVATE, timeout=30)  # not taken: no state match
