@@ -1,5 +1,8 @@
-"""The client's calls against real servers over DDS, in the two ways an answer went missing on a
+"""The client's calls against real servers over DDS, in the ways an answer went missing on a
 loaded machine (symplan_ros.client says why each happens):
+
+- a Plan goal client created on a node that already spins in another thread: the executor may
+  poll it as soon as it is registered, which stock rclpy 9.1.2 does before creating its lock;
 
 - a Plan goal response arriving inside the window where rclpy 9.1.2's stock ``send_goal_async``
   has registered the request but not yet replaced its future. The window is widened on purpose:
@@ -26,6 +29,38 @@ class _SlowInsertTable(dict):
     def __setitem__(self, key: Any, value: Any) -> None:
         time.sleep(1.0)
         super().__setitem__(key, value)
+
+
+def _lock_when_registered(client_class: type, spinner: Any, ros_context: Any) -> bool:
+    """Whether the client has its lock at the moment it registers with the spinning node."""
+    from rclpy.node import Node
+    from symplan_interfaces.action import Plan
+
+    node = spinner.add(Node(f"lock_probe_{client_class.__name__.lower()}", context=ros_context))
+    seen: list[bool] = []
+    register = node.add_waitable
+
+    def add_waitable(waitable: Any) -> None:
+        seen.append(hasattr(waitable, "_lock"))
+        register(waitable)
+
+    node.add_waitable = add_waitable
+    client_class(node, Plan, "/lock_probe/plan")
+    return seen == [True]
+
+
+def test_goal_client_has_its_lock_when_a_spinning_executor_first_sees_it(spinner: Any, ros_context: Any) -> None:
+    from symplan_ros.client import GoalClient
+
+    assert _lock_when_registered(GoalClient, spinner, ros_context)
+
+
+def test_stock_action_client_registers_with_the_executor_before_it_has_a_lock(spinner: Any,
+                                                                              ros_context: Any) -> None:
+    from rclpy.action import ActionClient
+
+    # When this fails, rclpy creates the lock first and GoalClient's early lock can go.
+    assert not _lock_when_registered(ActionClient, spinner, ros_context)
 
 
 @pytest.fixture(scope="module")

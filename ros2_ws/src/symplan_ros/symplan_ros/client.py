@@ -7,6 +7,7 @@ re-exported here from `symplan_ros.runtime`).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -35,17 +36,35 @@ RESEND_AFTER_S = 15.0
 
 
 class GoalClient(ActionClient):
-    """An ActionClient whose ``send_goal_async`` registers the goal before its response can arrive.
+    """An ActionClient that is safe to create on a node already spinning in another thread, and
+    whose ``send_goal_async`` registers the goal before its response can arrive. Two rclpy 9.1.2
+    (the PyPI wheel) races, both seen on a loaded 2-core machine:
 
-    rclpy 9.1.2 (the PyPI wheel) registers the request's future under its lock, then, after the
-    lock, registers a second future under the same sequence number (a half-applied backport of
-    ros2/rclpy#1308 for ros2/rclpy#1123). A response taken by the executor thread in between
-    completes the first future and the caller waits on the second forever, or the second's
-    done-callback removes a future never added (``ValueError: list.remove(x)``). Both were seen
-    in the soak suite on a loaded 2-core machine. Here the feedback callback is registered before
-    the request goes out and everything else under the lock, so the one returned future is the
-    one the response completes.
+    - Its constructor registers the client with the node's executor before it creates its
+      ``_lock``; an executor thread that polls the client in between dies of AttributeError, and
+      with it every callback of every node it spun (a lifecycle configure then got no answer).
+      Here the lock exists before the constructor runs, and the constructor's late assignment
+      is ignored.
+    - ``send_goal_async`` registers the request's future under the lock, then, after it, a second
+      future under the same sequence number (a half-applied backport of ros2/rclpy#1308 for
+      ros2/rclpy#1123). A response taken by the executor thread in between completes the first
+      future and the caller waits on the second forever, or the second's done-callback removes a
+      future never added (``ValueError: list.remove(x)``). Here the feedback callback is
+      registered before the request goes out and everything else under the lock, so the one
+      returned future is the one the response completes.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._early_lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+    @property
+    def _lock(self) -> threading.Lock:
+        return self._early_lock
+
+    @_lock.setter
+    def _lock(self, _late: threading.Lock) -> None:
+        pass  # rclpy assigns it after the executor can already use the client: keep the first
 
     def send_goal_async(self, goal: Any, feedback_callback: Callable[[Any], None] | None = None,
                         goal_uuid: Any = None) -> Future:
