@@ -3,7 +3,6 @@ loaded machine (symplan_ros.client says why each happens):
 
 - a Plan goal client created on a node that already spins in another thread: the executor may
   poll it as soon as it is registered, which stock rclpy 9.1.2 does before creating its lock;
-
 - a Plan goal response arriving inside the window where rclpy 9.1.2's stock ``send_goal_async``
   has registered the request but not yet replaced its future. The window is widened on purpose:
   the feedback-callback table's insert, which the stock client does after its lock is released,
