@@ -20,8 +20,8 @@ from pathlib import Path
 
 from symplan_core.engine import compile_task
 from symplan_core.eval.harness import EvalConfig, episodes_for, run_eval, write_summary
-from symplan_core.eval.repair import reference_response
 from symplan_core.llm import FunctionBackend, PlannerPrompt
+from symplan_core.planners.reference_backend import reference_response
 from symplan_core.tasks import load_problem
 
 

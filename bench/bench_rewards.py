@@ -21,8 +21,8 @@ import time
 
 from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
-from symplan_core.eval.repair import reference_response
 from symplan_core.eval.splits import split_tasks
+from symplan_core.planners.reference_backend import reference_response
 from symplan_core.tasks import load_problem
 from symplan_core.training import BatchRewarder, LengthConfig, TaskScorer
 from symplan_core.training.parallel import ShardedScorer

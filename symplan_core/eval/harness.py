@@ -29,10 +29,11 @@ from symplan_core.bddl import parse_problem
 from symplan_core.data.samples import SampleRow, read_rows
 from symplan_core.engine.verify import CompiledTask, compile_task
 from symplan_core.eval.metrics import Record, failed_verdict, score, summarize
-from symplan_core.eval.repair import as_prompt, completion_fields, load_planner, repair_sample
 from symplan_core.eval.splits import split_tasks
 from symplan_core.llm import Completion, PlannerBackend, Sampling
+from symplan_core.planners.reference_backend import make_planner_backend
 from symplan_core.prompts import build_prompt
+from symplan_core.runtime.repair import as_prompt, completion_fields, repair_sample
 from symplan_core.tasks import load_problem
 
 SAMPLES_FILE = "samples.jsonl"
@@ -238,7 +239,7 @@ def run_eval(
     restore = _stop_on_sigterm()
     try:
         if todo and backend is None:
-            backend = load_planner(config.planner)
+            backend = make_planner_backend(config.planner)
         with bar, samples_path.open("a") as fh:
             if samples_path.stat().st_size and not samples_path.read_bytes().endswith(b"\n"):
                 fh.write("\n")  # end a torn last line so the next record starts on its own

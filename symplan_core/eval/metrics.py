@@ -20,16 +20,9 @@ from typing import Any
 
 from symplan_core.engine.verify import CompiledTask, VerifyResult, verify
 from symplan_core.eval.passk import DEFAULT_KS, SampleCounts, consistency_buckets, pass_at_k_table
+from symplan_core.runtime.repair import verdict_of
 
 Record = dict[str, Any]
-
-
-def verdict_of(result: VerifyResult) -> dict[str, Any]:
-    return {
-        "strict_pass": result.strict_pass, "engine_pass": result.engine_pass,
-        "gcr": round(result.gcr, 6), "format_ok": result.format_ok, "commands": result.commands,
-        "error_count": len(result.errors), "warning_count": len(result.warnings),
-    }
 
 
 def score(task: CompiledTask, response: str) -> tuple[VerifyResult, dict[str, Any], list[dict]]:

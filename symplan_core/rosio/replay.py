@@ -166,9 +166,9 @@ def read_key_frames(reader: BagReader, topics: CameraTopicChoice, tolerance_s: f
 def _plan(problem: Any, spec: str, robot: str, rounds: int) -> tuple[str | None, dict[str, Any]]:
     """The engine-verified plan for an accepted problem (the node's repair loop); (response, report)."""
     from symplan_core.engine import compile_task
-    from symplan_core.eval.repair import repair_sample
     from symplan_core.planners.reference_backend import make_planner_backend
     from symplan_core.prompts import build_prompt
+    from symplan_core.runtime.repair import repair_sample
 
     task = compile_task(problem, robot=robot)
     with make_planner_backend(spec) as backend:

@@ -31,7 +31,7 @@ def repair(backend: Any, task: Any, messages: Sequence[dict[str, str]], rounds: 
     state, feed the engine's errors back for ``rounds`` rounds, then ``fallback`` (a backend or
     None). A backend error ends the model rounds: an unreachable endpoint will not recover.
     ``max_tokens`` caps each answer (the paper's sampling otherwise)."""
-    from symplan_core.eval.repair import repair_sample
+    from symplan_core.runtime.repair import repair_sample
     from symplan_core.llm.base import Sampling
 
     sampling = Sampling(max_tokens=max_tokens) if max_tokens else None

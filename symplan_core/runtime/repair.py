@@ -1,4 +1,4 @@
-"""Verifier-in-the-loop repair: the one loop evaluation and the ROS runtime share.
+"""Verifier-in-the-loop repair: the one loop evaluation and the robot runtime share.
 
 :func:`repair_sample` asks the planner, verifies the answer with the engine, feeds the
 engine's errors and hints back for up to ``rounds`` more rounds (stopping at the first
@@ -16,21 +16,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from symplan_core.engine.verify import CompiledTask, VerifyResult
-from symplan_core.eval.metrics import score, verdict_of
+from symplan_core.engine.verify import CompiledTask, VerifyResult, verify
 from symplan_core.llm import ChatMessage, Completion, PlannerBackend, PlannerPrompt, Sampling
-from symplan_core.planners.reference_backend import (
-    make_planner_backend,
-    reference_backend,
-    reference_response,
-)
+from symplan_core.planners.reference_backend import reference_backend
 from symplan_core.prompts import repair_conversation
 
-__all__ = ["RepairTrace", "as_prompt", "completion_fields", "load_planner", "reference_backend",
-           "reference_response", "repair_sample"]
+__all__ = ["Attempt", "RepairTrace", "as_prompt", "completion_fields", "repair_sample", "verdict_of"]
 
-#: A planner spec -> backend (the reference planner included).
-load_planner = make_planner_backend
+
+def verdict_of(result: VerifyResult) -> dict[str, Any]:
+    """The engine's verdict as a record's ``verdict`` object (``docs/eval.md``)."""
+    return {
+        "strict_pass": result.strict_pass, "engine_pass": result.engine_pass,
+        "gcr": round(result.gcr, 6), "format_ok": result.format_ok, "commands": result.commands,
+        "error_count": len(result.errors), "warning_count": len(result.warnings),
+    }
 
 
 def as_prompt(messages: Sequence[Mapping[str, str]], task: CompiledTask, prompt_id: str) -> PlannerPrompt:
@@ -125,7 +125,7 @@ def repair_sample(
         result = None
         if completion.ok:
             notify("verify", round_index)
-            result = score(task, completion.text)[0]
+            result = verify(task, completion.text)
         return Attempt(round_index, source, completion, result, result is not None and accept(result))
 
     trace = RepairTrace(strict_pass_at_round=[])
