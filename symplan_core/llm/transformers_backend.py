@@ -81,6 +81,8 @@ def resolve_model_location(model_path: str, gguf_file: str | None = None) -> Res
         raise ModelNotFoundError(
             f"model {model_path!r} is not installed; run `symplan models install {model_path}`"
         )
+    if located.is_dir():  # a model directory brought with `symplan models install DIR`
+        return resolve_model_location(str(located), gguf_file)
     return ResolvedModel(located.parent, located.name)
 
 
