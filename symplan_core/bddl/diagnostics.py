@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from symplan_core.bddl.model import SourcePos
+from symplan_core.errors import SymPlanError
 
 
-class BDDLError(Exception):
+class BDDLError(SymPlanError):
     """Base of every error the BDDL layer raises on bad input."""
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
+from symplan_core.bddl.checks import iter_atoms
 from symplan_core.bddl.environment import NameMap
-from symplan_core.bddl.model import Problem
-from symplan_core.bddl.normalize import to_omnigibson
+from symplan_core.bddl.model import Atom, Literal, Problem
+from symplan_core.bddl.normalize import SUBSTANCE_RULES, to_omnigibson
 from symplan_core.engine.actions import ActionSpec, action_set
 from symplan_core.engine.errors import SKIPPED_KINDS, EngineError, ErrorKind
 from symplan_core.engine.execute import (
@@ -27,9 +28,32 @@ from symplan_core.engine.goals import GoalEvaluator
 from symplan_core.engine.plan_text import BadLine, Call, ParsedPlan, format_call, parse_plan
 from symplan_core.engine.state import SUPPORT_RELATIONS, State
 from symplan_core.engine.world import World, build_world
+from symplan_core.errors import SymPlanError, TaskError
 
 HAND_CAPACITY = {"single": 1, "dual": 2}
 _STATIC = frozenset({"inroom"})
+
+
+def with_tap_water(problem: Problem) -> Problem:
+    """A B-100 task with stains and a sink gets the water its sink gives (to soak a cleaning
+    tool in: a stain needs a soaked one). B-100 names water only where ``soaked`` appears; the
+    literal added, ``(not (soaked o))``, is already true in the closed world, and normalization
+    adds the substance. Not done when the task declares rigid ``water.n.06`` bottles (the
+    substance would share their type)."""
+    from symplan_core.tasks import synset_info
+
+    soaked, (_pred, water) = next((k, v) for k, v in SUBSTANCE_RULES.items() if v[0] == "saturated")
+    if problem.domain != "igibson" or water in problem.objects.values():
+        return problem
+    if any(lit.predicate == soaked for lit in problem.init) or any(a.predicate == soaked for a in iter_atoms(problem.goal)):
+        return problem
+    stained = any(lit.predicate == "stained" for lit in problem.init) or \
+        any(a.predicate == "stained" for a in iter_atoms(problem.goal))
+    infos = (synset_info(t) for t in set(problem.objects.values()))
+    if not stained or not any(i is not None and "particleSource" in i.abilities for i in infos):
+        return problem
+    first = next(i for i, t in problem.objects.items() if t != "agent.n.01")
+    return replace(problem, init=problem.init + (Literal(Atom(soaked, (first,)), negated=True),))
 
 
 @dataclass
@@ -96,11 +120,11 @@ class CompiledTask:
     """A task ready for verification: world, initial state, goal and action set."""
 
     def __init__(self, problem: Problem, robot: str = "single", actions: str | None = None,
-                 goal_evidence: bool = True):
+                 goal_evidence: bool = True, open_defaults: Mapping[str, bool] | None = None):
         if robot not in HAND_CAPACITY:
             raise ValueError(f"robot must be 'single' or 'dual', not {robot!r}")
         self.source_problem = problem
-        self.problem = to_omnigibson(problem)
+        self.problem = to_omnigibson(with_tap_water(problem))
         self.robot = robot
         self.capacity = HAND_CAPACITY[robot]
         self.action_set_name = actions or ("b100" if problem.domain == "igibson" else "b1k")
@@ -108,7 +132,7 @@ class CompiledTask:
         self.actions: dict[str, CompiledAction] = {n: compile_action(s) for n, s in self.specs.items()}
         added = frozenset(self.problem.objects) - frozenset(problem.objects)  # substances from normalization
         self.goal_evidence = goal_evidence
-        self.world: World = build_world(self.problem, problem.domain, added, goal_evidence)
+        self.world: World = build_world(self.problem, problem.domain, added, goal_evidence, open_defaults)
         self.names = NameMap.for_objects(self.world.objects)
         self.evaluator = GoalEvaluator(self.world.by_type)
         self.conjuncts = self.evaluator.conjuncts(self.problem.goal)
@@ -151,6 +175,7 @@ class CompiledTask:
                 state.future.discard(args[0])
             else:
                 state.facts.add((pred, *args))
+        state.facts.update(("open", o) for o, (is_open, _why) in self.world.assumed_open.items() if is_open)
         return state
 
     def initial_state(self) -> State:
@@ -199,6 +224,8 @@ class CompiledTask:
                 return StepOutcome([err], [], applied=False)
             errors.append(err)
         diagnostics = self._assumed_affordances(call, action, args) if self.world.unknown else ()
+        if self.world.assumed_open:
+            diagnostics = [*diagnostics, *self._assumed_states(state, call, args)]
         redundant = redundant_effect(action, state, args)
         if redundant is not None:
             redundant = self.shorten_text(redundant)
@@ -227,6 +254,27 @@ class CompiledTask:
                     ""))
         return out
 
+    def _assumed_states(self, state: State, call: Call, args: list[str]) -> list[EngineError]:
+        """One ASSUMED_STATE diagnostic per unstated ``open`` this call reads: an argument's own,
+        or that of a container an argument is (transitively) inside. ``verify`` keeps the first
+        per object."""
+        assumed = self.world.assumed_open
+        seen = []
+        for arg in args:
+            for obj in (arg, *(t for rel, t in state.container_chain(arg) if rel == "inside")):
+                if obj in assumed and obj not in seen:
+                    seen.append(obj)
+        out = []
+        for obj in seen:
+            is_open, why = assumed[obj]
+            name = self.names.short(obj)
+            out.append(EngineError(call.step, call.text, ErrorKind.ASSUMED_STATE,
+                                   f"the task does not state whether {name} is open; assumed "
+                                   f"{'open' if is_open else 'closed'} ({why})",
+                                   f"state (open {obj}) or (not (open {obj})) in the task to decide it",
+                                   f"({'open' if is_open else 'not (open'} {obj}{'' if is_open else ')'})"))
+        return out
+
     # -- goal ---------------------------------------------------------------
     def goal_report(self, state: State) -> tuple[list[bool], float]:
         holds, evaluate = state.holds, self.evaluator.evaluate
@@ -244,10 +292,19 @@ class CompiledTask:
 
 
 def compile_task(problem: Problem, robot: str = "single", actions: str | None = None,
-                 goal_evidence: bool = True) -> CompiledTask:
+                 goal_evidence: bool = True, open_defaults: Mapping[str, bool] | None = None) -> CompiledTask:
     """Compile ``problem`` for ``robot`` with an action set (default: its benchmark's).
-    ``goal_evidence=False`` for drafts whose goal is under judgement (see ``build_world``)."""
-    return CompiledTask(problem, robot, actions, goal_evidence)
+    ``goal_evidence=False`` for drafts whose goal is under judgement (see ``build_world``).
+    ``open_defaults`` (synset -> open?) overrides, for this task, whether an openable object
+    whose ``open`` the file does not state starts open (``world.open_defaults``).
+    Raises :class:`~symplan_core.errors.TaskError` (a ValueError) for a problem it cannot compile."""
+    try:
+        return CompiledTask(problem, robot, actions, goal_evidence, open_defaults)
+    except SymPlanError:
+        raise
+    except (ValueError, KeyError) as exc:  # a name or value the world builder cannot place
+        detail = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+        raise TaskError(detail) from exc
 
 
 def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = None,
@@ -258,6 +315,7 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
     errors: list[EngineError] = []
     warnings: list[EngineError] = []
     diagnostics: list[EngineError] = []
+    assumed_seen: set[str] = set()  # ASSUMED_STATE: reported once per object
     steps: list[dict] = []
     prefix = None
     for item in parsed.items:
@@ -270,7 +328,9 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
             errors.extend(outcome.errors)
             warnings.extend(outcome.warnings)
             if outcome.diagnostics:
-                diagnostics.extend(outcome.diagnostics)
+                diagnostics.extend(d for d in outcome.diagnostics if d.kind is not ErrorKind.ASSUMED_STATE
+                                   or d.precondition not in assumed_seen)
+                assumed_seen.update(d.precondition for d in outcome.diagnostics if d.kind is ErrorKind.ASSUMED_STATE)
             outcome_errors = outcome.errors
             if trace:
                 steps.append({"step": item.step, "call": item.text, "applied": outcome.applied,
