@@ -55,8 +55,8 @@ verl: $(STAMPS)/verl
 
 # Always run: no-ops (no network) once the data directory / model are complete.
 data: $(STAMPS)/core
-	$(VENV)/bin/symplan data fetch --eai --wordnet
-	$(VENV)/bin/symplan data verify --eai --wordnet
+	$(VENV)/bin/symplan data fetch --eai --wordnet --perception
+	$(VENV)/bin/symplan data verify --eai --wordnet --perception
 
 model: $(STAMPS)/core
 	$(VENV)/bin/symplan models install smollm2

