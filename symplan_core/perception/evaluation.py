@@ -41,6 +41,59 @@ from symplan_core.tasks import load_problem
 CORE_F1 = 0.9
 
 
+class InstructionFileError(ValueError):
+    """A malformed ``--instructions`` file (line number and reason)."""
+
+
+@dataclass(frozen=True)
+class GivenInstruction:
+    """One line of an instructions file: what a person said for an activity, in a style."""
+
+    activity: str
+    instruction: str
+    style: str = "unstyled"
+
+
+def load_instructions(path, benchmark: str = "b1k") -> list[GivenInstruction]:
+    """Read a JSONL file of ``{"activity", "instruction", "style"?}``; every activity must exist."""
+    import json
+    from pathlib import Path
+
+    from symplan_core.tasks import list_tasks
+
+    path = Path(path)
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstructionFileError(f"cannot read instructions {path}: {exc}") from None
+    known = set(list_tasks(benchmark))
+    out = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InstructionFileError(f"{path}:{number}: not JSON: {exc.msg}") from None
+        if not isinstance(row, dict):
+            raise InstructionFileError(f"{path}:{number}: a line is a JSON object")
+        extra = set(row) - {"activity", "instruction", "style"}
+        if extra:
+            raise InstructionFileError(f"{path}:{number}: unknown field(s) {sorted(extra)}")
+        activity, text, style = row.get("activity"), row.get("instruction"), row.get("style", "unstyled")
+        if not isinstance(activity, str) or not isinstance(text, str) or not text.strip():
+            raise InstructionFileError(f"{path}:{number}: needs a string 'activity' and a non-empty 'instruction'")
+        if not isinstance(style, str) or not style:
+            raise InstructionFileError(f"{path}:{number}: 'style' is a non-empty string")
+        activity = activity.split("/", 1)[1] if activity.startswith(f"{benchmark}/") else activity
+        if activity not in known:
+            raise InstructionFileError(f"{path}:{number}: {activity!r} is not a {benchmark} activity")
+        out.append(GivenInstruction(activity, text.strip(), style))
+    if not out:
+        raise InstructionFileError(f"{path}: no instructions")
+    return out
+
+
 class EvalOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -49,7 +102,16 @@ class EvalOptions(BaseModel):
     frames: int = Field(default=8, ge=1)
     noise: NoiseConfig = NoiseConfig()
     instruction: Lit["goal", "name"] = "goal"
+    #: Leave-one-out: the evaluated activity is removed from the retrieval corpus and any example
+    #: pool (the novel-task setting).
+    holdout: bool = False
     perception: PerceptionConfig = PerceptionConfig()
+
+    def config_for(self, task: str) -> PerceptionConfig:
+        if not self.holdout:
+            return self.perception
+        return self.perception.model_copy(
+            update={"exclude_activities": (*self.perception.exclude_activities, task)})
 
 
 @dataclass
@@ -83,6 +145,8 @@ def _counts(found: set, truth: set) -> Counts:
 class TaskReport:
     task: str
     instruction: str
+    style: str = ""
+    holdout: bool = False
     loads: bool = False
     accepted: bool = False
     verdicts: dict[str, bool | None] = field(default_factory=dict)
@@ -94,6 +158,13 @@ class TaskReport:
     prior_facts: Counts = field(default_factory=Counts)
     goal_equivalent: bool = False
     plan_transfer: bool = False
+    #: A clarification question was asked instead of accepting; the simulated person's answer
+    #: (the candidate whose goal is the released one, else one whose plan reaches it) resolves it.
+    asked: bool = False
+    question: str = ""
+    candidates: list[str] = field(default_factory=list)
+    answer: str | None = None
+    resolved: bool = False
     core_agreement: bool = False
     min_tag_px: int = 0
     seconds: float = 0.0
@@ -103,12 +174,18 @@ class TaskReport:
     def retrieval_hit(self) -> bool:
         return self.retrieved == self.task
 
+    @property
+    def accepted_wrong(self) -> bool:
+        """Accepted, and its plan does not reach the released goal: the dangerous case."""
+        return self.accepted and not self.plan_transfer
+
     def to_json(self) -> dict:
         out = asdict(self)
         for key in ("objects", "facts", "observed_facts", "prior_facts"):
             c = getattr(self, key)
             out[key].update(precision=round(c.precision, 4), recall=round(c.recall, 4), f1=round(c.f1, 4))
         out["retrieval_hit"] = self.retrieval_hit
+        out["accepted_wrong"] = self.accepted_wrong
         return out
 
 
@@ -142,18 +219,21 @@ def _renamed(problem: Problem, rename: dict[str, str]) -> Problem:
     return Problem(problem.name, problem.domain, {name(i): t for i, t in problem.objects.items()}, init, goal)
 
 
-def evaluate_task(activity: str, options: EvalOptions) -> TaskReport:
+def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction | None = None,
+                  rendered: tuple | None = None) -> TaskReport:
+    """Render, perceive, compare. ``given``: a person's instruction instead of one made from the
+    task; ``rendered``: (scene, frames) already made for this activity (several instructions)."""
     started = time.perf_counter()
     task = f"{options.benchmark}/{activity}"
     released = load_problem(task)
-    instruction = instruction_for(released, activity, options.instruction)
-    report = TaskReport(task=task, instruction=instruction)
-    scene = render_task(released, options.seed)
+    instruction = given.instruction if given else instruction_for(released, activity, options.instruction)
+    report = TaskReport(task=task, instruction=instruction, style=given.style if given else options.instruction,
+                        holdout=options.holdout)
+    scene, frames = rendered or _render(released, options)
     report.min_tag_px = scene.min_tag_pixels()
-    frames = scene.frames(options.frames, options.noise)
     try:
         result = perceive(frames, instruction, FiducialDetector(scene.fiducial_map), scene.intrinsics,
-                          options.perception)
+                          options.config_for(task))
     except Exception as exc:  # noqa: BLE001 - a typed perception error is this task's result
         report.error = f"{type(exc).__name__}: {exc}"
         report.seconds = time.perf_counter() - started
@@ -176,8 +256,37 @@ def evaluate_task(activity: str, options: EvalOptions) -> TaskReport:
         present = all(ours.objects.get(o) == ref.objects[o] for o in goal_objects)
         report.core_agreement = report.goal_equivalent and present and report.facts.f1 >= CORE_F1
         report.plan_transfer = _plan_transfers(result.plan, truth, released, options.perception.robot)
+    if result.clarification is not None:
+        report.asked, report.question = True, result.clarification.question
+        report.candidates = [str(c.activity) for c in result.clarification.candidates]
+        chosen = simulated_answer(result.clarification.candidates, scene.truth, released, options.perception.robot)
+        if chosen is not None:
+            report.answer, report.resolved = str(chosen.activity), True
     report.seconds = time.perf_counter() - started
     return report
+
+
+def simulated_answer(candidates, truth: dict[int, str], released: Problem, robot: str):
+    """The answer a person who wants the released goal gives: the candidate whose goal is the
+    released goal (same conjuncts after mapping names back through the markers), else the first
+    whose reference plan strict-passes the released task; None ("none of these") otherwise."""
+    ref = to_omnigibson(released)
+    transfers = None
+    for cand in candidates:
+        res = cand.result
+        if not res.accepted or res.problem is None:
+            continue
+        names = released_names(res.provenance, truth)
+        if _conjuncts(_renamed(to_omnigibson(res.problem), names).goal) == _conjuncts(ref.goal):
+            return cand
+        if transfers is None and _plan_transfers(res.plan, names, released, robot):
+            transfers = cand
+    return transfers
+
+
+def _render(released: Problem, options: EvalOptions) -> tuple:
+    scene = render_task(released, options.seed)
+    return scene, scene.frames(options.frames, options.noise)
 
 
 def released_names(provenance: dict, truth: dict[int, str]) -> dict[str, str]:
@@ -231,6 +340,63 @@ def evaluate(activities: list[str], options: EvalOptions,
         if progress:
             progress(report)
     return reports, summarize(reports)
+
+
+def evaluate_instructions(given: list[GivenInstruction], options: EvalOptions,
+                          progress: Callable[[TaskReport], None] | None = None) -> tuple[list[TaskReport], dict]:
+    """Every given instruction on its activity's rendered scene (rendered once per activity)."""
+    reports: list[TaskReport] = []
+    rendered: dict[str, tuple] = {}
+    for item in given:
+        if item.activity not in rendered:
+            rendered.clear()  # one scene's frames at a time
+            rendered[item.activity] = _render(load_problem(f"{options.benchmark}/{item.activity}"), options)
+        report = evaluate_task(item.activity, options, item, rendered[item.activity])
+        reports.append(report)
+        if progress:
+            progress(report)
+    summary = summarize(reports)
+    summary["holdout"] = options.holdout
+    summary["by_style"] = by_style(reports)
+    return reports, summary
+
+
+def by_style(reports: list[TaskReport]) -> dict[str, dict]:
+    """Per style: the counts of the instruction-following table (docs/perception.md)."""
+    out: dict[str, dict] = {}
+    for style in dict.fromkeys(r.style for r in reports):
+        rs = [r for r in reports if r.style == style]
+        out[style] = {
+            "n": len(rs),
+            "accepted": sum(r.accepted for r in rs),
+            "accepted_equivalent": sum(r.accepted and r.goal_equivalent for r in rs),
+            "accepted_transfer": sum(r.accepted and r.plan_transfer for r in rs),
+            "accepted_wrong": sum(r.accepted_wrong for r in rs),
+            "retrieved_equivalent": sum(r.goal_equivalent for r in rs),
+            "asked": sum(r.asked for r in rs),
+            "asked_resolved": sum(r.resolved for r in rs),
+        }
+    return out
+
+
+STYLE_ROWS = (("accepted", "accepted"), ("accepted_equivalent", "accepted and goal-equivalent"),
+              ("accepted_transfer", "accepted and plan-transfer"),
+              ("accepted_wrong", "**accepted but wrong** (plan fails the released goal)"),
+              ("asked", "asked a clarification question"),
+              ("asked_resolved", "asked, and the simulated answer resolved it"),
+              ("retrieved_equivalent", "drafted goal equivalent (accepted or not)"))
+
+
+def style_markdown(summary: dict) -> str:
+    """The per-style table: one row per count, one column per style."""
+    styles = summary["by_style"]
+    names = list(styles)
+    setting = "holdout (activity left out)" if summary.get("holdout") else "activity in the corpus"
+    lines = [f"| {setting} | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for key, title in STYLE_ROWS:
+        if all(key in styles[s] for s in names):
+            lines.append(f"| {title} | " + " | ".join(f"{styles[s][key]}/{styles[s]['n']}" for s in names) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def markdown(summary: dict, reports: list[TaskReport] | None = None) -> str:

@@ -17,8 +17,8 @@ from typing import Literal as Lit
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from symplan_core.bddl import Atom, Literal, Problem
-from symplan_core.bddl.normalize import to_igibson
+from symplan_core.bddl import And, Atom, Literal, Problem
+from symplan_core.bddl.normalize import to_igibson, to_omnigibson
 from symplan_core.bddl.writer import write_literal, write_problem
 from symplan_core.perception.detection import Detection, Detector
 from symplan_core.perception.errors import DepthError, FrameError, NoDetectionsError, PerceptionError
@@ -50,6 +50,8 @@ class PerceptionConfig(BaseModel):
     llm: str | None = Field(default=None, description="backend spec drafting the goal when goal='llm'")
     judge: str | None = Field(default=None, description="backend spec of the optional LLM-judge axis")
     benchmarks: tuple[str, ...] = ("b1k", "b100")  # retrieval corpus
+    exclude_activities: tuple[str, ...] = Field(
+        default=(), description="activities (bench/name) left out of the retrieval corpus and any example pool")
     domain: Dialect | None = Field(default=None, description="output dialect; None: the retrieved activity's")
     robot: Lit["single", "dual"] = "single"
     problem_name: str | None = None
@@ -58,6 +60,11 @@ class PerceptionConfig(BaseModel):
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
+    clarify_margin: float = Field(
+        default=0.15, ge=0, le=1,
+        description="retrieval candidates scoring within this fraction of the chosen one, with another goal that "
+                    "also passes every check, make the result a clarification question instead of a guess")
+    max_candidates: int = Field(default=3, ge=1, le=5, description="retrieved goals verified at most per request")
     lift: LiftConfig = LiftConfig()
     relations: RelationConfig = RelationConfig()
     keyframes: KeyFrameConfig = KeyFrameConfig()
@@ -79,16 +86,66 @@ class PerceptionResult:
     engine_loads: bool = False
     plan: Any = None  # the reference planner's PlanResult when the goal axis ran
     timings_ms: dict[str, float] = field(default_factory=dict)
+    #: Set when candidate goals disagree: the question to ask instead of guessing (``accepted`` is
+    #: then False); :meth:`choose` gives the answered candidate's result.
+    clarification: Clarification | None = None
 
     @property
     def reasons(self) -> list[str]:
         return [f"{v.axis}: {r}" for v in self.verdicts if v.passed is False for r in v.reasons]
 
+    @property
+    def needs_clarification(self) -> bool:
+        return self.clarification is not None
+
+    def choose(self, answer: str | int) -> PerceptionResult:
+        """The result for the candidate a person chose: its number (1-based, as asked) or activity."""
+        if self.clarification is None:
+            raise PerceptionError("nothing was asked: the result has no candidates to choose from")
+        return self.clarification.pick(answer).result
+
     def to_json(self) -> dict[str, Any]:
         return {"accepted": self.accepted, "engine_loads": self.engine_loads,
+                "needs_clarification": self.needs_clarification,
+                "clarification": self.clarification.to_json() if self.clarification else None,
                 "verdicts": [v.to_json() for v in self.verdicts], "bddl": self.bddl,
                 "problem": self.problem.to_json() if self.problem else None,
                 "provenance": self.provenance, "timings_ms": self.timings_ms}
+
+
+@dataclass
+class Candidate:
+    """One reading of the instruction: a retrieved activity's goal re-grounded on the scene, verified."""
+
+    number: int  # 1-based, as the question lists it
+    activity: str | None
+    score: float | None
+    goal_text: str  # the goal in English over the scene's objects
+    result: PerceptionResult
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "activity": self.activity, "score": self.score, "goal": self.goal_text,
+                "accepted": self.result.accepted, "reasons": self.result.reasons}
+
+
+@dataclass
+class Clarification:
+    """A question instead of a guess: the candidate goals disagree (docs/perception.md)."""
+
+    question: str
+    why: str  # close-scores | top-rejected
+    candidates: list[Candidate]
+
+    def pick(self, answer: str | int) -> Candidate:
+        text = str(answer).strip()
+        for c in self.candidates:
+            if text == str(c.number) or (c.activity and text in (c.activity, c.activity.split("/", 1)[-1])):
+                return c
+        raise PerceptionError(f"{text!r} is none of the candidates (answer 1-{len(self.candidates)} or an "
+                              f"activity: {', '.join(str(c.activity) for c in self.candidates)})")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"question": self.question, "why": self.why, "candidates": [c.to_json() for c in self.candidates]}
 
 
 def _check_inputs(frames: Sequence[Frame], instruction: str, intrinsics: CameraIntrinsics) -> None:
@@ -116,14 +173,14 @@ def _check_specs(config: PerceptionConfig) -> None:
                 raise PerceptionError(f"LLM backend {spec!r}: {exc}") from None
 
 
-def object_prior(instruction: str, benchmarks: tuple[str, ...]) -> dict[str, str]:
+def object_prior(instruction: str, benchmarks: tuple[str, ...], exclude: tuple[str, ...] = ()) -> dict[str, str]:
     """Phrase -> synset an open-vocabulary detector is prompted with: what the instruction names,
     plus the object types of the activity the instruction alone retrieves (paper, stage 1)."""
     from symplan_core.perception.retrieval import activity_index
     from symplan_core.tasks import load_problem
 
     prior = {phrase: synset for phrase, synset in mentioned_synsets(instruction)}
-    best = activity_index(benchmarks).search(instruction, k=1)
+    best = activity_index(benchmarks).search(instruction, k=1, exclude=exclude)
     if best:
         for typ in load_problem(best[0].task).objects.values():
             if typ != "agent.n.01":
@@ -200,13 +257,16 @@ def _instances(observed: list[Observed], domain: str) -> _Scene:
 
 def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intrinsics: CameraIntrinsics,
              config: PerceptionConfig | None = None, *, goal_backend: Any = None,
-             judge_backend: Any = None) -> PerceptionResult:
+             judge_backend: Any = None, choice: str | None = None) -> PerceptionResult:
     """Key frames + instruction -> a verified draft (see the module docstring).
 
     ``goal_backend`` / ``judge_backend``: an already built planner backend to use instead of the
     ``llm`` / ``judge`` spec of the config (a loaded model is then reused across calls).
+    ``choice``: the answer to an earlier clarification question (a candidate's activity): the goal
+    is drafted from that activity only.
     """
     from symplan_core.perception.provenance import build_provenance
+    from symplan_core.tasks import load_problem
 
     config = config or PerceptionConfig()
     frames = list(frames)
@@ -221,7 +281,7 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         timings[name] = round((now - clock) * 1000, 2)
         clock = now
 
-    prompt = object_prior(instruction, config.benchmarks) if detector.open_vocabulary else {}
+    prompt = object_prior(instruction, config.benchmarks, config.exclude_activities) if detector.open_vocabulary else {}
     detections = [[d.in_frame(i) for d in detector.detect(f, list(prompt))] for i, f in enumerate(frames)]
     lap("detect")
     dropped: dict[str, dict] = {}
@@ -234,7 +294,7 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         raise NoDetectionsError("objects were detected but none could be placed in 3-D: "
                                 + "; ".join(lift_notes[:5]))
     lap("lift")
-    draft = _draft(observed, instruction, config, goal_backend)
+    drafts = _drafts(observed, instruction, config, goal_backend, choice)
     lap("relations_and_goal")
     judge = None
     if config.judge or judge_backend is not None:
@@ -245,13 +305,95 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
             return ok, reason
 
     mentioned = mentioned_synsets(instruction) if config.check_instruction_objects else []
-    facts = DraftFacts(draft.sources, mentioned, draft.goal_reason, curated_goal=config.goal == "retrieval")
-    verdicts, plan, loads = verify_draft(draft.problem, facts, config.robot, config.plan_budget_s, judge)
+
+    def verified(draft: Draft) -> PerceptionResult:
+        activity = draft.goal_info.get("activity") if config.goal == "retrieval" else None
+        types = frozenset(to_omnigibson(load_problem(activity)).objects.values()) if activity else frozenset()
+        facts = DraftFacts(draft.sources, mentioned, draft.goal_reason, curated_goal=config.goal == "retrieval",
+                           wanted=draft.wanted, activity=activity, activity_types=types)
+        verdicts, plan, loads = verify_draft(draft.problem, facts, config.robot, config.plan_budget_s, judge)
+        accepted = all(v.passed is True for v in verdicts)
+        draft.notes += [note for v in verdicts for note in v.notes]
+        provenance = build_provenance(instruction, detector.name, frames, draft, dropped, lift_notes, config)
+        bddl = write_problem(draft.problem) if draft.problem is not None else None
+        return PerceptionResult(accepted, draft.problem, bddl, verdicts, provenance, loads, plan, timings)
+
+    result = verified(drafts[0])
+    clarification = _clarify(result, drafts, verified, config)
     lap("verify")
-    accepted = all(v.passed is True for v in verdicts)
-    provenance = build_provenance(instruction, detector.name, frames, draft, dropped, lift_notes, config)
-    bddl = write_problem(draft.problem) if draft.problem is not None else None
-    return PerceptionResult(accepted, draft.problem, bddl, verdicts, provenance, loads, plan, timings)
+    if clarification is not None:  # a new result: the first candidate keeps its own (accepted or not)
+        from dataclasses import replace
+
+        result = replace(result, accepted=False, clarification=clarification,
+                         provenance={**result.provenance, "clarification": clarification.to_json()})
+    return result
+
+
+def _close(draft: Draft, first: Draft, margin: float) -> bool:
+    a, b = draft.goal_info.get("score"), first.goal_info.get("score")
+    return a is not None and b is not None and a >= b * (1.0 - margin)
+
+
+def _goal_key(draft: Draft) -> Any:
+    from symplan_core.bddl.normalize import to_omnigibson
+
+    if draft.problem is None:
+        return None
+    goal = to_omnigibson(draft.problem).goal
+    return frozenset(goal.parts if isinstance(goal, And) else (goal,))
+
+
+def _clarify(result: PerceptionResult, drafts: list[Draft], verified, config: PerceptionConfig) -> Clarification | None:
+    """Ask instead of guessing when the candidate goals disagree:
+
+    * ``close-scores``: the chosen goal passes, and another candidate scoring within
+      ``clarify_margin`` of it has a different goal that passes too;
+    * ``top-rejected``: the chosen goal (the best match whose objects were all seen) fails a check
+      that the scene's objects do not explain, and other candidates pass: rather than silently
+      doing the next-best task, ask which was meant.
+
+    When every candidate fails, the result is the rejection with its reasons (no answer to a
+    choice among failing goals could make one pass)."""
+    if len(drafts) < 2:
+        return None
+    first = drafts[0]
+    key = _goal_key(first)
+    if result.accepted:
+        others = [d for d in drafts[1:] if _close(d, first, config.clarify_margin) and _goal_key(d) != key]
+        why = "close-scores"
+    elif any("but no such object was detected" in r for r in result.reasons) or result.problem is None:
+        return None  # the instruction names a needed object the scene lacks: nothing to choose
+    else:
+        others = [d for d in drafts[1:] if _goal_key(d) != key]
+        why = "top-rejected"
+    passing = []
+    for draft in others:
+        alt = verified(draft)
+        if alt.accepted and all(_goal_key(draft) != _goal_key(d) for d, _r in passing):
+            passing.append((draft, alt))
+    if not passing:
+        return None
+    listed = ([(first, result)] if result.accepted else []) + passing
+    candidates = [Candidate(i, d.goal_info.get("activity"), d.goal_info.get("score"), _goal_words(d), r)
+                  for i, (d, r) in enumerate(listed, 1)]
+    if why == "close-scores":
+        question = "Which do you mean? " + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates)
+    else:
+        reason = result.reasons[0] if result.reasons else "it fails a check"
+        question = (f"I cannot do {_goal_words(first)!r} here ({reason}). Did you mean "
+                    + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates) + "?")
+    return Clarification(question, why, candidates)
+
+
+def _goal_words(draft: Draft) -> str:
+    from symplan_core.bddl.normalize import to_omnigibson
+    from symplan_core.prompts.goal_text import GoalRewriter
+
+    if draft.problem is None:
+        return "(no goal)"
+    problem = to_omnigibson(draft.problem)
+    rewriter = GoalRewriter(short=lambda inst: type_word(problem.objects.get(inst, inst)))
+    return " ".join(rewriter.instructions(problem.goal)).rstrip(".") or "(empty goal)"
 
 
 @dataclass
@@ -264,16 +406,29 @@ class Draft:
     goal_info: dict[str, Any]
     goal_reason: str = ""
     notes: list[str] = field(default_factory=list)
+    wanted: dict[str, str] = field(default_factory=dict)  # unseen type -> better-matching activity needing it
 
 
-def _draft(observed: list[Observed], instruction: str, config: PerceptionConfig, goal_backend: Any = None) -> Draft:
+def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig, goal_backend: Any = None,
+            choice: str | None = None) -> list[Draft]:
+    """The preferred draft first, then the other candidate readings (retrieval: the other
+    retrieved activities whose goal objects were all seen, best score first)."""
+    from dataclasses import replace
+
     from symplan_core.perception.llm_goal import draft_goal
     from symplan_core.perception.regrounding import reground
     from symplan_core.perception.retrieval import activity_index
     from symplan_core.tasks import load_problem
 
     seen_synsets = {o.synset for o in observed if o.synset}
-    matches = activity_index(config.benchmarks).search(instruction, seen_synsets, k=5)
+    matches = activity_index(config.benchmarks).search(instruction, seen_synsets, k=5, exclude=config.exclude_activities)
+    if choice is not None:
+        matches = [m for m in matches if choice in (m.task, m.task.split("/", 1)[1])] or \
+            [m for m in activity_index(config.benchmarks).search(instruction, seen_synsets, k=10 ** 6,
+                                                                  exclude=config.exclude_activities)
+             if choice in (m.task, m.task.split("/", 1)[1])]
+        if not matches:
+            raise PerceptionError(f"the answer {choice!r} names no activity of the retrieval corpus")
     top = matches[0] if matches else None
     activity_problem = load_problem(top.task) if top else None
     domain = config.domain or (activity_problem.domain if activity_problem and config.goal == "retrieval"
@@ -290,49 +445,59 @@ def _draft(observed: list[Observed], instruction: str, config: PerceptionConfig,
             observed_init.append(lit)
             regions_of[lit] = []
         regions_of[lit] = sorted({*regions_of[lit], *rel.regions})
-    goal_info: dict[str, Any] = {"source": config.goal,
+    base_info: dict[str, Any] = {"source": config.goal,
                                  "candidates": [{"activity": m.task, "score": round(m.score, 4),
                                                  "text": round(m.text_score, 4), "objects": round(m.object_score, 4)}
                                                 for m in matches]}
-    name = config.problem_name
-    goal_reason = ""
-    if config.goal == "retrieval":
-        if activity_problem is None:
-            raise PerceptionError("retrieval found no activity (empty benchmark corpus)")
-        # The best-scoring activity whose goal objects were all seen; else the best one (rejected
-        # by the objects axis, which names what is missing).
-        rg = None
-        for match in matches:
-            if config.domain is None and load_problem(match.task).domain != domain:
-                continue
-            trial = reground(load_problem(match.task), match.task, scene.seen, observed_init, domain)
-            if rg is None or "unseen" not in trial.sources.values():
-                rg, top = trial, match
-                if "unseen" not in trial.sources.values():
-                    break
-        objects, sources, init, goal = rg.objects, rg.sources, rg.init, rg.goal
-        fact_sources = {lit: src for lit, src in rg.fact_sources.items()}
-        regions_of = {Literal(Atom(lit.predicate, tuple(rg.renamed.get(a, a) for a in lit.args)), lit.negated): keys
-                      for lit, keys in regions_of.items()}
-        scene.evidence = {rg.renamed.get(k, k): v for k, v in scene.evidence.items()}
-        goal_info.update(activity=top.task, mapping=rg.mapping)
-        name = name or f"{top.task.split('/', 1)[1]}-perceived"
-    else:
+
+    def finish(name: str, objects: dict, sources: dict, init: list, goal, fact_sources: dict,
+               regions: dict, draft_scene: _Scene, info: dict, goal_reason: str = "",
+               wanted: dict | None = None) -> Draft:
+        problem = None
+        if goal is not None:
+            problem = Problem(name, "omnigibson", objects, tuple(init), goal)
+            if domain == "igibson":
+                problem = to_igibson(problem)
+        written_sources = {write_literal(lit): src for lit, src in fact_sources.items()}
+        written_regions = {write_literal(lit): keys for lit, keys in regions.items()}
+        return Draft(problem, sources, draft_scene, written_sources, written_regions, info, goal_reason, list(notes),
+                     dict(wanted or {}))
+
+    if config.goal != "retrieval":
         backend = goal_backend or config.llm
         if not backend:
             raise PerceptionError("goal='llm' needs an LLM backend spec (config.llm)")
         objects, init = dict(scene.seen), observed_init
-        sources = {inst: "detection" for inst in objects}
-        fact_sources = {lit: "observed" for lit in init}
         llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens)
-        goal, goal_reason = llm.goal, llm.reason
-        goal_info.update(llm=config.llm or getattr(backend, "name", "backend"), reply=llm.reply)
-        name = name or "perceived-0"
-    problem = None
-    if goal is not None:
-        problem = Problem(name, "omnigibson", objects, tuple(init), goal)
-        if domain == "igibson":
-            problem = to_igibson(problem)
-    written_sources = {write_literal(lit): src for lit, src in fact_sources.items()}
-    written_regions = {write_literal(lit): keys for lit, keys in regions_of.items()}
-    return Draft(problem, sources, scene, written_sources, written_regions, goal_info, goal_reason, notes)
+        info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply}
+        return [finish(config.problem_name or "perceived-0", objects, {inst: "detection" for inst in objects}, init,
+                       llm.goal, {lit: "observed" for lit in init}, regions_of, scene, info, llm.reason)]
+    if activity_problem is None:
+        raise PerceptionError("retrieval found no activity (empty benchmark corpus)")
+    trials = []
+    for match in matches:
+        problem = load_problem(match.task)
+        if config.domain is None and problem.domain != domain:
+            continue
+        trials.append((match, reground(problem, match.task, scene.seen, observed_init, domain)))
+    # The best-scoring activities whose goal objects were all seen; else the best one (rejected by
+    # the objects axis, which names what is missing).
+    complete = [i for i, (_m, rg) in enumerate(trials) if "unseen" not in rg.sources.values()] or [0]
+    # What the instruction alone retrieves (the scene's objects aside) needs what it names, too:
+    # "polish the piano" in a scene without a piano must not become the scene's best-fitting task.
+    alone = activity_index(config.benchmarks).search(instruction, k=1, exclude=config.exclude_activities)
+    alone_wants = {t: alone[0].task for t in to_omnigibson(load_problem(alone[0].task)).objects.values()} \
+        if alone else {}
+    drafts = []
+    for i in complete[:config.max_candidates]:
+        match, rg = trials[i]
+        wanted = {**alone_wants, **{rg2.objects[inst]: m2.task for m2, rg2 in reversed(trials[:i])
+                                    for inst, src in rg2.sources.items() if src == "unseen"}}
+        regions = {Literal(Atom(lit.predicate, tuple(rg.renamed.get(a, a) for a in lit.args)), lit.negated): keys
+                   for lit, keys in regions_of.items()}
+        draft_scene = replace(scene, evidence={rg.renamed.get(k, k): v for k, v in scene.evidence.items()})
+        info = {**base_info, "activity": match.task, "score": round(match.score, 4), "mapping": rg.mapping}
+        name = config.problem_name or f"{match.task.split('/', 1)[1]}-perceived"
+        drafts.append(finish(name, rg.objects, rg.sources, rg.init, rg.goal, dict(rg.fact_sources), regions,
+                             draft_scene, info, wanted=wanted))
+    return drafts

@@ -91,7 +91,9 @@ class ActivityIndex:
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
         return {w: v / norm for w, v in vec.items() if v}
 
-    def search(self, instruction: str, seen: set[str] | frozenset[str] = frozenset(), k: int = 5) -> list[Match]:
+    def search(self, instruction: str, seen: set[str] | frozenset[str] = frozenset(), k: int = 5,
+               exclude: frozenset[str] | set[str] | tuple[str, ...] = ()) -> list[Match]:
+        """The ``k`` best activities; ``exclude`` (``bench/name``) are left out (the novel-task setting)."""
         n = len(self.activities)
         seen = {s for s in seen if s not in FLOOR_TYPES and s != "agent.n.01"}  # every activity has them
         text = [0.0] * n
@@ -111,6 +113,8 @@ class ActivityIndex:
                 covered[i] += 1
         out = []
         for i, activity in enumerate(self.activities):
+            if activity.task in exclude:
+                continue
             obj = 0.0
             if seen and activity.types and covered[i]:
                 recall, precision = covered[i] / len(activity.types), explained[i] / len(seen)

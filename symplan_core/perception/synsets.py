@@ -31,6 +31,7 @@ from symplan_core.tasks import list_tasks, load_problem, synset_info, synset_par
 
 _SYNSET = re.compile(r"^[A-Za-z0-9_'\-]+\.[nvas]\.\d+$")
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+_CLAUSE = re.compile(r"[.,;:!?()\[\]\n]+")
 #: igibson (B-100) declares every object rigid; only the substances its unary predicates name are
 #: not, and only those appear as patches (stains, dust: ``soaked`` has nothing to see).
 IGIBSON_SUBSTANCES = frozenset(s for _pred, (rel, s) in SUBSTANCE_RULES.items() if rel == "covered")
@@ -38,6 +39,18 @@ IGIBSON_SUBSTANCES = frozenset(s for _pred, (rel, s) in SUBSTANCE_RULES.items() 
 #: "it is not the case that"), even where BEHAVIOR has a synset of that name.
 _NOT_OBJECTS = frozenset("case top side bottom front back middle end edge corner center centre place spot "
                          "thing item object stuff kind sort type way set pair group piece bit lot part".split())
+#: Closed word classes of English grammar, which never name an object: pronouns (personal,
+#: possessive, reflexive, indefinite) and the modal auxiliaries. A word of these classes that is
+#: also a noun ("can", "will") is read by its place in the sentence (:func:`function_words`).
+_PRONOUNS = frozenset("i me my mine myself you your yours yourself yourselves he him his himself she her hers "
+                      "herself it its itself we us our ours ourselves they them their theirs themselves "
+                      "somebody someone something anybody anyone anything everybody everyone everything "
+                      "nobody nothing".split())
+_SUBJECTS = frozenset("i you he she we they somebody someone anybody anyone everybody everyone nobody".split())
+_MODALS = frozenset("can could will would may might must shall should".split())
+#: Words that start a noun phrase and never follow its head noun directly: a word right before
+#: one of them is a verb taking an object ("grease the pans", "cover each of the shrubs").
+_PHRASE_STARTS = frozenset("the a an each every my your our their his its this these those it them me us him".split())
 
 
 @dataclass(frozen=True)
@@ -150,20 +163,54 @@ def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding
     return Grounding(label, None, "none", f"no BEHAVIOR synset is named {text!r}")
 
 
+def function_words(words: list[str]) -> list[bool]:
+    """Which words the sentence's structure says are not nouns naming an object.
+
+    * pronouns (``somebody``, ``it``) never are;
+    * a modal auxiliary next to its subject is a modal, not a noun: ``can you``, ``could somebody``,
+      ``you can``, ``we will`` (but ``the can``, ``trash can``, ``a can of soup`` are nouns);
+    * a word right after a subject pronoun or a modal, or right before a determiner or an object
+      pronoun, is a verb: ``could you scrub it``, ``you rake up``, ``cover each of``, ``toast the
+      bread`` (a noun head is never followed directly by ``the``/``each``/``it``).
+    """
+    n = len(words)
+    skip = [w in _PRONOUNS for w in words]
+    modal = [False] * n
+    for i, w in enumerate(words):
+        if w in _MODALS:
+            before = words[i - 1] if i else ""
+            after = words[i + 1] if i + 1 < n else ""
+            if after in _SUBJECTS or after in ("not", "n't", "please") or before in _SUBJECTS:
+                modal[i] = skip[i] = True
+    for i in range(n):
+        if skip[i]:
+            continue
+        before = words[i - 1] if i else ""
+        after = words[i + 1] if i + 1 < n else ""
+        if before in _SUBJECTS or (i and modal[i - 1]) or before == "to" or after in _PHRASE_STARTS:
+            skip[i] = True
+    return skip
+
+
 def mentioned_synsets(instruction: str, max_words: int = 4) -> list[tuple[str, str]]:
     """(phrase, synset) for the object names an instruction uses, longest phrases first, no overlaps.
 
     Only nouns BEHAVIOR can place count: synsets with a row in the table or declared by a task file
     (``container.n.01``), so abstract words that are only hierarchy nodes do not, nor do words
-    instructions use as grammar (``top``, ``case``).
+    instructions use as grammar (``top``, ``case``), nor words the sentence uses as pronouns,
+    modals or verbs (:func:`function_words`: the "can" of "can you", "somebody", "scrub" in
+    "could you scrub it").
     """
-    words = words_of(instruction)
+    # Clause by clause (punctuation ends a phrase and a word's neighbourhood); "the car's" -> car.
+    clauses = [[w[:-2] if w.endswith("'s") else w for w in words_of(part)] for part in _CLAUSE.split(instruction)]
+    words = [w for clause in clauses for w in clause]
+    used = [flag for clause in clauses for flag in function_words(clause)]
+    starts = {sum(map(len, clauses[:i])) for i in range(len(clauses))}
     table = synset_table()
     found: list[tuple[str, str]] = []
-    used = [False] * len(words)
     for size in range(max_words, 0, -1):
         for start in range(0, len(words) - size + 1):
-            if any(used[start:start + size]):
+            if any(used[start:start + size]) or any(start < b < start + size for b in starts):
                 continue
             phrase = words[start:start + size]
             if size == 1 and phrase[0] in _NOT_OBJECTS:
@@ -173,6 +220,58 @@ def mentioned_synsets(instruction: str, max_words: int = 4) -> list[tuple[str, s
                 found.append((" ".join(words[start:start + size]), hit))
                 used[start:start + size] = [True] * size
     return found
+
+
+@lru_cache(maxsize=1)
+def sense_index() -> dict[tuple[str, ...], frozenset[str]]:
+    """Words -> every BEHAVIOR synset they name: head words of any sense, and WordNet 3.0 lemmas."""
+    names = set(synset_table()) | set(synset_parents()) | set(synset_parents().values()) | benchmark_types()
+    out: dict[tuple[str, ...], set[str]] = {}
+    for name in names:
+        if ".n." in name:
+            out.setdefault(tuple(words_of(type_word(name))), set()).add(name)
+    for name, lemmas in wordnet_lemmas().items():
+        if name in names:
+            for lemma in lemmas:
+                out.setdefault(tuple(words_of(lemma)), set()).add(name)
+    return {k: frozenset(v) for k, v in out.items() if k}
+
+
+def senses(phrase: str) -> frozenset[str]:
+    """Every BEHAVIOR synset a phrase may name (a plural last word in its singular forms too)."""
+    words = words_of(phrase)
+    index = sense_index()
+    out: set[str] = set()
+    for last in singulars(words[-1]) if words else ():
+        out |= index.get((*words[:-1], last), frozenset())
+    return frozenset(out)
+
+
+@lru_cache(maxsize=8192)
+def names_of(synset: str) -> tuple[tuple[str, ...], ...]:
+    """The word tuples a synset goes by: its head words and its WordNet lemmas."""
+    return (tuple(words_of(type_word(synset))), *(tuple(words_of(lemma)) for lemma in wordnet_lemmas().get(synset, ())))
+
+
+def grounds_in(phrase: str, synset: str, types) -> str | None:
+    """The type among ``types`` an instruction's phrase can mean, or None. Everyday words reach a
+    scene's types through any sense of the word and the hierarchy (``pot``: a stockpot is a kind
+    of pot; ``bottles``: a carboy is a bottle), a synonym (``bush``: shrub), the head of a type's
+    name (``can``: trash can, ``bag``: tote bag, ``glass``: water glass), or a type whose name
+    contains the phrase (``dog food``: can of dog food)."""
+    words = words_of(phrase)
+    wanted = {synset} | senses(phrase)
+    forms = {(*words[:-1], last) for last in singulars(words[-1])} if words else set()
+    head = type_word(synset).split()
+    for t in sorted(types):
+        if any(compatibility(s, t) > 0 for s in wanted):
+            return t
+        for name in names_of(t):
+            if any(name[-len(f):] == f for f in forms if len(f) <= len(name)):
+                return t
+            if head and any(name[i:i + len(head)] == tuple(head) for i in range(len(name) - len(head) + 1)):
+                return t
+    return None
 
 
 def ancestors(synset: str) -> list[str]:

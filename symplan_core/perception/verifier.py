@@ -24,13 +24,12 @@ from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
 from symplan_core.perception.synsets import (
-    compatibility,
+    grounds_in,
     is_container,
     is_substance,
     known_synset,
 )
 from symplan_core.planners.reference import plan_task
-from symplan_core.prompts.goal_text import type_word
 
 AXES = ("syntax", "objects", "init", "goal", "judge")
 _SYNTAX_CODES = frozenset({"unknown-predicate", "arity"})
@@ -43,9 +42,10 @@ class Verdict:
     axis: str
     passed: bool | None  # None: not checked (an earlier axis made it meaningless)
     reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # recorded, not reasons to reject
 
     def to_json(self) -> dict:
-        return {"axis": self.axis, "passed": self.passed, "reasons": list(self.reasons)}
+        return {"axis": self.axis, "passed": self.passed, "reasons": list(self.reasons), "notes": list(self.notes)}
 
 
 @dataclass
@@ -60,6 +60,13 @@ class DraftFacts:
     #: (``(sliced tomato)``: tomatoes slice), as in the task files. An LLM-drafted goal may not:
     #: ``(toggled_on table)`` must not make a table switchable (engine ``goal_evidence``).
     curated_goal: bool = True
+    #: Types that better-matching candidate goals needed and the scene lacks -> that candidate
+    #: (retrieval skipped it): an instruction naming one of them names a needed object.
+    wanted: dict[str, str] = field(default_factory=dict)
+    #: The retrieved activity and the object types it declares: an object the instruction names
+    #: and the scene has must be one of them, or the drafted task ignores part of the request.
+    activity: str | None = None
+    activity_types: frozenset[str] = frozenset()
 
 
 def check_syntax(problem: Problem | None, facts: DraftFacts) -> tuple[Verdict, Problem | None]:
@@ -86,22 +93,32 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             reasons.append(f"{inst} is needed by the goal but was not detected")
         elif source not in ("detection", "prior"):
             reasons.append(f"{inst} is backed by neither a detection nor the task prior")
-    types = set(to_omnigibson(problem).objects.values())  # B-100's stains are predicates, not objects
-    heads = [type_word(t).split() for t in types]
+    omni = to_omnigibson(problem).objects  # B-100's stains are predicates, not objects
+    present = {t for i, t in omni.items() if facts.sources.get(i, "detection") in ("detection", "prior")}
+    unseen = {i: t for i, t in omni.items() if facts.sources.get(i) == "unseen"}
+    notes: list[str] = []
     for phrase, synset in facts.instruction_objects:
-        # Any sense of the word (bow.n.02 for bow.n.08), a compound naming it (dog food: can of dog
-        # food), or a kind of it will do.
-        words = type_word(synset).split()
-        named = any(_contains(head, words) for head in heads)
-        if not named and not any(compatibility(synset, t) > 0 for t in types):
+        seen_as = grounds_in(phrase, synset, present)
+        if seen_as and facts.activity and not grounds_in(phrase, synset, facts.activity_types):
+            reasons.append(f"the instruction names {phrase!r} ({seen_as} in the scene), which the drafted task "
+                           f"({facts.activity}) does not use")
+        if seen_as:
+            continue
+        needed = sorted(i for i, t in unseen.items() if grounds_in(phrase, synset, {t}))
+        wanted = sorted({task for t, task in facts.wanted.items() if grounds_in(phrase, synset, {t})})
+        if needed:
+            reasons.append(f"the instruction names {phrase!r} ({synset}), which the goal needs "
+                           f"({', '.join(needed)}), but no such object was detected")
+        elif wanted:
+            reasons.append(f"the instruction names {phrase!r} ({synset}), which {wanted[0]} (the closer match "
+                           "to the instruction) needs, but no such object was detected")
+        elif not facts.curated_goal:
+            # An LLM goal is written over the scene's objects only: it cannot say it needed one.
             reasons.append(f"the instruction names {phrase!r} ({synset}) but no such object was detected")
-    return Verdict("objects", not reasons, reasons)
-
-
-def _contains(words: list[str], part: list[str]) -> bool:
-    """``part`` occurs in ``words`` as a run (``dog food`` in ``can of dog food``)."""
-    n = len(part)
-    return any(words[i:i + n] == part for i in range(len(words) - n + 1))
+        else:
+            notes.append(f"the instruction names {phrase!r} ({synset}): nothing in the scene is one, and the "
+                         "goal does not need it")
+    return Verdict("objects", not reasons, reasons, notes)
 
 
 def physical_problems(problem: Problem) -> list[str]:

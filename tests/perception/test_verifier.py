@@ -72,10 +72,57 @@ def test_objects_axis_names_what_is_missing(behavior_dir, goal, extra, reason) -
 
 def test_objects_axis_checks_types_and_what_the_instruction_names(behavior_dir) -> None:
     problem = draft(objects=OBJECTS + "\n    gizmo.n.77_1 - gizmo.n.77", goal=GOOD_GOAL)
-    facts = DraftFacts(sources(problem), instruction_objects=[("tennis racket", "tennis_racket.n.01")])
+    facts = DraftFacts(sources(problem), instruction_objects=[("tennis racket", "tennis_racket.n.01")],
+                       curated_goal=False)
     reasons = verdicts(problem, facts)["objects"].reasons
     assert "gizmo.n.77_1: type gizmo.n.77 is not a BEHAVIOR synset" in reasons
-    assert any("the instruction names 'tennis racket'" in r for r in reasons)
+    assert any("the instruction names 'tennis racket'" in r for r in reasons)  # an LLM goal cannot say it needed one
+
+
+NAMED = [("tennis racket", "tennis_racket.n.01")]
+
+
+@pytest.mark.parametrize(("facts", "outcome"), [
+    # A retrieved goal that is fully grounded: the unnamed-in-scene word is a recorded note.
+    (dict(), "note: the instruction names 'tennis racket' (tennis_racket.n.01): nothing in the scene is one"),
+    # A better-matching candidate needed it (retrieval skipped that one): the objects-axis reason.
+    (dict(wanted={"tennis_racket.n.01": "b1k/loading_the_car"}),
+     "reason: the instruction names 'tennis racket' (tennis_racket.n.01), which b1k/loading_the_car"),
+    # Everyday words reach the scene's types: a kind of it (an apple is an edible fruit), the head of a
+    # type's name (the "can" of a trash can), a WordNet synonym (the "bush" of a shrub).
+    (dict(named=[("fruit", "edible_fruit.n.01")]), "grounded"),
+])
+def test_a_named_object_the_scene_lacks_is_a_note_unless_a_goal_needs_it(behavior_dir, facts, outcome) -> None:
+    problem = draft()
+    named = facts.pop("named", NAMED)
+    found = verdicts(problem, DraftFacts(sources(problem), instruction_objects=named, **facts))["objects"]
+    kind, _, text = outcome.partition(": ")
+    if kind == "note":
+        assert found.passed and any(n.startswith(text) for n in found.notes), found.notes
+    elif kind == "reason":
+        assert not found.passed and any(r.startswith(text) for r in found.reasons), found.reasons
+    else:
+        assert found.passed and not found.notes, (found.reasons, found.notes)
+
+
+def test_a_named_object_the_goal_needs_and_the_scene_lacks_is_the_objects_reason(behavior_dir) -> None:
+    problem = draft()
+    facts = DraftFacts(sources(problem, **{"cabinet.n.01_1": "unseen"}),
+                       instruction_objects=[("cupboard", "cabinet.n.01")])
+    found = verdicts(problem, facts)["objects"]
+    assert not found.passed
+    assert any(r.startswith("the instruction names 'cupboard' (cabinet.n.01), which the goal needs (cabinet.n.01_1)")
+               for r in found.reasons), found.reasons
+
+
+def test_an_object_named_and_seen_that_the_retrieved_task_does_not_use_is_a_reason(behavior_dir) -> None:
+    problem = draft()
+    facts = DraftFacts(sources(problem), instruction_objects=[("car", "car.n.01")], activity="b1k/x",
+                       activity_types=frozenset({"apple.n.01", "cabinet.n.01"}))
+    found = verdicts(problem, facts)["objects"]
+    assert not found.passed
+    assert "the instruction names 'car' (car.n.01 in the scene), which the drafted task (b1k/x) does not use" \
+        in found.reasons
 
 
 @pytest.mark.parametrize(("init", "reason"), [
