@@ -22,7 +22,8 @@ from symplan_core.cli.common import Benchmark, console, fail, print_json
 perceive_app = typer.Typer(
     help="Camera frames + instruction -> a verified BDDL task (fiducial, grounding-dino or yolo-world detectors). "
          "Writes task.bddl and task.provenance.json only when every check passes. Exit status: 0 accepted and "
-         "written, 1 rejected (verdicts and reasons printed, nothing written), 2 bad input (one error line). "
+         "written, 1 rejected (verdicts and reasons printed, nothing written), 2 bad input (one error line), "
+         "3 a clarification question (candidate goals disagree; printed, nothing written; answer with --answer). "
          "See docs/perception.md.",
     invoke_without_command=True, no_args_is_help=True)
 
@@ -87,10 +88,13 @@ def perceive(
     config_file: Path | None = typer.Option(None, "--config", help="PerceptionConfig YAML (thresholds, aliases, pose)."),
     max_key_frames: int = typer.Option(8, "--max-key-frames", min=1, help="Key frames kept from the stream."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    answer: str | None = typer.Option(None, "--answer", help="The answer to the clarification question an earlier "
+                                                             "run asked: a candidate's number or activity."),
 ) -> None:
     """Perceive a task from frames; writes the BDDL and its provenance only when every check passes.
 
-    Exit status: 0 accepted and written, 1 rejected (reasons printed, nothing written), 2 bad input.
+    Exit status: 0 accepted and written, 1 rejected (reasons printed, nothing written), 2 bad input,
+    3 a clarification question (printed with its candidates; nothing written; rerun with --answer).
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -124,6 +128,8 @@ def perceive(
             result = run_perceive(frames, instruction, chosen, intrinsics, config)
         finally:
             chosen.close()
+        if answer is not None and result.needs_clarification:
+            result = result.choose(answer)
         written = write_outputs(result, out) if result.accepted else None
     except PerceptionError as exc:
         fail(str(exc))
@@ -131,11 +137,20 @@ def perceive(
         print_json({**result.to_json(), "written": [str(p) for p in written] if written else None})
     else:
         _print_result(result, written)
+    if result.needs_clarification:
+        raise typer.Exit(3)
     if not result.accepted:
         raise typer.Exit(1)
 
 
 def _print_result(result, written) -> None:
+    if result.needs_clarification:
+        ask = result.clarification
+        console.print(f"[bold yellow]question[/]  {ask.question}", highlight=False)
+        for cand in ask.candidates:
+            console.print(f"  ({cand.number}) {cand.activity}: {cand.goal_text}", highlight=False, markup=False)
+        console.print("nothing written; answer with --answer N (or the activity)", highlight=False)
+        return
     status = "[bold green]accepted[/]" if result.accepted else "[bold red]rejected[/]"
     goal = result.provenance.get("goal", {})
     console.print(f"{status}  (goal from {goal.get('activity') or goal.get('source')}; "
@@ -170,7 +185,12 @@ def evaluate(
     goal: str = typer.Option("retrieval", "--goal", help="retrieval or llm."),
     llm: str | None = typer.Option(None, "--llm", help="Backend spec for --goal llm."),
     robot: str = typer.Option("single", "--robot"),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="First N tasks only."),
+    instructions: Path | None = typer.Option(
+        None, "--instructions", help="JSONL of {activity, instruction, style?}: people's instructions instead of "
+                                     "ones made from the task; the report is per style."),
+    holdout: bool = typer.Option(False, "--holdout", help="Leave-one-out: the evaluated activity is removed from "
+                                                          "the retrieval corpus and any example pool (novel task)."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="First N tasks (with --instructions: lines) only."),
     out: Path | None = typer.Option(None, "--out", help="Directory for summary.json, tasks.jsonl, report.md (+ plot)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
@@ -189,12 +209,19 @@ def evaluate(
         fail(str(exc))
     tasks = tasks[:limit] if limit else tasks
     config = _config(None, goal=goal, llm=llm, robot=robot, benchmarks=[benchmark.value])
+    if instructions is not None:
+        if sweep:
+            fail("--sweep and --instructions do not combine")
+        _eval_instructions(instructions, benchmark.value, limit, out, as_json,
+                           EvalOptions(benchmark=benchmark.value, seed=seed, frames=frames, noise=_noise(noise),
+                                       holdout=holdout, perception=config))
+        return
     levels = [float(x) for x in sweep.split(",")] if sweep else None
     runs = []
     for level in levels or [None]:
         noise_config = _noise(noise) if level is None else _noise(str(level))
         options = EvalOptions(benchmark=benchmark.value, seed=seed, frames=frames, noise=noise_config,
-                              instruction=instruction, perception=config)
+                              instruction=instruction, holdout=holdout, perception=config)
         reports, summary = run_eval(tasks, options)
         summary["noise"] = noise_config.model_dump()
         summary["noise_scale"] = level if level is not None else noise
@@ -218,6 +245,35 @@ def evaluate(
         if level is not None:
             typer.echo(f"\n## noise scale {level}\n")
         typer.echo(markdown(summary, None if levels else reports))
+
+
+def _eval_instructions(path: Path, benchmark: str, limit: int | None, out: Path | None, as_json: bool,
+                       options) -> None:
+    from symplan_core.perception.evaluation import (
+        InstructionFileError,
+        evaluate_instructions,
+        load_instructions,
+        markdown,
+        style_markdown,
+    )
+
+    try:
+        given = load_instructions(path, benchmark)
+    except InstructionFileError as exc:
+        fail(str(exc))
+    given = given[:limit] if limit else given
+    reports, summary = evaluate_instructions(given, options)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        with (out / "tasks.jsonl").open("w") as fh:
+            for report in reports:
+                fh.write(json.dumps(report.to_json()) + "\n")
+        (out / "report.md").write_text(style_markdown(summary) + "\n" + markdown(summary, reports))
+    if as_json:
+        print_json(summary)
+        return
+    typer.echo(style_markdown(summary))
 
 
 @perceive_app.command("render")
