@@ -28,6 +28,11 @@ def run(
                                         "evaluate its rows (their prompts and extended tasks) instead of --benchmark."),
     robot: str = typer.Option("single,dual", "--robot", help="Comma-separated embodiments."),
     planner: str = typer.Option("reference", "--planner", help="Backend spec, e.g. transformers:smollm2."),
+    decoding: str | None = typer.Option(None, "--decoding", help="free, grammar (answer format, the task's actions "
+                                        "and fitting objects) or guided (each call executable in the engine's "
+                                        "state); sets the spec's decoding= key (docs/models.md)."),
+    think: str | None = typer.Option(None, "--think", help="Under grammar/guided: keep, skip, or a cap in characters "
+                                     "for <think>."),
     samples: int = typer.Option(1, "--samples", min=1, help="Samples per episode (pass@k when > 1)."),
     repair: int = typer.Option(0, "--repair", min=0, help="Verifier-in-the-loop repair rounds."),
     fallback: bool = typer.Option(False, "--fallback", help="After failed repair, use the reference planner."),
@@ -50,6 +55,12 @@ def run(
 
     robots = tuple(r.strip() for r in robot.split(",") if r.strip())
     try:
+        from symplan_core.llm.spec import with_decoding
+
+        planner = with_decoding(planner, decoding, think)
+    except BackendSpecError as exc:
+        fail(str(exc))
+    try:
         config = EvalConfig(benchmark=benchmark.value, split=split or ("all" if dataset else "test"),
                             dataset=str(dataset) if dataset else None, robots=robots, planner=planner,
                             variant=variant, samples=samples, repair=repair, fallback=fallback,
@@ -57,9 +68,11 @@ def run(
                             limit=limit, concurrency=concurrency, out=str(out))
     except ValidationError as exc:
         fail("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
+    from symplan_core.llm.decoding import DecodingError
+
     try:
         outcome = run_eval(config, progress=not no_progress)
-    except (BackendSpecError, BackendUnavailableError, ValueError) as exc:
+    except (BackendSpecError, BackendUnavailableError, DecodingError, ValueError) as exc:
         fail(str(exc))
     typer.echo(markdown(outcome.summary, title=f"Evaluation: {out}"))
     console.print(f"{outcome.episodes_done} episodes run, {outcome.episodes_skipped} already done; "

@@ -99,6 +99,9 @@ def build(
 
 def sft(
     teacher: str = typer.Option(..., "--teacher", help="Backend spec: reference, transformers:..., openai:..., vllm:..."),
+    decoding: str | None = typer.Option(None, "--decoding", help="Teacher decoding: free, grammar or guided "
+                                        "(sets the spec's decoding= key; docs/models.md)."),
+    think: str | None = typer.Option(None, "--think", help="Under grammar/guided: keep, skip or a cap in characters."),
     k: int = typer.Option(4, "--k", min=1, help="Samples drawn per prompt."),
     out: Path = typer.Option(..., "--out", help="Run directory (re-use it to resume)."),
     prompts: Path | None = typer.Option(None, "--prompts", help="Prompt rows from `symplan data build` "
@@ -123,7 +126,13 @@ def sft(
     from symplan_core.data.samples import SampleFileError
     from symplan_core.eval.rejection import RejectionConfig, run_rejection
     from symplan_core.llm import BackendSpecError, BackendUnavailableError
+    from symplan_core.llm.decoding import DecodingError
+    from symplan_core.llm.spec import with_decoding
 
+    try:
+        teacher = with_decoding(teacher, decoding, think)
+    except BackendSpecError as exc:
+        fail(str(exc))
     if prompts is None:
         prompts = out / "prompts.jsonl"
         if not prompts.is_file():
@@ -136,7 +145,7 @@ def sft(
         fail(_errors(exc))
     try:
         outcome = run_rejection(config, progress=not no_progress)
-    except (BackendSpecError, BackendUnavailableError, SampleFileError, ValueError, OSError) as exc:
+    except (BackendSpecError, BackendUnavailableError, DecodingError, SampleFileError, ValueError, OSError) as exc:
         fail(str(exc))
     summary = outcome.summary
     if json_out:

@@ -31,6 +31,7 @@ from symplan_core.engine.verify import CompiledTask, compile_task
 from symplan_core.eval.metrics import Record, failed_verdict, score, summarize
 from symplan_core.eval.splits import split_tasks
 from symplan_core.llm import Completion, PlannerBackend, Sampling
+from symplan_core.llm.decoding import DecodingError
 from symplan_core.planners.reference_backend import make_planner_backend
 from symplan_core.prompts import build_prompt
 from symplan_core.runtime.repair import as_prompt, completion_fields, repair_sample
@@ -204,6 +205,8 @@ def _plan(backend: PlannerBackend, batch: Sequence[_Prepared], config: EvalConfi
         started = time.perf_counter()
         try:
             answers = backend.plan_many(prompts, n, config.sampling())
+        except DecodingError:
+            raise  # constrained decoding cannot be done as asked: stop, never decode freely instead
         except Exception as exc:  # noqa: BLE001 - backends should not raise; if one does, record it
             failed = Completion.failed(f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
             answers = [[failed] * n for _ in ready]

@@ -25,6 +25,7 @@ from symplan_core.llm.spec import (
     TransformersBackendConfig,
     VLLMBackendConfig,
     parse_backend_spec,
+    with_decoding,
 )
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "as_planner_prompt",
     "make_backend",
     "parse_backend_spec",
+    "with_decoding",
 ]
 
 

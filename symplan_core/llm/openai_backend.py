@@ -11,7 +11,13 @@ Design notes:
   :meth:`plan` and the asynchronous :meth:`aplan` (called from any loop) share one connection
   pool and one concurrency bound.
 * Nothing a server does makes :meth:`plan` raise: refused connections, timeouts, HTTP errors
-  and unparseable bodies become :attr:`Completion.error` after bounded retries.
+  and unparseable bodies become :attr:`Completion.error` after bounded retries. The exceptions
+  are the typed decoding errors (``symplan_core.llm.decoding``): a grammar the server rejects or
+  ignores is a configuration fault that would repeat on every request.
+* ``decoding=grammar`` sends the task's GBNF grammar with the chat request (llama.cpp's
+  ``grammar`` field, or vLLM's ``structured_outputs``), validated locally first (llama-cpp-python's
+  server dies on a grammar it cannot parse). ``decoding=guided`` renders the chat prompt with
+  the model's own template and continues it line by line through ``/completions``.
 """
 
 from __future__ import annotations
@@ -39,6 +45,16 @@ from symplan_core.llm.base import (
     _check_sample_count,
     as_planner_prompt,
 )
+from symplan_core.llm.decoding import (
+    DecodingError,
+    GrammarRejectedError,
+    Step,
+    check_grammar_output,
+    guided_decode,
+    require_task,
+    validate_gbnf,
+)
+from symplan_core.llm.grammar import ThinkBudget, response_grammar
 from symplan_core.llm.spec import OpenAIBackendConfig
 
 _RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -85,6 +101,10 @@ class OpenAIBackend(PlannerBackend):
         self._semaphore: asyncio.Semaphore | None = None
         self._model_lookup_lock: asyncio.Lock | None = None
         self._closed = False
+        self._think = ThinkBudget.parse(config.think)
+        self._grammar_field: str | None = None if config.grammar_field == "auto" else config.grammar_field
+        self._template = None
+        self._validated: set[str] = set()
 
     # -- public API -------------------------------------------------------------------------
 
@@ -158,8 +178,92 @@ class OpenAIBackend(PlannerBackend):
         if model_error is not None:
             return [Completion.failed(model_error)] * n
         messages = [message.as_dict() for message in prompt.messages]
-        samples = (self._sample(messages, model_name, sampling, sample_index) for sample_index in range(n))
-        return list(await asyncio.gather(*samples))
+        if self.config.decoding == "guided":
+            task = require_task(prompt, "guided")
+            rendered = await asyncio.to_thread(self._render, messages, model_name)
+            guided = (asyncio.to_thread(self._guided, task, rendered, model_name, sampling, index)
+                      for index in range(n))
+            return list(await asyncio.gather(*guided))
+        grammar = None
+        if self.config.decoding == "grammar":
+            task = require_task(prompt, "grammar")
+            grammar = response_grammar(task, self._think)
+            self._validate(grammar)
+            await self._detect_grammar_field()
+        samples = (self._sample(messages, model_name, sampling, sample_index, grammar)
+                   for sample_index in range(n))
+        completions = list(await asyncio.gather(*samples))
+        if grammar is not None:
+            completions = [check_grammar_output(prompt.task, c) for c in completions]
+        return completions
+
+    # -- constrained decoding -----------------------------------------------------------------
+
+    def _validate(self, grammar: str) -> None:
+        if grammar not in self._validated:
+            validate_gbnf(grammar)
+            self._validated.add(grammar)
+
+    async def _detect_grammar_field(self) -> None:
+        """vLLM says ``owned_by: vllm`` in /models and takes ``structured_outputs``; llama.cpp's
+        servers take ``grammar``."""
+        if self._grammar_field is not None:
+            return
+        outcome = await self._send("GET", "/models", None)
+        owner = ""
+        if outcome.response is not None:
+            try:
+                owner = str(outcome.response.json()["data"][0].get("owned_by", ""))
+            except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+                owner = ""
+        self._grammar_field = "structured_outputs" if owner == "vllm" else "grammar"
+
+    def _grammar_payload(self, grammar: str) -> dict[str, Any]:
+        if self._grammar_field == "structured_outputs":
+            return {"structured_outputs": {"grammar": grammar}}
+        return {"grammar": grammar}
+
+    def _render(self, messages: list[dict[str, str]], model_name: str) -> str:
+        from symplan_core.llm.chat_template import ChatTemplateError, load_chat_template
+
+        if self._template is None:
+            source = self.config.template or model_name
+            try:
+                self._template = load_chat_template(source)
+            except ChatTemplateError as exc:
+                raise DecodingError(
+                    f"guided decoding renders the chat prompt itself and needs the model's chat template: {exc}; "
+                    "pass template=PATH_TO_GGUF_OR_MODEL_DIR (or an installed model's name) in the spec"
+                ) from None
+        return self._template.render(messages, **dict(self.config.chat_template_kwargs))
+
+    def _guided(self, task: Any, rendered: str, model_name: str, sampling: Sampling, index: int) -> Completion:
+        """Runs in a worker thread; each line is a request on the private loop."""
+        seed = None if sampling.seed is None else sampling.seed + index
+
+        def continue_text(prefix: str, grammar: str, max_tokens: int) -> Step:
+            self._validate(grammar)
+            payload: dict[str, Any] = {
+                "model": model_name, "prompt": rendered + prefix, "max_tokens": max_tokens,
+                "temperature": sampling.temperature, "top_p": sampling.top_p, "n": 1, "grammar": grammar,
+            }
+            if self._grammar_field == "structured_outputs":
+                payload.update(self._grammar_payload(payload.pop("grammar")))
+            if seed is not None:
+                payload["seed"] = seed
+            outcome = self._submit(self._send("POST", "/completions", payload)).result()
+            if outcome.response is None:
+                _raise_if_grammar_rejected(outcome.error)
+                raise _RequestFailed(outcome.error or "no response")
+            return _parse_text_completion(outcome.response, outcome.latency_s)
+
+        started = time.perf_counter()
+        try:
+            if self.config.grammar_field == "auto" and self._grammar_field is None:
+                self._submit(self._detect_grammar_field()).result()
+            return guided_decode(task, continue_text, sampling.max_tokens, self._think, self.config.max_calls)
+        except _RequestFailed as exc:
+            return Completion.failed(str(exc), time.perf_counter() - started)
 
     async def _resolve_model_name(self) -> tuple[str, str | None]:
         """The configured model, else the first one the server lists (llama.cpp, single vLLM)."""
@@ -192,6 +296,7 @@ class OpenAIBackend(PlannerBackend):
         model_name: str,
         sampling: Sampling,
         sample_index: int,
+        grammar: str | None = None,
     ) -> Completion:
         payload: dict[str, Any] = {
             "model": model_name,
@@ -207,9 +312,15 @@ class OpenAIBackend(PlannerBackend):
             payload["stop"] = list(sampling.stop)
         if self.config.chat_template_kwargs:
             payload["chat_template_kwargs"] = dict(self.config.chat_template_kwargs)
+        if grammar is not None:
+            payload.update(self._grammar_payload(grammar))
         outcome = await self._send("POST", "/chat/completions", payload)
         metadata = {"attempts": outcome.attempts, "model": model_name}
+        if grammar is not None:
+            metadata["decoding"] = "grammar"
         if outcome.response is None:
+            if grammar is not None:
+                _raise_if_grammar_rejected(outcome.error)
             return Completion(
                 text="",
                 finish_reason="error",
@@ -263,6 +374,31 @@ class OpenAIBackend(PlannerBackend):
         if retry_after_s is not None:
             delay = max(delay, retry_after_s)
         return min(delay, self.config.max_backoff)
+
+
+class _RequestFailed(Exception):
+    """A guided line request got no answer (recorded on the sample, like any failed request)."""
+
+
+def _raise_if_grammar_rejected(error: str | None) -> None:
+    """A server's refusal of a grammar (an HTTP error whose body names it) is typed."""
+    if error and error.startswith("HTTP 4") and "grammar" in error.lower():
+        raise GrammarRejectedError(f"the server rejected the grammar: {error}")
+
+
+def _parse_text_completion(response: httpx.Response, latency_s: float) -> Step:
+    try:
+        data = response.json()
+        choice = data["choices"][0]
+        text = choice["text"]
+        usage = data.get("usage") or {}
+    except (ValueError, KeyError, IndexError, TypeError):
+        raise _RequestFailed(f"unreadable /completions body: {response.text[:_ERROR_BODY_PREVIEW_CHARS]!r}") from None
+    if not isinstance(text, str):
+        raise _RequestFailed("the /completions text is not a string")
+    return Step(text=text, completion_tokens=_optional_int(usage.get("completion_tokens")),
+                finish_reason=_normalise_finish_reason(choice.get("finish_reason")),
+                prompt_tokens=_optional_int(usage.get("prompt_tokens")), latency_s=latency_s)
 
 
 def _wait(future: concurrent.futures.Future[_Result]) -> _Result:

@@ -48,7 +48,25 @@ class _BackendConfig(BaseModel):
     chat_template_kwargs: dict[str, JsonScalar] = Field(default_factory=dict)
 
 
-class OpenAIBackendConfig(_BackendConfig):
+class _LLMBackendConfig(_BackendConfig):
+    #: free | grammar | guided (symplan_core.llm.decoding); a spec key, so every caller that
+    #: passes a spec string (eval, repair, the data factory, the ROS node) passes it through.
+    decoding: Literal["free", "grammar", "guided"] = "free"
+    #: The <think> budget under grammar/guided decoding: keep, skip, or a number of characters.
+    think: str = "keep"
+    #: guided: most code lines before the plan is closed.
+    max_calls: int = Field(default=100, ge=1)
+
+    @field_validator("think")
+    @classmethod
+    def _think_budget(cls, value: str) -> str:
+        from symplan_core.llm.grammar import ThinkBudget
+
+        ThinkBudget.parse(value)
+        return value
+
+
+class OpenAIBackendConfig(_LLMBackendConfig):
     kind: Literal["openai"] = "openai"
     base_url: str
     # None: ask the server's /models endpoint and use the first model it serves.
@@ -64,6 +82,12 @@ class OpenAIBackendConfig(_BackendConfig):
     api_key_env: str | None = Field(
         default=None, description="name of the environment variable holding the API key"
     )
+    #: How a grammar travels: ``grammar`` (llama.cpp's field), ``structured_outputs`` (vLLM's),
+    #: or ``auto`` (vLLM when /models says ``owned_by: vllm``, else llama.cpp).
+    grammar_field: Literal["auto", "grammar", "structured_outputs"] = "auto"
+    #: guided decoding renders the chat prompt here: the model's chat template is read from this
+    #: GGUF file or registry name (default: the served model id, when it is a local GGUF path).
+    template: str | None = None
 
     @field_validator("base_url")
     @classmethod
@@ -73,7 +97,7 @@ class OpenAIBackendConfig(_BackendConfig):
         return value.rstrip("/")
 
 
-class TransformersBackendConfig(_BackendConfig):
+class TransformersBackendConfig(_LLMBackendConfig):
     kind: Literal["transformers"] = "transformers"
     model_path: str
     gguf_file: str | None = None
@@ -84,7 +108,7 @@ class TransformersBackendConfig(_BackendConfig):
     cache_conversion: bool = True
 
 
-class VLLMBackendConfig(_BackendConfig):
+class VLLMBackendConfig(_LLMBackendConfig):
     kind: Literal["vllm"] = "vllm"
     model: str
     tokenizer: str | None = None
@@ -142,6 +166,26 @@ def parse_backend_spec(spec: str) -> BackendConfig:
         "vllm": VLLMBackendConfig,
     }[kind]
     return _build(spec, config_type, fields)
+
+
+def with_decoding(spec: str, decoding: str | None = None, think: str | None = None) -> str:
+    """``spec`` with ``decoding=``/``think=`` set (what ``--decoding`` and the ROS parameter
+    ``planner.decoding`` do); ``None`` leaves a key as the spec has it. A non-free mode on a
+    planner that does not decode (``reference``) raises :class:`BackendSpecError`."""
+    updates = {key: value for key, value in (("decoding", decoding), ("think", think)) if value is not None}
+    if not updates:
+        return spec
+    config = parse_backend_spec(spec)
+    if isinstance(config, ReferenceBackendConfig):
+        if updates.get("decoding", "free") != "free" or "think" in updates:
+            raise BackendSpecError(spec, "the reference planner does not decode; use --decoding free")
+        return spec
+    head, _, query = spec.strip().partition("?")
+    kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k not in updates]
+    pairs = kept + [(k, v) for k, v in updates.items() if not (k == "decoding" and v == "free")]
+    result = head + ("?" + "&".join(f"{k}={v}" for k, v in pairs) if pairs else "")
+    parse_backend_spec(result)  # the result must be a valid spec too
+    return result
 
 
 def _parse_options(spec: str, query: str) -> tuple[dict[str, str], dict[str, JsonScalar]]:

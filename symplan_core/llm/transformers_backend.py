@@ -30,6 +30,16 @@ from symplan_core.llm.base import (
     Sampling,
 )
 from symplan_core.llm.checkpoint import local_checkpoint
+from symplan_core.llm.decoding import (
+    GrammarNotEnforcedError,
+    Step,
+    StructuredOutputUnsupportedError,
+    check_grammar_output,
+    guided_decode,
+    require_task,
+    validate_gbnf,
+)
+from symplan_core.llm.grammar import ThinkBudget, response_grammar
 from symplan_core.llm.spec import TransformersBackendConfig
 
 _log = logging.getLogger(__name__)
@@ -112,8 +122,58 @@ class TransformersBackend(LocalPlannerBackend):
             if self.tokenizer.pad_token_id is not None
             else min(self._eos_token_ids)
         )
+        self._think = ThinkBudget.parse(config.think)
+        self._ll_tokenizer = None
+        if config.decoding != "free":
+            self._ll_tokenizer = _llguidance_tokenizer(self.tokenizer, sorted(self._eos_token_ids))
+
+    def plan(self, prompt, n: int = 1, sampling: Sampling | None = None) -> list[Completion]:
+        """As :meth:`LocalPlannerBackend.plan`, except that decoding errors (a grammar the library
+        rejects, output outside the grammar) are raised, not recorded as failed samples."""
+        self._decoding_error = None
+        completions = super().plan(prompt, n, sampling)
+        if self._decoding_error is not None:
+            raise self._decoding_error
+        return completions
 
     def generate(self, prompt: PlannerPrompt, n: int, sampling: Sampling) -> list[Completion]:
+        try:
+            if self.config.decoding == "guided":
+                task = require_task(prompt, "guided")
+                if sampling.is_greedy:  # n identical samples: decode once
+                    return [self._guided(task, prompt, sampling, 0)] * n
+                return [self._guided(task, prompt, sampling, index) for index in range(n)]
+            if self.config.decoding == "grammar":
+                task = require_task(prompt, "grammar")
+                grammar = response_grammar(task, self._think)
+                completions = self._generate(prompt, n, sampling, grammar)
+                return [check_grammar_output(task, c) for c in completions]
+        except Exception as exc:
+            from symplan_core.llm.decoding import DecodingError
+
+            if isinstance(exc, DecodingError):
+                self._decoding_error = exc
+            raise
+        return self._generate(prompt, n, sampling)
+
+    def _guided(self, task: Any, prompt: PlannerPrompt, sampling: Sampling, index: int) -> Completion:
+        messages = [message.as_dict() for message in prompt.messages]
+        rendered = self.tokenizer.apply_chat_template(
+            messages, add_generation_prompt=True, tokenize=False, **self.config.chat_template_kwargs)
+        seed = None if sampling.seed is None else sampling.seed + index
+
+        def continue_text(prefix: str, grammar: str, max_tokens: int) -> Step:
+            inputs = self.tokenizer(rendered + prefix, return_tensors="pt", add_special_tokens=False).to(self.device)
+            line_sampling = sampling.model_copy(update={"max_tokens": max_tokens, "seed": seed})
+            completion = self._run(inputs, 1, line_sampling, grammar)[0]
+            return Step(completion.text, completion.completion_tokens, completion.finish_reason,
+                        completion.prompt_tokens, completion.latency_s)
+
+        completion = guided_decode(task, continue_text, sampling.max_tokens, self._think, self.config.max_calls)
+        return completion
+
+    def _generate(self, prompt: PlannerPrompt, n: int, sampling: Sampling,
+                  grammar: str | None = None) -> list[Completion]:
         messages = [message.as_dict() for message in prompt.messages]
         inputs = self.tokenizer.apply_chat_template(
             messages,
@@ -122,6 +182,9 @@ class TransformersBackend(LocalPlannerBackend):
             return_dict=True,
             **self.config.chat_template_kwargs,
         ).to(self.device)
+        return self._run(inputs, n, sampling, grammar)
+
+    def _run(self, inputs: Any, n: int, sampling: Sampling, grammar: str | None) -> list[Completion]:
         prompt_length = int(inputs["input_ids"].shape[1])
         # Greedy decoding gives n identical samples, so decode once and repeat it.
         sequences_to_generate = 1 if sampling.is_greedy else n
@@ -139,6 +202,16 @@ class TransformersBackend(LocalPlannerBackend):
             options.update(stop_strings=list(sampling.stop), tokenizer=self.tokenizer)
         if sampling.seed is not None:
             torch.manual_seed(sampling.seed)
+        if grammar is not None:
+            validate_gbnf(grammar)
+            processors: list[Any] = [_GrammarLogitsProcessor(self._ll_tokenizer, grammar, sequences_to_generate)]
+            if not sampling.is_greedy:
+                # The mask must come before top-p (which could otherwise keep only forbidden
+                # tokens), so the warpers follow it here and the built-in ones are switched off.
+                processors += [transformers.TemperatureLogitsWarper(sampling.temperature),
+                               transformers.TopPLogitsWarper(sampling.top_p)]
+                options.update(temperature=1.0, top_p=1.0, top_k=0)
+            options["logits_processor"] = transformers.LogitsProcessorList(processors)
         started = time.perf_counter()
         with torch.inference_mode():
             output = self.model.generate(**inputs, **options)
@@ -180,6 +253,53 @@ class TransformersBackend(LocalPlannerBackend):
             latency_s=elapsed,
             metadata={"device": str(self.device)},
         )
+
+
+def _llguidance_tokenizer(tokenizer: Any, eos_token_ids: list[int]) -> Any:
+    try:
+        import llguidance.hf
+    except ImportError:
+        raise StructuredOutputUnsupportedError(
+            "grammar and guided decoding with transformers need the 'llguidance' package: "
+            "pip install 'symplan[llm]'") from None
+    try:
+        return llguidance.hf.from_tokenizer(tokenizer, eos_token=eos_token_ids)
+    except ValueError as exc:  # a slow (non-Rust) tokenizer
+        raise StructuredOutputUnsupportedError(f"llguidance cannot use this tokenizer: {exc}") from None
+
+
+class _GrammarLogitsProcessor(transformers.LogitsProcessor):
+    """llguidance's token masks applied to transformers' generation: one matcher per sequence;
+    each step feeds it the token just sampled and lets llguidance fill and apply the mask."""
+
+    def __init__(self, ll_tokenizer: Any, grammar: str, batch: int) -> None:
+        import llguidance
+        import llguidance.numpy
+
+        lark = llguidance.grammar_from("gbnf", grammar)
+        self.matchers = [llguidance.LLMatcher(ll_tokenizer, lark, log_level=0) for _ in range(batch)]
+        self.bitmask = llguidance.numpy.allocate_token_bitmask(batch, ll_tokenizer.vocab_size)
+        self._prompt_length: int | None = None
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+        import llguidance.numpy
+        import llguidance.torch
+
+        if self._prompt_length is None:
+            self._prompt_length = int(input_ids.shape[1])
+        else:
+            for row, matcher in enumerate(self.matchers):
+                if not matcher.is_stopped():
+                    matcher.consume_token(int(input_ids[row, -1]))
+        for row, matcher in enumerate(self.matchers):
+            if matcher.is_error():
+                raise GrammarNotEnforcedError(f"llguidance matcher error: {matcher.get_error()}")
+            llguidance.numpy.fill_next_token_bitmask(matcher, self.bitmask, row)
+        if scores.device.type == "cpu" and scores.dtype == torch.float32:
+            llguidance.numpy.apply_token_bitmask_inplace(scores.numpy(), self.bitmask)
+        else:
+            llguidance.torch.apply_token_bitmask_inplace(scores, torch.from_numpy(self.bitmask).to(scores.device))
+        return scores
 
 
 def _converted_directory(location: ResolvedModel, dtype: torch.dtype) -> Path:

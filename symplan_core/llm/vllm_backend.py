@@ -22,6 +22,16 @@ from symplan_core.llm.base import (
     as_planner_prompt,
 )
 from symplan_core.llm.checkpoint import local_checkpoint
+from symplan_core.llm.decoding import (
+    DecodingError,
+    Step,
+    StructuredOutputUnsupportedError,
+    check_grammar_output,
+    guided_decode,
+    require_task,
+    validate_gbnf,
+)
+from symplan_core.llm.grammar import ThinkBudget, response_grammar
 from symplan_core.llm.spec import VLLMBackendConfig
 
 
@@ -67,6 +77,47 @@ class VLLMBackend(LocalPlannerBackend):
     def generate(self, prompt: PlannerPrompt, n: int, sampling: Sampling) -> list[Completion]:
         return self._generate_batch([prompt], n, sampling)[0]
 
+    def plan(self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None) -> list[Completion]:
+        return self.plan_many([prompt], n, sampling)[0]
+
+    def _structured(self, grammar: str) -> dict[str, Any]:
+        """vLLM's structured outputs (``StructuredOutputsParams(grammar=...)``, vLLM >= 0.12)."""
+        validate_gbnf(grammar)
+        try:
+            from vllm.sampling_params import StructuredOutputsParams
+        except ImportError:
+            raise StructuredOutputUnsupportedError(
+                "this vLLM has no StructuredOutputsParams (structured outputs need vLLM >= 0.12)") from None
+        return {"structured_outputs": StructuredOutputsParams(grammar=grammar)}
+
+    def _params(self, sampling: Sampling, n: int, grammar: str | None = None) -> Any:
+        return self._vllm.SamplingParams(
+            n=n, temperature=sampling.temperature, top_p=sampling.top_p, max_tokens=sampling.max_tokens,
+            seed=sampling.seed, stop=list(sampling.stop) or None,
+            **(self._structured(grammar) if grammar is not None else {}),
+        )
+
+    def _guided(self, prompt: PlannerPrompt, sampling: Sampling, index: int) -> Completion:
+        """Line-by-line guided decoding over raw text prompts; vLLM's prefix cache keeps the
+        prompt and the lines so far (``enable_prefix_caching``)."""
+        task = require_task(prompt, "guided")
+        tokenizer = self.engine.get_tokenizer()
+        rendered = tokenizer.apply_chat_template(
+            [m.as_dict() for m in prompt.messages], add_generation_prompt=True, tokenize=False,
+            **dict(self.config.chat_template_kwargs))
+        seed = None if sampling.seed is None else sampling.seed + index
+
+        def continue_text(prefix: str, grammar: str, max_tokens: int) -> Step:
+            params = self._params(sampling.model_copy(update={"max_tokens": max_tokens, "seed": seed}), 1, grammar)
+            started = time.perf_counter()
+            request = self.engine.generate([rendered + prefix], params, use_tqdm=False)[0]
+            sample = request.outputs[0]
+            return Step(sample.text, len(sample.token_ids), _finish_reason(sample.finish_reason),
+                        len(request.prompt_token_ids or ()), time.perf_counter() - started)
+
+        return guided_decode(task, continue_text, sampling.max_tokens, ThinkBudget.parse(self.config.think),
+                             self.config.max_calls)
+
     def plan_many(
         self, prompts: Sequence[PromptInput], n: int = 1, sampling: Sampling | None = None
     ) -> list[list[Completion]]:
@@ -76,7 +127,11 @@ class VLLMBackend(LocalPlannerBackend):
         started = time.perf_counter()
         try:
             with self._generation_lock:
+                if self.config.decoding == "guided":
+                    return [[self._guided(p, sampling, i) for i in range(n)] for p in normalised]
                 return self._generate_batch(normalised, n, sampling)
+        except DecodingError:
+            raise  # a configuration fault, not sampling noise
         except Exception as exc:  # noqa: BLE001 - recorded per sample, the run goes on
             failure = Completion.failed(f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
             return [[failure] * n for _ in normalised]
@@ -84,14 +139,11 @@ class VLLMBackend(LocalPlannerBackend):
     def _generate_batch(
         self, prompts: Sequence[PlannerPrompt], n: int, sampling: Sampling
     ) -> list[list[Completion]]:
-        parameters = self._vllm.SamplingParams(
-            n=n,
-            temperature=sampling.temperature,
-            top_p=sampling.top_p,
-            max_tokens=sampling.max_tokens,
-            seed=sampling.seed,
-            stop=list(sampling.stop) or None,
-        )
+        parameters: Any = self._params(sampling, n)
+        if self.config.decoding == "grammar":
+            think = ThinkBudget.parse(self.config.think)
+            parameters = [self._params(sampling, n, response_grammar(require_task(p, "grammar"), think))
+                          for p in prompts]
         conversations = [[message.as_dict() for message in p.messages] for p in prompts]
         started = time.perf_counter()
         outputs = self.engine.chat(
@@ -102,7 +154,7 @@ class VLLMBackend(LocalPlannerBackend):
         )
         # vLLM batches the whole call, so per-sample latency is the batch's wall time.
         elapsed = time.perf_counter() - started
-        return [
+        results = [
             [
                 Completion(
                     text=sample.text,
@@ -115,6 +167,9 @@ class VLLMBackend(LocalPlannerBackend):
             ]
             for request in outputs
         ]
+        if self.config.decoding == "grammar":
+            results = [[check_grammar_output(p.task, c) for c in row] for p, row in zip(prompts, results, strict=True)]
+        return results
 
 
 def _finish_reason(raw: str | None) -> FinishReason | None:

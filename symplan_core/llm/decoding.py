@@ -1,0 +1,207 @@
+"""Decoding modes ``free | grammar | guided`` and the engine-guided decoding loop.
+
+* ``free``: the model writes what it likes (the parser and the engine judge it afterwards).
+* ``grammar``: one request whose output the backend's own structured-output mechanism keeps in
+  :func:`symplan_core.llm.grammar.response_grammar` (the answer format, the task's actions, objects
+  of fitting type). Checked on return: an answer outside the format means the backend ignored the
+  grammar, which raises :class:`GrammarNotEnforcedError` (never a silent free decode).
+* ``guided``: :func:`guided_decode`. The header (``<think>``, ``<steps>``) is one constrained
+  request; then each code line is one request whose grammar admits exactly the calls the engine
+  finds executable in the state the plan has reached so far (``engine.successors``), plus the end
+  of the plan. The state advances with the engine's own ``apply``. Each request continues the
+  same text, so a server with a prefix cache (llama.cpp, vLLM) evaluates only the new tokens.
+
+A backend provides ``continue_text(prefix, grammar, max_tokens)``: generate after the rendered
+prompt plus the answer prefix, constrained by a GBNF grammar.
+
+Errors are typed and raised (they are configuration faults, not sampling noise):
+:class:`StructuredOutputUnsupportedError`, :class:`GrammarRejectedError`,
+:class:`GrammarNotEnforcedError`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from symplan_core.engine.errors import ErrorKind
+from symplan_core.engine.plan_text import parse_line, parse_plan
+from symplan_core.engine.successors import executable_calls
+from symplan_core.engine.verify import CompiledTask, verify
+from symplan_core.llm.base import BackendUnavailableError, Completion, FinishReason, PlannerPrompt
+from symplan_core.llm.grammar import (
+    CODE_OPEN,
+    END,
+    HEAD,
+    ThinkBudget,
+    call_texts,
+    header_grammar,
+    line_grammar,
+)
+
+DecodingMode = Literal["free", "grammar", "guided"]
+DECODING_MODES: tuple[str, ...] = ("free", "grammar", "guided")
+#: Tokens one guided line may take (the longest call of the biggest B-1K scene is < 30 tokens).
+LINE_TOKENS = 48
+_STATIC_KINDS = frozenset({ErrorKind.PARSE, ErrorKind.UNKNOWN_ACTION, ErrorKind.UNKNOWN_OBJECT, ErrorKind.ARITY})
+
+
+class DecodingError(RuntimeError):
+    """Constrained decoding cannot be done as asked."""
+
+
+class StructuredOutputUnsupportedError(DecodingError, BackendUnavailableError):
+    """The backend (or its missing package) has no structured-output mechanism for this mode."""
+
+
+class GrammarRejectedError(DecodingError):
+    """The grammar library or the server refused the grammar."""
+
+
+class GrammarNotEnforcedError(DecodingError):
+    """The backend answered outside the grammar it was given (it ignored the constraint)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One constrained continuation."""
+
+    text: str
+    completion_tokens: int | None
+    finish_reason: FinishReason | None
+    prompt_tokens: int | None = None
+    latency_s: float = 0.0
+
+
+ContinueText = Callable[[str, str, int], Step]
+
+
+def require_task(prompt: PlannerPrompt, mode: str) -> CompiledTask:
+    if not isinstance(prompt.task, CompiledTask):
+        raise DecodingError(f"{mode} decoding needs the task: pass PlannerPrompt(task=CompiledTask)")
+    return prompt.task
+
+
+def validate_gbnf(grammar: str) -> None:
+    """Parse a GBNF grammar with llguidance before it is sent anywhere. llama-cpp-python's server
+    (0.3.36) aborts its whole process on a grammar it cannot parse, so a bad grammar must never
+    reach it; raises :class:`GrammarRejectedError`."""
+    try:
+        import llguidance
+    except ImportError:
+        raise StructuredOutputUnsupportedError(
+            "grammar checks need the 'llguidance' package: pip install 'symplan[llm]'") from None
+    try:
+        converted = llguidance.grammar_from("gbnf", grammar)
+    except (ValueError, RuntimeError) as exc:
+        raise GrammarRejectedError(f"llguidance cannot read the grammar: {exc}") from None
+    ok, errors = _validation(llguidance.LLMatcher.validate_grammar_with_warnings(converted))
+    if not ok:
+        raise GrammarRejectedError(f"llguidance rejects the grammar: {errors}")
+
+
+def _validation(result: object) -> tuple[bool, str]:
+    """``validate_grammar_with_warnings`` returns ``(is_error, messages)``."""
+    is_error, messages = result  # type: ignore[misc]
+    return not is_error, "; ".join(map(str, messages))
+
+
+def check_grammar_output(task: CompiledTask, completion: Completion) -> Completion:
+    """A ``grammar`` answer must be in the format with only well-formed calls; a finished answer
+    that is not shows the backend ignored the grammar. A cut-off answer (``length``) is returned
+    as it is: its format is incomplete, which the metrics count."""
+    if not completion.ok or completion.finish_reason != "stop":
+        return completion
+    parsed = parse_plan(completion.text)
+    static = [e for e in verify(task, parsed).errors if e.kind in _STATIC_KINDS]
+    if not parsed.format_ok or static or not parsed.calls:
+        problem = "; ".join(parsed.format_issues + [e.line() for e in static[:3]]) or "no calls"
+        raise GrammarNotEnforcedError(f"the backend answered outside the grammar ({problem}): "
+                                      f"{completion.text[:200]!r}")
+    return completion
+
+
+def close_header(text: str) -> str:
+    """Complete a header cut off by its token budget (the think budget's hard stop): the free
+    texts hold no ``<``, so the first ``<`` after a section's start begins its closing tags."""
+    if not text.startswith(HEAD):
+        text = HEAD
+    body_start = len(HEAD)
+    think_end = text.find("<", body_start)
+    if think_end < 0 or not text.startswith("</think><answer><steps>", think_end):
+        cut = think_end if think_end >= 0 else len(text)
+        return text[:cut] + "</think><answer><steps>" + CODE_OPEN
+    steps_start = think_end + len("</think><answer><steps>")
+    steps_end = text.find("<", steps_start)
+    return text[: steps_end if steps_end >= 0 else len(text)] + CODE_OPEN
+
+
+@dataclass
+class GuidedTrace:
+    requests: int = 0
+    completion_tokens: int = 0
+    prompt_tokens: int | None = None
+    forced_close: bool = False
+    forced_end: bool = False
+    options_per_line: list[int] = field(default_factory=list)
+    engine_s: float = 0.0
+
+
+def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: int,
+                  think: ThinkBudget = ThinkBudget(), max_calls: int = 100) -> Completion:
+    """Engine-guided decoding of one answer (see the module docstring). The answer always has the
+    format; its calls are each executable where they stand, so verifying it finds no error. When
+    the token budget or ``max_calls`` runs out, the plan is closed as it stands (``forced_end``)."""
+    started = time.perf_counter()
+    trace = GuidedTrace()
+    header_budget = max(1, max_tokens - LINE_TOKENS)
+    step = continue_text("", header_grammar(think), header_budget)
+    trace.requests += 1
+    trace.completion_tokens += step.completion_tokens or 0
+    trace.prompt_tokens = step.prompt_tokens
+    if step.finish_reason == "length" or not step.text.endswith(CODE_OPEN):
+        if step.finish_reason != "length":
+            raise GrammarNotEnforcedError(f"the header came back outside its grammar: {step.text[:200]!r}")
+        trace.forced_close = True
+    text = close_header(step.text) if trace.forced_close else step.text
+    state = task.initial_state()
+    for index in range(max_calls):
+        tick = time.perf_counter()
+        options = call_texts(task, executable_calls(task, state))
+        trace.engine_s += time.perf_counter() - tick
+        trace.options_per_line.append(len(options))
+        budget = max_tokens - trace.completion_tokens
+        if not options or budget <= 0:
+            trace.forced_end = bool(options)
+            break
+        # The end of the plan is offered from the second line on: a plan without a call is never
+        # an answer (the parser reports "no action calls").
+        step = continue_text(text, line_grammar(options, allow_end=index > 0), min(budget, LINE_TOKENS))
+        trace.requests += 1
+        trace.completion_tokens += step.completion_tokens or 0
+        if step.text.startswith(END):
+            break
+        line = step.text.removesuffix("\n")
+        if step.finish_reason == "length" and not step.text.endswith("\n"):
+            trace.forced_end = True  # a call cut off by the budget is dropped
+            break
+        if line not in options:
+            raise GrammarNotEnforcedError(f"guided line {index + 1} is not one of the executable calls: {line!r}")
+        tick = time.perf_counter()
+        outcome = task.apply(state, parse_line(line, index), trace=False)  # type: ignore[arg-type]
+        trace.engine_s += time.perf_counter() - tick
+        if outcome.errors:  # cannot happen: the options came from the same checks
+            raise DecodingError(f"engine rejected a guided call {line!r}: {outcome.errors[0].line()}")
+        text += line + "\n"
+    else:
+        trace.forced_end = True
+    text += END
+    return Completion(
+        text=text, prompt_tokens=trace.prompt_tokens, completion_tokens=trace.completion_tokens,
+        finish_reason="stop", latency_s=time.perf_counter() - started,
+        metadata={"decoding": "guided", "requests": trace.requests, "forced_close": trace.forced_close,
+                  "forced_end": trace.forced_end, "engine_s": round(trace.engine_s, 4),
+                  "options_per_line": trace.options_per_line},
+    )
