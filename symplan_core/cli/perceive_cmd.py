@@ -1,7 +1,7 @@
 """``symplan perceive``: camera frames + instruction -> a verified BDDL task (``docs/perception.md``).
 
-* ``symplan perceive --images DIR | --video FILE [--depth DIR] [--camera-info FILE] --instruction TEXT
-  --detector SPEC --out task.bddl [--json]``
+* ``symplan perceive --images DIR | --video FILE [--depth DIR] [--camera-info FILE] | --rawlog FILE
+  --instruction TEXT --detector SPEC --out task.bddl [--overlay out.png] [--json]``
 * ``symplan perceive eval --benchmark b1k --split test [--noise default|none|SCALE] [--sweep 0,1,2]``
 * ``symplan perceive render TASK --out DIR``: a rendered scene on disk (frames, depth, camera info,
   marker map) to try the first command on.
@@ -20,7 +20,7 @@ import typer
 from symplan_core.cli.common import Benchmark, console, fail, print_json
 
 perceive_app = typer.Typer(
-    help="Camera frames + instruction -> a verified BDDL task (fiducial, grounding-dino or yolo-world detectors). "
+    help="Camera frames + instruction -> a verified BDDL task (fiducial, grounding-dino, yolo-world or ssd-oid detectors). "
          "Writes task.bddl and task.provenance.json only when every check passes. Exit status: 0 accepted and "
          "written, 1 rejected (verdicts and reasons printed, nothing written), 2 bad input (one error line), "
          "3 a clarification question (candidate goals disagree; printed, nothing written; answer with --answer). "
@@ -75,12 +75,19 @@ def perceive(
     ctx: typer.Context,
     images: Path | None = typer.Option(None, "--images", help="Directory of frames (PNG/JPEG/...), name order."),
     video: Path | None = typer.Option(None, "--video", help="A video file (instead of --images)."),
+    rawlog: Path | None = typer.Option(None, "--rawlog", help="An MRPT RGB-D rawlog (instead of --images; carries "
+                                                             "its own depth and intrinsics)."),
+    registration: str = typer.Option("driver", "--registration", help="--rawlog depth: driver (as stored, e.g. "
+                                     "OpenNI2-registered) or reproject (depth camera -> colour camera)."),
     depth: Path | None = typer.Option(None, "--depth", help="Depth images matched by file stem (video: frame number)."),
     depth_scale: float = typer.Option(0.001, "--depth-scale", help="Metres per unit of 16-bit depth (mm: 0.001)."),
     camera_info: Path | None = typer.Option(None, "--camera-info", help="Intrinsics YAML (ROS camera_info or fx/fy/cx/cy)."),
     instruction: str | None = typer.Option(None, "--instruction", help="What the robot is asked to do."),
-    detector: str = typer.Option("fiducial", "--detector", help="fiducial[:MAP.yaml], grounding-dino:PATH, yolo-world:PATH."),
+    detector: str = typer.Option("fiducial", "--detector", help="fiducial[:MAP.yaml], grounding-dino:PATH, yolo-world:PATH, "
+                                                                "ssd-oid[:PATH]."),
     out: Path | None = typer.Option(None, "--out", help="Where to write task.bddl (+ task.provenance.json)."),
+    overlay: Path | None = typer.Option(None, "--overlay", help="Also draw the boxes, labels and relations on the key "
+                                                               "frame into this PNG (written for rejected drafts too)."),
     goal: str = typer.Option("retrieval", "--goal", help="Goal drafting: retrieval or llm."),
     llm: str | None = typer.Option(None, "--llm", help="Backend spec drafting the goal with --goal llm."),
     judge: str | None = typer.Option(None, "--judge", help="Backend spec of the optional LLM-judge axis."),
@@ -98,14 +105,18 @@ def perceive(
     """
     if ctx.invoked_subcommand is not None:
         return
-    if (images is None) == (video is None):
-        fail("give exactly one of --images DIR or --video FILE")
+    if sum(x is not None for x in (images, video, rawlog)) != 1:
+        fail("give exactly one of --images DIR or --video FILE (or --rawlog FILE)")
+    if registration not in ("driver", "reproject"):
+        fail(f"--registration must be driver or reproject, not {registration!r}")
     if not instruction:
         fail("--instruction is required")
     if out is None:
         fail("--out is required")
-    if camera_info is None:
+    if camera_info is None and rawlog is None:
         fail("--camera-info is required (the intrinsics the depth is lifted with)")
+    if overlay is not None and overlay.suffix.lower() != ".png":
+        fail(f"--overlay is a .png file, not {overlay}")
     from symplan_core.perception import (
         CameraIntrinsics,
         KeyFrameSelector,
@@ -120,8 +131,15 @@ def perceive(
     config = _config(config_file, goal=goal, llm=llm, judge=judge, robot=robot,
                      keyframes={"max_frames": max_key_frames})
     try:
-        intrinsics = CameraIntrinsics.load(camera_info)
-        stream = frames_from_dir(images, depth, depth_scale) if images else frames_from_video(video, depth, depth_scale)
+        if rawlog is not None:
+            from symplan_core.perception.rawlog import frames_from_rawlog
+
+            stream, intrinsics = frames_from_rawlog(rawlog, registration)
+            if camera_info is not None:
+                intrinsics = CameraIntrinsics.load(camera_info)
+        else:
+            intrinsics = CameraIntrinsics.load(camera_info)
+            stream = frames_from_dir(images, depth, depth_scale) if images else frames_from_video(video, depth, depth_scale)
         frames = KeyFrameSelector(config.keyframes).extend(stream)
         chosen = make_detector(detector)
         try:
@@ -130,13 +148,21 @@ def perceive(
             chosen.close()
         if answer is not None and result.needs_clarification:
             result = result.choose(answer)
+        drawn = None
+        if overlay is not None:
+            from symplan_core.perception.overlay import write_overlay
+
+            drawn = write_overlay(frames, result.provenance, overlay, result.accepted)
         written = write_outputs(result, out) if result.accepted else None
     except PerceptionError as exc:
         fail(str(exc))
     if as_json:
-        print_json({**result.to_json(), "written": [str(p) for p in written] if written else None})
+        print_json({**result.to_json(), "written": [str(p) for p in written] if written else None,
+                    "overlay": str(drawn) if drawn else None})
     else:
         _print_result(result, written)
+        if drawn is not None:
+            console.print(f"overlay: {drawn}", highlight=False)
     if result.needs_clarification:
         raise typer.Exit(3)
     if not result.accepted:

@@ -27,12 +27,14 @@ def replay_command(
                                                            "image topic named *depth*."),
     camera_info: str | None = typer.Option(None, "--camera-info", help="sensor_msgs/CameraInfo topic; default: the only one."),
     detector: str = typer.Option("fiducial", "--detector", help="Detector spec: fiducial[:MAP.yaml], "
-                                                                "grounding-dino:PATH, yolo-world:PATH."),
+                                                                "grounding-dino:PATH, yolo-world:PATH, ssd-oid[:PATH]."),
     plan: str | None = typer.Option(None, "--plan", help="Planner spec (reference, openai:URL, transformers:PATH): "
                                                          "also plan and verify."),
     robot: Robot = typer.Option(Robot.single, help="Embodiment the scene and plan are checked for."),
     tolerance: float = typer.Option(0.05, "--sync-tolerance", min=0.0, help="Max colour/depth stamp skew (s)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing output directory."),
+    overlay: Path | None = typer.Option(None, "--overlay", help="Directory for one PNG per key frame with the boxes, "
+                                                               "labels and relations drawn (also for a rejected draft)."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Replay a recorded camera bag through perception into a verified BDDL task (no ROS install needed)."""
@@ -46,7 +48,7 @@ def replay_command(
 
     config = ReplayConfig(bag=bag, instruction=instruction, out=out, rgb_topic=rgb, depth_topic=depth,
                           info_topic=camera_info, detector=detector, plan=plan, robot=robot.value,
-                          sync_tolerance_s=tolerance, force=force)
+                          sync_tolerance_s=tolerance, force=force, overlay=overlay)
     show = not json_out and sys.stderr.isatty()
     try:
         if show:
@@ -76,6 +78,8 @@ def replay_command(
         if "plan" in report:
             console.print(f"  plan ({report['plan']['planner']}): "
                           f"{'strict pass' if report['plan']['strict_pass'] else 'REJECTED'}", highlight=False)
+        if report.get("overlays"):
+            console.print(f"overlays: {len(report['overlays'])} PNG in {overlay}/", highlight=False)
         if outcome.out is not None:
             console.print(f"wrote {outcome.out}/ ({', '.join(report['outputs'])})", highlight=False)
         for reason in outcome.reasons:

@@ -8,6 +8,9 @@ Spec forms (``make_detector``):
   ``transformers`` (``AutoModelForZeroShotObjectDetection``) from a local model directory.
 * ``yolo-world:PATH[?threshold=0.25]`` - ``ultralytics`` YOLO-World weights (the ``vision-gpu``
   extra), imported only when chosen.
+* ``ssd-oid[:PATH][?threshold=0.3&nms=0.45]`` - a learned closed-set detector: SSD-MobileNetV2
+  trained on OpenImages v4 (23 classes) through OpenCV DNN; without PATH the weights fetched by
+  ``symplan data fetch --perception`` (``symplan models install ssd-mobilenet-oid``).
 
 Nothing is downloaded: a path that is not a local directory/file is an error.
 """
@@ -21,7 +24,7 @@ from urllib.parse import parse_qsl
 from symplan_core.perception.detection import Detector
 from symplan_core.perception.errors import DetectorSpecError
 
-DETECTOR_FORMS = ("fiducial[:MAP.yaml]", "grounding-dino:PATH", "yolo-world:PATH")
+DETECTOR_FORMS = ("fiducial[:MAP.yaml]", "grounding-dino:PATH", "yolo-world:PATH", "ssd-oid[:PATH]")
 
 
 def split_spec(spec: str) -> tuple[str, str, dict[str, str]]:
@@ -81,4 +84,12 @@ def make_detector(spec: str, fiducial_map: Any = None) -> Detector:
         from symplan_core.perception.open_vocab import YoloWorldDetector
 
         return YoloWorldDetector(Path(target), threshold, device)
+    if kind == "ssd-oid":
+        from symplan_core.perception.ssd import SsdOidDetector
+
+        threshold = _float_option(options, "threshold", 0.3, spec)
+        nms = _float_option(options, "nms", 0.45, spec)
+        if options:
+            raise DetectorSpecError(f"unknown option(s) {', '.join(options)} in {spec!r}")
+        return SsdOidDetector(Path(target) if target else None, threshold, nms)
     raise DetectorSpecError(f"unknown detector {kind!r} in {spec!r} (expected one of: {', '.join(DETECTOR_FORMS)})")

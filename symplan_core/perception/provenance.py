@@ -3,7 +3,8 @@
 Schema (``version`` 1), all plain JSON:
 
 * ``instruction``, ``detector``, ``frames``: ``[{index, source, stamp}]``;
-* ``objects``: instance -> ``{type, source, label?, marker_id?, frames, confidence, boxes}``;
+* ``objects``: instance -> ``{type, source, label?, marker_id?, frames, confidence, boxes,
+  image_boxes}`` (``image_boxes``: each detection's pixel box ``[x0, y0, x1, y1]`` with its frame);
   ``source`` is ``detection`` (seen), ``prior`` (the retrieved activity: future objects, the
   agent, substances with no visible fact) or ``unseen`` (the goal needs it, nothing showed it);
   ``confidence`` = mean detection score x fraction of key frames it was seen in;
@@ -35,7 +36,9 @@ def build_provenance(instruction: str, detector: str, frames, draft, dropped: di
             conf = obs.score * len(obs.frames) / n_frames
             confidence[inst] = conf
             entry.update(label=obs.label, frames=obs.frames, confidence=round(conf, 4),
-                         boxes=[s.box.to_json() for s in obs.sightings])
+                         boxes=[s.box.to_json() for s in obs.sightings],
+                         image_boxes=[{"frame": d.frame, "box": [round(v, 1) for v in d.box]}
+                                      for s in obs.sightings for d in s.detections])
             if obs.marker_id is not None:
                 entry["marker_id"] = obs.marker_id
         objects[inst] = entry

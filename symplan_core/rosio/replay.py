@@ -60,6 +60,7 @@ class ReplayConfig(BaseModel):
     robot: Literal["single", "dual"] = "single"
     sync_tolerance_s: float = Field(default=0.05, ge=0)
     force: bool = Field(default=False, description="replace an existing output directory")
+    overlay: Path | None = Field(default=None, description="directory for one overlay PNG per key frame")
     perception: dict[str, Any] = Field(default_factory=dict, description="PerceptionConfig fields")
 
 
@@ -231,6 +232,11 @@ def replay(config: ReplayConfig, progress: Progress | None = None) -> ReplayOutc
         "timings_s": {"read": round(read_s, 4), "perceive": round(time.perf_counter() - started - read_s, 4)},
         "frames_per_s": round(stats["frames"] / read_s, 2) if read_s > 0 else None,
     }
+    if config.overlay is not None:  # drawn for a rejected draft too: that is when people need to look
+        from symplan_core.perception.overlay import write_overlays
+
+        report["overlays"] = [str(p) for p in write_overlays(frames, result.provenance, config.overlay,
+                                                             result.accepted)]
     if not result.accepted:
         return ReplayOutcome(False, report, None, result.reasons)
     files = {TASK_FILE: result.bddl, sidecar_path(Path(TASK_FILE)).name: json.dumps(result.provenance, indent=2) + "\n"}
