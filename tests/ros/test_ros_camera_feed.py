@@ -7,10 +7,11 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from symplan_ros.camera import CameraFeed, CameraUnavailable, FeedConfig
-from symplan_ros.monitors import ERROR, OK, WARN
 
 from symplan_core.rosio.images import numpy_to_image_fields
+from symplan_core.runtime.camera import CameraFeed, CameraUnavailable
+from symplan_core.runtime.config import CameraSection
+from symplan_core.runtime.health import ERROR, OK, WARN
 
 TOPICS = dict(rgb_topic="/cam/rgb", depth_topic="/cam/depth", info_topic="/cam/info")
 
@@ -32,7 +33,7 @@ INFO = SimpleNamespace(k=[300.0, 0, 16, 0, 300.0, 12, 0, 0, 1], width=32, height
 
 
 def _feed(**kw) -> CameraFeed:
-    return CameraFeed(FeedConfig(**{**TOPICS, "required": True, **kw}))
+    return CameraFeed(CameraSection(**{**TOPICS, **kw}), required=True)
 
 
 def test_paired_frames_are_buffered_and_served_with_the_intrinsics() -> None:
@@ -124,11 +125,11 @@ def test_an_unavailable_detector_is_an_error_that_fails_goals_at_once() -> None:
 
 
 def test_a_camera_source_without_depth_and_info_topics_is_a_configuration_error() -> None:
-    feed = CameraFeed(FeedConfig(rgb_topic="/cam/rgb", required=True))
+    feed = CameraFeed(CameraSection(rgb_topic="/cam/rgb"), required=True)
     assert feed.health().level == ERROR
     assert "camera.depth_topic, camera.info_topic is empty" in feed.health().message
 
 
 def test_a_bddl_node_with_a_camera_topic_reports_ok_while_no_frames_come() -> None:
-    feed = CameraFeed(FeedConfig(rgb_topic="/cam/rgb"))
+    feed = CameraFeed(CameraSection(rgb_topic="/cam/rgb"))
     assert feed.health().level == OK

@@ -27,10 +27,10 @@ CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/p
 
 
 def _factory(spec: str):
-    from symplan_ros import core_adapter
+    from symplan_core.planners.reference_backend import make_planner_backend
 
     return {"test:suffix": suffix_backend, "test:garbage": garbage_backend}.get(
-        spec, lambda: core_adapter.make_backend(spec))()
+        spec, lambda: make_planner_backend(spec))()
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from symplan_ros.scene import BddlSceneSource, TaskRequest
-from symplan_ros.session import Outcome, PlanningSession, Subgoal
 from symplan_ros_testkit import (
     BENCH,
     TASK,
@@ -11,6 +9,12 @@ from symplan_ros_testkit import (
     replay,
     suffix_backend,
 )
+
+from symplan_core.runtime.config import ExecutionSection, PlannerSection
+from symplan_core.runtime.session import Outcome, PlanningSession, Subgoal
+from symplan_core.runtime.sources import BddlSceneSource, TaskRequest
+
+NO_FALLBACK = PlannerSection(fallback="none")
 
 
 def _source() -> BddlSceneSource:
@@ -32,7 +36,7 @@ def _run(session: PlanningSession, outcomes: dict[int, Outcome] | None = None):
 
 
 def test_every_dispatched_subgoal_belongs_to_a_plan_that_strict_passes_from_the_state_it_ran_on() -> None:
-    session = PlanningSession(suffix_backend(), fallback="none", backend_name="suffix")
+    session = PlanningSession(suffix_backend(), planner=NO_FALLBACK)
     result, dispatched, stages = _run(session, {2: Outcome.FAILED})
     assert result.success and result.replans == 1
     assert len({s.plan_id for s in dispatched}) == 2
@@ -41,7 +45,7 @@ def test_every_dispatched_subgoal_belongs_to_a_plan_that_strict_passes_from_the_
 
 
 def test_timeout_is_treated_like_a_failure_and_replanned() -> None:
-    session = PlanningSession(suffix_backend(), fallback="none", backend_name="suffix")
+    session = PlanningSession(suffix_backend(), planner=NO_FALLBACK)
     result, dispatched, _ = _run(session, {0: Outcome.TIMEOUT})
     assert result.success and result.replans == 1
     assert "timeout" in result.errors[0]
@@ -49,7 +53,7 @@ def test_timeout_is_treated_like_a_failure_and_replanned() -> None:
 
 
 def test_garbage_backend_dispatches_nothing_and_returns_the_engine_errors() -> None:
-    session = PlanningSession(garbage_backend(), repair_rounds=1, fallback="none", backend_name="garbage")
+    session = PlanningSession(garbage_backend(), planner=PlannerSection(repair_rounds=1, fallback="none"))
     result, dispatched, stages = _run(session)
     assert dispatched == []
     assert not result.success and not result.strict_pass
@@ -58,7 +62,7 @@ def test_garbage_backend_dispatches_nothing_and_returns_the_engine_errors() -> N
 
 
 def test_replan_limit_bounds_the_number_of_replans() -> None:
-    session = PlanningSession(suffix_backend(), fallback="none", replan_limit=2, backend_name="suffix")
+    session = PlanningSession(suffix_backend(), planner=NO_FALLBACK, execution=ExecutionSection(replan_limit=2))
     result, dispatched, _ = _run(session, {i: Outcome.FAILED for i in range(100)})
     assert not result.success
     assert result.replans == 2
@@ -69,7 +73,7 @@ def test_replan_limit_bounds_the_number_of_replans() -> None:
 
 
 def test_execute_false_validates_without_dispatching() -> None:
-    session = PlanningSession(suffix_backend(), fallback="none", backend_name="suffix")
+    session = PlanningSession(suffix_backend(), planner=NO_FALLBACK)
     dispatched: list[Subgoal] = []
     result = session.run(TaskRequest(task_id=TASK, benchmark=BENCH, execute=False), _source(),
                          lambda s: (dispatched.append(s), (Outcome.SUCCEEDED, ""))[1], lambda *a: None)
@@ -78,7 +82,7 @@ def test_execute_false_validates_without_dispatching() -> None:
 
 
 def test_unknown_task_is_a_typed_failure_not_an_exception() -> None:
-    session = PlanningSession(suffix_backend(), fallback="none", backend_name="suffix")
+    session = PlanningSession(suffix_backend(), planner=NO_FALLBACK)
     result = session.run(TaskRequest(task_id="no_such_activity_xyz"), _source(),
                          lambda s: (Outcome.SUCCEEDED, ""), lambda *a: None)
     assert not result.success
@@ -91,8 +95,8 @@ def test_goal_robot_overrides_the_session_robot_for_engine_and_prompt() -> None:
     two_at_once = ("navigate(plywood_1)\ngrasp(plywood_1)\nnavigate(plywood_2)\ngrasp(plywood_2)\n"
                    "navigate(floor_2)\nplace_on_top(plywood_1, floor_2)\nplace_on_top(plywood_2, floor_2)\n"
                    "navigate(plywood_3)\ngrasp(plywood_3)\nnavigate(floor_2)\nplace_on_top(plywood_3, floor_2)")
-    session = PlanningSession(FunctionBackend(lambda _p: two_at_once), robot="single", repair_rounds=0,
-                              fallback="none", backend_name="fixed")
+    session = PlanningSession(FunctionBackend(lambda _p: two_at_once, name="fixed"), robot="single",
+                              planner=PlannerSection(repair_rounds=0, fallback="none"))
 
     def run(robot: str):
         return session.run(TaskRequest(task_id=TASK, benchmark=BENCH, robot=robot, execute=False), _source(),
@@ -108,7 +112,7 @@ def test_goal_bddl_text_is_planned_for_and_malformed_bddl_is_a_typed_failure() -
     from symplan_core.planners.reference_backend import make_planner_backend
     from symplan_core.tasks import load_problem
 
-    session = PlanningSession(make_planner_backend("reference"), fallback="none", backend_name="reference")
+    session = PlanningSession(make_planner_backend("reference"), planner=NO_FALLBACK)
     # A variant of the real task, given as text: only two planks to bring in.
     text = write_problem(load_problem(TASK, BENCH)).replace(" plywood.n.01_3 - plywood.n.01", " - plywood.n.01")
     text = "\n".join(line for line in text.splitlines() if "plywood.n.01_3" not in line)
@@ -121,10 +125,8 @@ def test_goal_bddl_text_is_planned_for_and_malformed_bddl_is_a_typed_failure() -
     assert not bad.success and bad.errors[0].startswith("scene:")
 
 
-def test_task_at_state_starts_at_the_given_state_and_leaves_the_task_alone() -> None:
+def test_the_task_at_a_state_starts_at_that_state_and_leaves_the_task_alone() -> None:
     # Replans hand the planner a task that starts "now" (CompiledTask.at_state).
-    from symplan_ros.core_adapter import task_at_state
-
     from symplan_core.engine import compile_task, parse_plan
     from symplan_core.tasks import load_problem
 
@@ -132,16 +134,15 @@ def test_task_at_state_starts_at_the_given_state_and_leaves_the_task_alone() -> 
     state = task.initial_state()
     for call in parse_plan("navigate(plywood_1)\ngrasp(plywood_1)").calls:
         assert not task.apply(state, call).errors
-    later = task_at_state(task, state)
+    later = task.at_state(state)
     assert later.initial_state().literals() == state.literals()
     assert ("holding", "plywood.n.01_1") in later.initial_state().literals()
     assert ("holding", "plywood.n.01_1") not in task.initial_state().literals()
 
 
 def test_replan_prompt_shows_the_live_state_and_returns_the_task_at_that_state() -> None:
-    from symplan_ros.core_adapter import prompt_messages
-
     from symplan_core.engine import compile_task, parse_plan
+    from symplan_core.runtime.session import prompt_messages
     from symplan_core.tasks import load_problem
 
     task = compile_task(load_problem(TASK, BENCH))
@@ -160,12 +161,12 @@ def test_replan_prompt_shows_the_live_state_and_returns_the_task_at_that_state()
 def test_engine_errors_read_the_same_in_prompts_cli_and_ros(tmp_path) -> None:
     # One formatter (EngineError.line, 1-based steps): the repair prompt, the CLI summary and the
     # ROS error lines number a failing step identically.
-    from symplan_ros.core_adapter import error_lines
     from typer.testing import CliRunner
 
     from symplan_core.cli.main import app
     from symplan_core.engine import compile_task, verify
     from symplan_core.prompts import repair_message
+    from symplan_core.runtime.session import error_lines
     from symplan_core.tasks import load_problem
 
     plan = "navigate(plywood_1)\ngrasp(plywood_1)\nplace_on_top(plywood_1, floor_2)"  # not near floor_2

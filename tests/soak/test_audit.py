@@ -19,7 +19,7 @@ def audit(ros_context, spinner):
     from rclpy.node import Node
     from std_msgs.msg import String
     from symplan_ros.audit import DdsAudit
-    from symplan_ros.scene import task_message
+    from symplan_ros.messages import task_message
 
     node = spinner.add(Node("audit_test", context=ros_context))
     audit = DdsAudit(node, "/nobody")  # fed directly below: the logic, not the transport

@@ -3,11 +3,13 @@ found by the soak, where a cancel at `planning` waited for every repair round an
 
 from __future__ import annotations
 
-from symplan_ros.scene import BddlSceneSource, TaskRequest
-from symplan_ros.session import Outcome, PlanningSession
 from symplan_ros_testkit import BENCH, TASK
 
 from symplan_core.llm.base import FunctionBackend
+from symplan_core.planners.reference_backend import make_planner_backend
+from symplan_core.runtime.config import PlannerSection
+from symplan_core.runtime.session import Outcome, PlanningSession
+from symplan_core.runtime.sources import BddlSceneSource, TaskRequest
 
 
 def test_cancel_between_repair_rounds_stops_asking_the_backend() -> None:
@@ -19,8 +21,8 @@ def test_cancel_between_repair_rounds_stops_asking_the_backend() -> None:
         cancel["now"] = True  # the operator cancels while this answer is being generated
         return "Sure! Let me think about the wood."
 
-    session = PlanningSession(FunctionBackend(confused_llm, name="confused"), repair_rounds=5,
-                              fallback="reference", backend_name="confused")
+    session = PlanningSession(FunctionBackend(confused_llm, name="confused"),
+                              planner=PlannerSection(repair_rounds=5, fallback="reference"))
     dispatched: list = []
     result = session.run(TaskRequest(task_id=TASK, benchmark=BENCH), BddlSceneSource(),
                          lambda sub: (dispatched.append(sub), (Outcome.SUCCEEDED, "done"))[1],
@@ -32,17 +34,15 @@ def test_cancel_between_repair_rounds_stops_asking_the_backend() -> None:
 def test_the_reference_planner_is_asked_once_per_plan_not_once_per_repair_round() -> None:
     """Found by fuzzing with large valid problems: a failing reference search ran up to its time
     budget once per repair round (3x with the default 2 rounds), the same deterministic search."""
-    from symplan_ros import core_adapter as core
-
-    reference = core.make_backend("reference")
+    reference = make_planner_backend("reference")
     calls: list[int] = []
 
     def counted(prompt):
         calls.append(1)
         return reference.plan(prompt, 1)[0].text
 
-    session = PlanningSession(FunctionBackend(counted, name="reference"), repair_rounds=2, fallback="reference",
-                              backend_name="reference")
+    session = PlanningSession(FunctionBackend(counted, name="reference"),
+                              planner=PlannerSection(repair_rounds=2, fallback="reference"))
     # preserving_food is unsolved by the reference planner with the B-100 actions (docs/results.md).
     result = session.run(TaskRequest(task_id="preserving_food", benchmark="b100", execute=False),
                          BddlSceneSource(), lambda sub: (Outcome.SUCCEEDED, "done"), lambda *_a, **_k: None)

@@ -8,11 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
-from symplan_ros.limits import InputLimits, RequestRejected, read_bddl_file
-from symplan_ros.scene import BddlSceneSource, SceneError, TaskRequest
 
 from symplan_core.bddl import BDDLError, parse_problem
 from symplan_core.bddl.parser import MAX_GOAL_DEPTH
+from symplan_core.runtime.config import LimitsSection, SceneSection
+from symplan_core.runtime.limits import InputLimits, RequestRejected, read_bddl_file
+from symplan_core.runtime.sources import BddlSceneSource, SceneError, TaskRequest
 from symplan_core.tasks import problem_path
 
 WOOD = problem_path("bringing_in_wood", "b100")[1]
@@ -74,7 +75,7 @@ def test_goal_file_dirs_admit_files_inside_only_after_resolving_links(tmp_path: 
     (allowed / "mine.bddl").write_text(WOOD.read_text())
     (allowed / "escape.bddl").symlink_to("/etc/hostname")
     (tmp_path / "outside.bddl").write_text(WOOD.read_text())
-    limits = InputLimits.from_text(65536, 65536, 4096, f"{allowed}{os.pathsep}")
+    limits = InputLimits.from_config(LimitsSection(), SceneSection(goal_file_dirs=f"{allowed}{os.pathsep}"))
     limits.check(task_id=str(allowed / "mine.bddl"))
     for path in (allowed / "escape.bddl", tmp_path / "outside.bddl", allowed / ".." / "outside.bddl"):
         with pytest.raises(RequestRejected, match="outside scene.goal_file_dirs"):

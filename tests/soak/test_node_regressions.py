@@ -128,8 +128,8 @@ def test_the_simulator_builds_worlds_in_arrival_order(ros_context, spinner, clie
     from rclpy.parameter import Parameter
     from std_msgs.msg import String
     from symplan_interfaces.msg import SkillStatus, Subgoal
+    from symplan_ros.messages import task_message
     from symplan_ros.runtime import LATCHED, RELIABLE
-    from symplan_ros.scene import task_message
     from symplan_ros.skill_sim import SkillSimNode
 
     spinner.add(SkillSimNode("ordered_sim", context=ros_context,

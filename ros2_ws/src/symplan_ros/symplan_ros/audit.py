@@ -20,9 +20,11 @@ from typing import Any
 from std_msgs.msg import String
 from symplan_interfaces.msg import Subgoal
 
-from symplan_ros import core_adapter as core
+from symplan_core.bddl import parse_problem
+from symplan_core.engine import CompiledTask, State, compile_task, verify
+from symplan_core.runtime.session import apply_effects, error_lines
+from symplan_ros.messages import read_task_message
 from symplan_ros.runtime import LATCHED, RELIABLE
-from symplan_ros.scene import read_task_message
 
 
 @dataclass
@@ -91,14 +93,12 @@ class DdsAudit:
         """Check ``subs`` (arrival order) against the goal's problem, continuing where an earlier
         settle stopped: a subgoal that failed as a goal's last dispatch may arrive after the goal's
         result (a topic is not ordered with the action result), in the next settle."""
-        from symplan_core.bddl import parse_problem
-
         ctx = self._contexts.get(goal_id)
         if ctx is None:
             if problem is None:
                 return [f"goal {goal_id}: {len(subs)} subgoals published, but its problem never was"]
             robot, text = problem
-            task = core.compile_task(parse_problem(text, filename="<task_bddl>"), robot)
+            task = compile_task(parse_problem(text, filename="<task_bddl>"), robot=robot)
             ctx = _GoalContext(task, task.initial_state())
         self._contexts = {goal_id: ctx}  # only the newest goal can still have stragglers
         out: list[str] = []
@@ -117,8 +117,8 @@ class DdsAudit:
             if len(ctx.texts) == ctx.count:
                 out += ctx.close()
             if (sub.plan_id, sub.index) in applied:
-                step = core.verify(ctx.task, sub.text, ctx.state)
-                errors = core.apply(ctx.task, ctx.state, step.calls[0]) if step.calls else ["no call"]
+                step = verify(ctx.task, sub.text, state=ctx.state)
+                errors = apply_effects(ctx.task, ctx.state, step.calls[0]) if step.calls else ["no call"]
                 if errors:
                     out.append(f"plan {sub.plan_id} step {sub.index}: executed but not applicable: {errors}")
         return out + ctx.check_prefix()
@@ -128,12 +128,12 @@ class DdsAudit:
 class _GoalContext:
     """One goal's audit state: its task, the state after the executed subgoals, the open plan."""
 
-    task: Any
-    state: Any
+    task: CompiledTask
+    state: State
     plan_id: str = ""
     count: int = 0
     texts: list[str] = field(default_factory=list)
-    plan_start: Any = None  # the state the open plan's first subgoal ran on
+    plan_start: State | None = None  # the state the open plan's first subgoal ran on
     checked: bool = True  # the open plan's texts were verified as they are
 
     def open(self, sub: Any) -> None:
@@ -145,13 +145,13 @@ class _GoalContext:
         if self.checked or not self.texts:
             return []
         self.checked = True
-        verdict = core.verify(self.task, "\n".join(self.texts), self.plan_start)
+        verdict = verify(self.task, "\n".join(self.texts), state=self.plan_start)
         if len(self.texts) == self.count and not verdict.strict_pass:
             return [f"plan {self.plan_id}: published in full but not a strict pass from the state it ran on: "
-                    + "; ".join(core.error_lines(verdict))[:300]]
+                    + "; ".join(error_lines(verdict))[:300]]
         if verdict.errors:
             return [f"plan {self.plan_id}: published prefix not executable: "
-                    + "; ".join(core.error_lines(verdict))[:300]]
+                    + "; ".join(error_lines(verdict))[:300]]
         return []
 
     def check_prefix(self) -> list[str]:

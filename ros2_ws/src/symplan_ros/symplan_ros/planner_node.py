@@ -1,4 +1,5 @@
-"""`symplan_planner`: lifecycle node around PlanningSession (thin ROS glue only).
+"""`symplan_planner`: lifecycle node around ``symplan_core.runtime.PlanningSession`` (ROS glue only:
+parameters, topics, the action and service, message conversion in ``symplan_ros.messages``).
 
 Interfaces (relative to the node's name, e.g. /symplan_planner/...):
   ~/plan          action symplan_interfaces/Plan   one goal at a time: a goal arriving while
@@ -15,7 +16,6 @@ Needs a MultiThreadedExecutor: the action callback waits for skill_status callba
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +24,7 @@ from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
+from rclpy.action.server import ServerGoalHandle
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.qos import qos_profile_sensor_data
@@ -34,14 +35,25 @@ from symplan_interfaces.msg import PlanStatus, SkillStatus
 from symplan_interfaces.msg import Subgoal as SubgoalMsg
 from symplan_interfaces.srv import VerifyPlan
 
-from symplan_ros import core_adapter as core
-from symplan_ros.camera import CameraFeed
-from symplan_ros.limits import InputLimits, RequestRejected
-from symplan_ros.monitors import ERROR, OK, WARN, Health, diagnostic_array
-from symplan_ros.params import PlannerConfig, declare_parameters, read_config
+from symplan_core.llm import PlannerBackend
+from symplan_core.planners.reference_backend import make_planner_backend
+from symplan_core.runtime.camera import CameraFeed
+from symplan_core.runtime.config import RuntimeConfig
+from symplan_core.runtime.health import ERROR, OK, WARN, Health
+from symplan_core.runtime.limits import InputLimits, RequestRejected
+from symplan_core.runtime.session import Outcome, PlanningSession, SessionResult, Subgoal
+from symplan_core.runtime.sources import Scene, SceneSource, TaskRequest, scene_source_for
+from symplan_ros.messages import (
+    diagnostic_array,
+    fill_verify_response,
+    image_type,
+    plan_result,
+    subgoal_msg,
+    task_message,
+    task_request,
+)
+from symplan_ros.params import declare_parameters, read_config
 from symplan_ros.runtime import LATCHED, RELIABLE
-from symplan_ros.scene import Scene, SceneSource, TaskRequest, scene_source_for, task_message
-from symplan_ros.session import Outcome, PlanningSession, SessionResult, Subgoal
 
 _POLL_S = 0.02  # granularity of cancel checks while waiting for a skill status
 _DEACTIVATE_WAIT_S = 5.0
@@ -49,15 +61,16 @@ _STATUS_MESSAGE_CHARS = 500  # a controller's status message is kept (and report
 
 
 class PlannerNode(LifecycleNode):
-    def __init__(self, node_name: str = "symplan_planner", *, backend_factory: Any = None,
-                 **kwargs: Any) -> None:
+    def __init__(self, node_name: str = "symplan_planner", *,
+                 backend_factory: Callable[[str], PlannerBackend] | None = None, **kwargs: Any) -> None:
         super().__init__(node_name, **kwargs)
         declare_parameters(self)
-        # Tests and embedders may inject a backend factory (spec -> backend); default: symplan_core.
-        self._backend_factory = backend_factory or core.make_backend
+        # Tests and embedders may inject a backend factory (spec -> backend); default: the one
+        # planner factory of symplan_core.
+        self._backend_factory = backend_factory or make_planner_backend
         self._cb = ReentrantCallbackGroup()
         self._diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self.config: PlannerConfig | None = None
+        self.config: RuntimeConfig | None = None
         self.session: PlanningSession | None = None
         self.scene_source: SceneSource | None = None
         self.camera = CameraFeed()
@@ -83,18 +96,13 @@ class PlannerNode(LifecycleNode):
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
         try:
             cfg = read_config(self)
-            backend = self._backend_factory(cfg.backend)
-        except Exception as exc:  # noqa: BLE001 - a bad parameter fails the transition, not the node
+            backend = self._backend_factory(cfg.planner.backend)
+        except Exception as exc:  # noqa: BLE001 - process boundary: a bad parameter or backend fails the transition, not the node
             self.get_logger().error(f"configure failed: {type(exc).__name__}: {exc}")
             return TransitionCallbackReturn.FAILURE
         self.config = cfg
-        self.limits = InputLimits.from_text(cfg.max_bddl_bytes, cfg.max_plan_bytes, cfg.max_text_bytes,
-                                            cfg.goal_file_dirs)
-        self.session = PlanningSession(
-            backend, robot=cfg.robot, prompt_variant=cfg.prompt_variant,
-            repair_rounds=cfg.repair_rounds, fallback=cfg.fallback, replan_limit=cfg.replan_limit,
-            backend_name=core.backend_name(cfg.backend), allow_unknown_affordances=cfg.allow_unknown_affordances,
-            max_tokens=cfg.max_tokens)
+        self.limits = InputLimits.from_config(cfg.limits, cfg.scene)
+        self.session = PlanningSession.from_config(cfg, backend)
         self.scene_source, self.camera = scene_source_for(cfg)
         if self.camera.detector_error:
             self.get_logger().error(f"camera scene source: detector unavailable: {self.camera.detector_error}")
@@ -103,22 +111,23 @@ class PlannerNode(LifecycleNode):
         self._status_pub = self.create_lifecycle_publisher(PlanStatus, "~/plan_status", LATCHED)
         subs = [self.create_subscription(SkillStatus, "~/skill_status", self._on_skill_status, RELIABLE,
                                          callback_group=self._cb)]
-        for topic, kind, cb in ((cfg.rgb_topic, _image_type(cfg.rgb_topic), self._on_rgb),
-                                (cfg.depth_topic, _image_type(cfg.depth_topic), self._on_depth),
-                                (cfg.info_topic, CameraInfo, self._on_info)):
+        camera = cfg.camera
+        for topic, kind, cb in ((camera.rgb_topic, image_type(camera.rgb_topic), self._on_rgb),
+                                (camera.depth_topic, image_type(camera.depth_topic), self._on_depth),
+                                (camera.info_topic, CameraInfo, self._on_info)):
             if topic:
                 subs.append(self.create_subscription(kind, topic, cb, qos_profile_sensor_data,
                                                      callback_group=self._cb))
         action = ActionServer(self, Plan, "~/plan", execute_callback=self._execute, goal_callback=self._on_goal,
                               cancel_callback=self._on_cancel, callback_group=self._cb)
         service = self.create_service(VerifyPlan, "~/verify_plan", self._on_verify, callback_group=self._cb)
-        timer = self.create_timer(cfg.diagnostics_period_s, self.publish_diagnostics, callback_group=self._cb)
+        timer = self.create_timer(cfg.diagnostics.period_s, self.publish_diagnostics, callback_group=self._cb)
         self._entities = [*(partial(self.destroy_subscription, sub) for sub in subs), action.destroy,
                           partial(self.destroy_service, service), partial(self.destroy_timer, timer),
                           *(partial(self.destroy_lifecycle_publisher, pub)
                             for pub in (self._subgoal_pub, self._bddl_pub, self._status_pub))]
         self._lifecycle = "inactive"
-        self.get_logger().info(f"configured: backend={cfg.backend} robot={cfg.robot} scene={cfg.scene_source}")
+        self.get_logger().info(f"configured: backend={cfg.planner.backend} robot={cfg.robot} scene={cfg.scene.source}")
         return TransitionCallbackReturn.SUCCESS
 
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -172,14 +181,14 @@ class PlannerNode(LifecycleNode):
             self._busy = True
             return GoalResponse.ACCEPT
 
-    def _on_cancel(self, goal_handle: Any) -> CancelResponse:
+    def _on_cancel(self, goal_handle: ServerGoalHandle) -> CancelResponse:
         with self._status_cv:
             self._status_cv.notify_all()
         return CancelResponse.ACCEPT
 
-    def _execute(self, goal_handle: Any) -> Plan.Result:
+    def _execute(self, goal_handle: ServerGoalHandle) -> Plan.Result:
         g = goal_handle.request
-        request = TaskRequest(g.instruction, g.bddl, g.task_id, g.benchmark, g.robot, g.execute)
+        request = task_request(g)
         self._count("goals")
 
         def cancelled() -> bool:
@@ -202,7 +211,7 @@ class PlannerNode(LifecycleNode):
             except RequestRejected as exc:
                 self._count("rejected_requests")
                 result = SessionResult(False, f"request: {exc}", errors=[f"request: {r}" for r in exc.reasons])
-            except Exception as exc:  # noqa: BLE001 - the node must survive any planning bug
+            except Exception as exc:  # noqa: BLE001 - process boundary: the node must survive any planning bug
                 error = f"{type(exc).__name__}: {exc}"
                 if cancelled():  # deactivated or cleaned up under it (its backend closed): a cancel
                     self.get_logger().warning(f"plan goal ended by cancel/deactivate: {error}")
@@ -225,22 +234,18 @@ class PlannerNode(LifecycleNode):
             with self._goal_lock:
                 self._busy = False
         self.publish_diagnostics()
-        return Plan.Result(
-            success=result.success, plan_id=result.plan_id, final_bddl=result.bddl,
-            subgoals=[_to_msg(s) for s in result.executed], gcr=result.gcr,
-            strict_pass=result.strict_pass, replans=result.replans, errors=result.errors,
-            message=result.message, scene_json=json.dumps(result.scene, default=str) if result.scene else "")
+        return plan_result(result)
 
-    def _dispatch(self, sub: Subgoal, cancelled: Any) -> tuple[Outcome, str]:
+    def _dispatch(self, sub: Subgoal, cancelled: Callable[[], bool]) -> tuple[Outcome, str]:
         """Publish one validated subgoal and wait for its SUCCEEDED/FAILED (or time out)."""
         assert self.config is not None and self._subgoal_pub is not None
         with self._status_cv:
             self._awaiting, self._status = (sub.plan_id, sub.index), None
         try:
-            self._subgoal_pub.publish(_to_msg(sub))
+            self._subgoal_pub.publish(subgoal_msg(sub))
             self._publish_status(PlanStatus.STATE_EXECUTING, plan_id=sub.plan_id, index=sub.index,
                                  count=sub.count, message=sub.text)
-            timeout = self.config.skill_timeout_s
+            timeout = self.config.execution.skill_timeout_s
             deadline = time.monotonic() + timeout
             with self._status_cv:
                 while True:
@@ -288,23 +293,14 @@ class PlannerNode(LifecycleNode):
             scene = self.scene_source.resolve(TaskRequest(bddl=req.bddl, task_id=req.task_id,
                                                           benchmark=req.benchmark))
             result = self.session.verify_text(scene.problem, req.plan_text, req.robot)
+            return fill_verify_response(resp, result, self.session.accepts(result))
         except RequestRejected as exc:
             self._count("rejected_requests")
             resp.ok, resp.errors = False, [f"request: {r}" for r in exc.reasons]
             return resp
-        except Exception as exc:  # noqa: BLE001 - SceneError, BDDL/robot errors: the node stays up
+        except Exception as exc:  # noqa: BLE001 - process boundary: SceneError, BDDL/robot errors or a bug, the node stays up
             resp.ok, resp.errors = False, [f"{type(exc).__name__}: {exc}"]
             return resp
-        resp.ok = True
-        resp.format_ok, resp.engine_pass = bool(result.format_ok), bool(result.engine_pass)
-        resp.strict_pass, resp.gcr = bool(result.strict_pass), float(result.gcr)
-        resp.accepted = bool(self.session.accepts(result))
-        resp.calls = [core.call_text(c) for c in result.calls]
-        resp.errors = core.error_lines(result) if not result.strict_pass else []
-        resp.warnings = [str(w) for w in (result.warnings or [])]
-        resp.diagnostics = [d.line() for d in result.diagnostics]
-        resp.result_json = core.to_json_text(result)
-        return resp
 
     # ---- cameras and diagnostics -----------------------------------------------------------
     def _on_rgb(self, msg: Image | CompressedImage) -> None:
@@ -332,7 +328,7 @@ class PlannerNode(LifecycleNode):
                 planner_level, planner_msg = WARN, f"last goal failed: {last.message[:120]}"
         items = [Health("planner", planner_level, planner_msg, values)]
         err = self.session.last_backend_error if self.session else None
-        spec = self.config.backend if self.config else ""
+        spec = self.config.planner.backend if self.config else ""
         items.append(Health("llm endpoint", ERROR if err else OK, err or "ok", {"backend": spec}))
         items.append(self.camera.health())
         return items
@@ -340,14 +336,3 @@ class PlannerNode(LifecycleNode):
     def publish_diagnostics(self) -> None:
         self._diag_pub.publish(diagnostic_array(self.get_name(), self.get_clock().now().to_msg(),
                                                 self.health()))
-
-
-def _image_type(topic: str) -> type:
-    """image_transport naming: ``.../compressed`` and ``.../compressedDepth`` carry CompressedImage."""
-    return CompressedImage if topic.rsplit("/", 1)[-1] in ("compressed", "compressedDepth") else Image
-
-
-def _to_msg(sub: Subgoal) -> SubgoalMsg:
-    return SubgoalMsg(plan_id=sub.plan_id, index=sub.index, count=sub.count, action=sub.action,
-                      args=list(sub.args), text=sub.text, expected_add=list(sub.expected_add),
-                      expected_del=list(sub.expected_del))

@@ -24,9 +24,12 @@ from rclpy.node import Node
 from std_msgs.msg import String
 from symplan_interfaces.msg import SkillStatus, Subgoal
 
-from symplan_ros import core_adapter as core
+from symplan_core.bddl import parse_problem
+from symplan_core.engine import compile_task, verify
+from symplan_core.errors import SymPlanError
+from symplan_core.runtime.session import apply_effects, error_lines
+from symplan_ros.messages import read_task_message
 from symplan_ros.runtime import LATCHED, RELIABLE, spin_until_shutdown
-from symplan_ros.scene import read_task_message
 
 
 class SkillSimNode(Node):
@@ -58,13 +61,11 @@ class SkillSimNode(Node):
                                  callback_group=ReentrantCallbackGroup())
 
     def _on_bddl(self, msg: String) -> None:
-        from symplan_core.bddl import parse_problem
-
         goal_id, robot = read_task_message(msg.data)
         robot = robot or self.get_parameter("robot").value
         try:
-            task = core.compile_task(parse_problem(msg.data, filename="<task_bddl>"), robot)
-        except Exception as exc:  # noqa: BLE001 - a bad problem only disables the simulator world
+            task = compile_task(parse_problem(msg.data, filename="<task_bddl>"), robot=robot)
+        except SymPlanError as exc:  # a bad problem only disables the simulator world
             self.get_logger().error(f"cannot build world from task_bddl: {exc}")
             return
         with self._world_cv:
@@ -100,10 +101,10 @@ class SkillSimNode(Node):
             return self._finish(sub, SkillStatus.FAILED, f"injected failure at subgoal #{count}")
         _, task, state = world
         with self._lock:
-            result = core.verify(task, sub.text, state)
+            result = verify(task, sub.text, state=state)
             if result.errors or not result.calls:
-                return self._finish(sub, SkillStatus.FAILED, "; ".join(core.error_lines(result)) or "no call")
-            errors = core.apply(task, state, result.calls[0])
+                return self._finish(sub, SkillStatus.FAILED, "; ".join(error_lines(result)) or "no call")
+            errors = apply_effects(task, state, result.calls[0])
         if errors:
             return self._finish(sub, SkillStatus.FAILED, "; ".join(errors))
         return self._finish(sub, SkillStatus.SUCCEEDED, "done")

@@ -1,7 +1,7 @@
-"""Planning session: plan -> verify -> subgoals -> apply effects -> replan. No ROS in here.
+"""Planning session: plan -> verify -> subgoals -> apply effects -> replan (the execution state machine).
 
-The ROS node is a thin shell around :class:`PlanningSession`; tests drive the same class
-without DDS. The safety invariant lives here: a :class:`Subgoal` exists only inside a
+The ROS node (``symplan_ros.planner_node``) is a thin shell around :class:`PlanningSession`;
+tests drive the same class without DDS. The safety invariant lives here: a :class:`Subgoal` exists only inside a
 :class:`ValidatedPlan`, and a ValidatedPlan is only built from a plan that strict-passed
 the engine from the session's current symbolic state (the state the subgoals will run on)
 and that assumed no unknown affordance (unless ``allow_unknown_affordances``). Planning,
@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from symplan_ros import core_adapter as core
-from symplan_ros.scene import Scene, SceneError, SceneSource, TaskRequest
+from symplan_core.bddl import Problem
+from symplan_core.engine import Call, CompiledTask, State, VerifyResult, compile_task, verify
+from symplan_core.errors import SymPlanError
+from symplan_core.llm import PlannerBackend, Sampling
+from symplan_core.planners.reference_backend import make_planner_backend
+from symplan_core.prompts import build_prompt
+from symplan_core.runtime.config import EngineSection, ExecutionSection, PlannerSection, RuntimeConfig
+from symplan_core.runtime.repair import repair_sample
+from symplan_core.runtime.sources import Scene, SceneError, SceneSource, TaskRequest
 
 
 class Outcome(Enum):
@@ -39,7 +46,7 @@ class Subgoal:
     text: str
     expected_add: tuple[str, ...]
     expected_del: tuple[str, ...]
-    call: Any = field(compare=False, repr=False)  # the engine's Call, applied on SUCCEEDED
+    call: Call = field(compare=False, repr=False)  # the engine's Call, applied on SUCCEEDED
 
 
 @dataclass(frozen=True)
@@ -80,33 +87,42 @@ Dispatch = Callable[[Subgoal], tuple[Outcome, str]]  # run one subgoal, report i
 class PlanningSession:
     """Owns the backend and the symbolic state of one goal at a time.
 
-    Not thread-safe by design: the node runs one goal at a time and serialises calls.
+    ``planner``, ``execution`` and ``engine`` are the configuration's sections, used as they are
+    (``planner.backend`` is the spec ``backend`` was built from; the session names the backend by
+    its ``name``). Not thread-safe by design: the node runs one goal at a time and serialises calls.
     """
 
-    def __init__(self, backend: Any, robot: str = "single", prompt_variant: str = "guided",
-                 repair_rounds: int = 2, fallback: str = "reference", replan_limit: int = 3,
-                 backend_name: str = "backend", allow_unknown_affordances: bool = False,
-                 max_tokens: int | None = None) -> None:
+    def __init__(self, backend: PlannerBackend, robot: str = "single", planner: PlannerSection | None = None,
+                 execution: ExecutionSection | None = None, engine: EngineSection | None = None) -> None:
         self.backend = backend
-        self.backend_name = backend_name
+        self.planner = planner or PlannerSection()
+        self.execution = execution or ExecutionSection()
+        self.engine = engine or EngineSection()
         self.robot = robot
-        self.prompt_variant = prompt_variant
-        self.repair_rounds = repair_rounds
-        self.fallback = fallback
-        self.replan_limit = replan_limit
-        # A plan that relies on an object of a synset in no table is not verified unless allowed.
-        self.allow_unknown_affordances = allow_unknown_affordances
-        self.max_tokens = max_tokens  # None: the backend's default sampling
-        self._fallback_backend: Any = None
+        self._fallback_backend: PlannerBackend | None = None
         self._ids = itertools.count()
         self.last_backend_error: str | None = None  # for the LLM-endpoint diagnostic
 
-    # ---- planning ----------------------------------------------------------------------
-    def accepts(self, result: Any) -> bool:
-        """What the runtime treats as verified: a strict pass that assumed no unknown affordance."""
-        return result.strict_pass and (self.allow_unknown_affordances or not result.assumes_affordances)
+    @property
+    def backend_name(self) -> str:
+        return self.backend.name
 
-    def plan(self, task: Any, state: Any, attempt: int, goal_id: str, feedback: Feedback, history: list[str],
+    @classmethod
+    def from_config(cls, config: RuntimeConfig, backend: PlannerBackend | None = None) -> PlanningSession:
+        """The session a configuration describes; ``backend`` None: built from ``planner.backend``
+        by the one planner factory (raises BackendSpecError / BackendUnavailableError)."""
+        planner = config.planner
+        return cls(backend or make_planner_backend(planner.backend), config.robot, planner, config.execution,
+                   config.engine)
+
+    # ---- planning ----------------------------------------------------------------------
+    def accepts(self, result: VerifyResult) -> bool:
+        """What the runtime treats as verified: a strict pass that assumed no unknown affordance."""
+        # A plan that relies on an object of a synset in no table is not verified unless allowed.
+        return result.strict_pass and (self.engine.allow_unknown_affordances or not result.assumes_affordances)
+
+    def plan(self, task: CompiledTask, state: State, attempt: int, goal_id: str, feedback: Feedback,
+             history: list[str],
              should_cancel: Callable[[], bool] = lambda: False) -> tuple[ValidatedPlan | None, list[str]]:
         """Ask the backend (with repair rounds, then the fallback) for a plan from ``state``.
 
@@ -114,10 +130,10 @@ class PlanningSession:
         Raises _Canceled when ``should_cancel`` turns true before a backend call (a call in
         flight is not interrupted: it is bounded by planner.max_tokens and the backend's timeout).
         """
-        messages, prompt_task = core.prompt_messages(task, state, self.prompt_variant, history)
+        messages, prompt_task = prompt_messages(task, state, self.planner.prompt_variant, history)
         # The reference planner reads the task, not the conversation: a repair round would repeat
         # the same search (up to its time budget each), so it gets none.
-        repair_rounds = 0 if self.backend_name == "reference" else self.repair_rounds
+        repair_rounds = 0 if self.backend_name == "reference" else self.planner.repair_rounds
         rounds = repair_rounds + 1
 
         def on_event(event: str, round_: int | None) -> None:
@@ -131,13 +147,15 @@ class PlanningSession:
             else:
                 feedback("verifying", attempt, "checking the plan with the engine")
 
-        fallback = None
-        if self.fallback == "reference" and self.backend_name != "reference":
+        fallback: PlannerBackend | None = None
+        if self.planner.fallback == "reference" and self.backend_name != "reference":
             if self._fallback_backend is None:
-                self._fallback_backend = core.make_backend("reference")
+                self._fallback_backend = make_planner_backend("reference")
             fallback = self._fallback_backend
-        trace = core.repair(self.backend, prompt_task, messages, repair_rounds, fallback, self.accepts, on_event,
-                            self.max_tokens)
+        # A backend error ends the model rounds: an unreachable endpoint will not recover.
+        trace = repair_sample(self.backend, prompt_task, messages, None, None, repair_rounds,
+                              Sampling(max_tokens=self.planner.max_tokens), "symplan_ros",
+                              fallback or False, accept=self.accepts, stop_on_backend_error=True, on_event=on_event)
         models = [a for a in trace.attempts if a.source == "model"]
         self.last_backend_error = models[-1].completion.error if models else None
         errors: list[str] = []
@@ -146,12 +164,12 @@ class PlanningSession:
             if a.result is None:
                 errors.append(f"{where}: backend error: {a.completion.error}")
             elif not a.accepted:
-                errors.extend(f"{where}: {line}" for line in core.rejection_lines(a.result))
+                errors.extend(f"{where}: {line}" for line in rejection_lines(a.result))
         chosen = trace.accepted
-        if chosen is None:
+        if chosen is None or chosen.result is None:
             return None, errors
         plan_id = f"{goal_id}-{attempt}-{next(self._ids)}"
-        subgoals = core.subgoals_for(task, state, chosen.result.calls, plan_id, Subgoal)
+        subgoals = subgoals_for(task, state, chosen.result.calls, plan_id)
         source = "reference" if chosen.round is None else self.backend_name
         text = "\n".join(s.text for s in subgoals)
         return ValidatedPlan(plan_id, attempt, float(chosen.result.gcr), tuple(subgoals), source, text), errors
@@ -176,8 +194,9 @@ class PlanningSession:
             on_scene(scene, goal_id, robot)
         feedback("bddl_check", 0, f"compiling {scene.origin}")
         try:
-            task = core.compile_task(scene.problem, robot, scene.goal_evidence)
-        except Exception as exc:  # noqa: BLE001 - any compile failure is a typed result, not a crash
+            # goal_evidence=False for a scene whose goal an LLM drafted (its goal vouches for nothing).
+            task = compile_task(scene.problem, robot=robot, goal_evidence=scene.goal_evidence)
+        except SymPlanError as exc:  # a problem the engine cannot compile is a typed result, not a crash
             return SessionResult(False, f"bddl_check: {exc}", bddl=scene.bddl_text,
                                  errors=[f"bddl_check: {type(exc).__name__}: {exc}"], scene=scene.details)
         state = task.initial_state()
@@ -210,14 +229,14 @@ class PlanningSession:
                 return self._canceled(result)
             history.append(failure)
             result.errors.append(f"attempt {attempt}: {failure}")
-            if result.replans >= self.replan_limit:
-                result.message = f"replan limit {self.replan_limit} reached: {failure}"
+            if result.replans >= self.execution.replan_limit:
+                result.message = f"replan limit {self.execution.replan_limit} reached: {failure}"
                 return result
             result.replans += 1
             attempt += 1
             feedback("planning", attempt, f"replanning from the current state after: {failure}")
 
-    def _execute(self, task: Any, state: Any, plan: ValidatedPlan, dispatch: Dispatch,
+    def _execute(self, task: CompiledTask, state: State, plan: ValidatedPlan, dispatch: Dispatch,
                  feedback: Feedback, should_cancel: Callable[[], bool],
                  result: SessionResult) -> str | None:
         """Run the plan's subgoals in order; None when all succeeded, else why it stopped."""
@@ -238,7 +257,7 @@ class PlanningSession:
                 return "canceled"
             if outcome is not Outcome.SUCCEEDED:
                 return f"subgoal {sub.index} {sub.text} {outcome.value}: {message}".rstrip(": ")
-            errors = core.apply(task, state, sub.call)
+            errors = apply_effects(task, state, sub.call)
             result.executed.append(sub)
             if errors:
                 # The controller says done but the engine cannot apply it: the state is unknown.
@@ -253,11 +272,67 @@ class PlanningSession:
     def close(self) -> None:
         """Release the backends' threads and connections (the session is not used afterwards)."""
         for backend in (self.backend, self._fallback_backend):
-            close = getattr(backend, "close", None)
-            if close is not None:
-                close()
+            if backend is not None:
+                backend.close()
 
-    def verify_text(self, problem: Any, plan_text: str, robot: str = "") -> Any:
+    def verify_text(self, problem: Problem, plan_text: str, robot: str = "") -> VerifyResult:
         """One-shot verification for the ~/verify_plan service (nothing executed)."""
-        task = core.compile_task(problem, robot or self.robot)
-        return core.verify(task, plan_text, task.initial_state())
+        task = compile_task(problem, robot=robot or self.robot)
+        return verify(task, plan_text, state=task.initial_state())
+
+
+# ---- the engine's answers in the runtime's terms -------------------------------------------------
+def apply_effects(task: CompiledTask, state: State, call: Call) -> list[str]:
+    """Apply a SUCCEEDED subgoal's effects to the live state; the engine's errors (if any)."""
+    return [e.message for e in task.apply(state, call, trace=False).errors]
+
+
+def error_lines(result: VerifyResult) -> list[str]:
+    """The engine's errors in its one line format (``step N `call`: KIND: message (hint: ...)``,
+    N 1-based); without errors, why the verdict is not a strict pass. Never empty on failure."""
+    return [e.line() for e in result.errors] or result.failure_lines()
+
+
+def rejection_lines(result: VerifyResult) -> list[str]:
+    """Why the runtime rejected a verdict: its failure lines, or for a strict pass that
+    assumed unknown affordances, those diagnostics."""
+    return result.failure_lines() or [
+        f"{d.line()} [not verified: engine.allow_unknown_affordances is false]" for d in result.diagnostics]
+
+
+def call_text(call: Call) -> str:
+    return call.text or f"{call.action}({', '.join(call.args)})"
+
+
+def _literal_text(lit: tuple[str, ...]) -> str:
+    return "(" + " ".join(lit) + ")"
+
+
+def subgoals_for(task: CompiledTask, state: State, calls: Sequence[Call], plan_id: str) -> list[Subgoal]:
+    """Subgoals of a verified plan: full instance names, expected effects (simulated on a copy)."""
+    sim = state.copy()
+    out = []
+    for index, call in enumerate(calls):
+        outcome = task.apply(sim, call)
+        out.append(Subgoal(
+            plan_id=plan_id, index=index, count=len(calls), action=call.action,
+            args=tuple(task.names.full(a) or a for a in call.args), text=call_text(call),
+            expected_add=tuple(sorted(map(_literal_text, outcome.added))),
+            expected_del=tuple(sorted(map(_literal_text, outcome.removed))), call=call,
+        ))
+    return out
+
+
+def prompt_messages(task: CompiledTask, state: State, variant: str,
+                    history: Sequence[str]) -> tuple[list[dict[str, str]], CompiledTask]:
+    """(chat messages, task for PlannerPrompt.task) for planning from ``state``.
+
+    The first plan uses the task's initial environment; a replan (``history`` non-empty) shows
+    the live state and the executed steps, and the task is the compiled task with ``state`` as
+    its initial state. Whatever the prompt says, execution is gated by verification from the
+    live state.
+    """
+    if not history:
+        return build_prompt(task, task.robot, variant=variant), task
+    messages = build_prompt(task, task.robot, variant=variant, state=state, history=history)
+    return messages, task.at_state(state)

@@ -1,11 +1,12 @@
-"""Camera intake of the planner node: messages -> synchronised frames -> a short recent buffer.
+"""The camera frame buffer: image messages -> synchronised frames -> a short recent buffer.
 
 :class:`CameraFeed` feeds ``symplan_core.rosio.stream.CameraStream`` (the decoder and stamp
 synchroniser that ``symplan replay`` uses too) from the subscription callbacks, keeps the last
 few synchronised frames (bounded in count and thinned to ``max_rate_hz``), and knows the camera's
 health: no frames, stale frames, colour without depth (unsynchronised), rejected images (bad
 encoding, wrong sizes) and an unavailable detector. Callbacks never raise: a bad message is
-counted and remembered for /diagnostics, and the node keeps running. No rclpy in here.
+counted and remembered for /diagnostics, and the node keeps running. Messages are duck-typed
+(sensor_msgs Image / CompressedImage / CameraInfo fields); no rclpy in here.
 """
 
 from __future__ import annotations
@@ -14,26 +15,18 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from symplan_ros.monitors import ERROR, OK, WARN, Health
+from symplan_core.rosio.images import ImageError
+from symplan_core.rosio.stream import CameraStream, CameraStreamError
+from symplan_core.runtime.config import CameraSection
+from symplan_core.runtime.health import ERROR, OK, WARN, Health
+
+if TYPE_CHECKING:  # perception needs OpenCV (the vision extra); a BDDL-only node runs without it
+    from symplan_core.perception.frames import CameraIntrinsics, Frame
 
 #: A rejected image keeps the camera in WARN for this long after the last one (then it is history).
 _ERROR_MEMORY_S = 5.0
-
-
-@dataclass(frozen=True)
-class FeedConfig:
-    rgb_topic: str = ""
-    depth_topic: str = ""
-    info_topic: str = ""
-    sync_tolerance_s: float = 0.05
-    stale_after_s: float = 2.0
-    buffer_frames: int = 12
-    max_rate_hz: float = 10.0
-    required: bool = False  # the scene comes from this camera (scene.source: camera)
-    max_image_bytes: int = 32 * 2**20  # larger images are rejected before they are decoded
 
 
 class CameraUnavailable(Exception):
@@ -43,10 +36,11 @@ class CameraUnavailable(Exception):
 class CameraFeed:
     """See the module docstring. Thread-safe: subscription callbacks and the goal thread share it."""
 
-    def __init__(self, config: FeedConfig | None = None) -> None:
-        from symplan_core.rosio.stream import CameraStream
-
-        self.config = config or FeedConfig()
+    def __init__(self, config: CameraSection | None = None, required: bool = False) -> None:
+        """``config`` None: no camera (no topics). ``required``: the scene comes from this camera
+        (``scene.source: camera``), so a missing topic or detector is an error, not a note."""
+        self.config = config or CameraSection(rgb_topic="")
+        self.required = required
         self.enabled = bool(self.config.rgb_topic or self.config.depth_topic)
         self.stream = CameraStream(self.config.sync_tolerance_s, with_depth=bool(self.config.depth_topic))
         self.detector_error = ""  # set by the node when the configured detector cannot be built
@@ -57,15 +51,12 @@ class CameraFeed:
         self._last_error_at = float("-inf")
         self._last_frame_at = float("-inf")  # monotonic receive time of the last synchronised frame
         self._last_color_at = float("-inf")
-        self._recent: deque[tuple[float, Any]] = deque(maxlen=max(1, self.config.buffer_frames))
+        self._recent: deque[tuple[float, Frame]] = deque(maxlen=max(1, self.config.buffer_frames))
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
 
     # ---- callbacks (never raise) ------------------------------------------------------------
-    def _guarded(self, kind: str, handle: Callable[[], list[Any]]) -> Exception | None:
-        from symplan_core.rosio.images import ImageError
-        from symplan_core.rosio.stream import CameraStreamError
-
+    def _guarded(self, kind: str, handle: Callable[[], list[Frame]]) -> Exception | None:
         try:
             frames = handle()
         except (ImageError, CameraStreamError) as exc:
@@ -73,7 +64,7 @@ class CameraFeed:
                 self.rejected += 1
                 self.last_error, self._last_error_at = f"{kind} {exc}", time.monotonic()
             return exc
-        except Exception as exc:  # noqa: BLE001 - a malformed message must not kill the node
+        except Exception as exc:  # noqa: BLE001 - process boundary: a malformed message must not kill the node
             with self._lock:
                 self.rejected += 1
                 self.last_error = f"{kind} {type(exc).__name__}: {exc}"
@@ -92,8 +83,6 @@ class CameraFeed:
         return None
 
     def _check_size(self, msg: Any) -> None:
-        from symplan_core.rosio.images import ImageError
-
         size = len(msg.data)
         if size > self.config.max_image_bytes:
             raise ImageError("too_large", f"{size} bytes of data, over camera.max_image_bytes "
@@ -105,7 +94,7 @@ class CameraFeed:
     def on_depth(self, msg: Any) -> Exception | None:
         return self._guarded("depth", lambda: self._accept(msg, self.stream.on_depth, "depth_frames"))
 
-    def _accept(self, msg: Any, decode: Callable[[Any], list[Any]], counter: str) -> list[Any]:
+    def _accept(self, msg: Any, decode: Callable[[Any], list[Frame]], counter: str) -> list[Frame]:
         """Size-check, decode and count one image (a rejected one raises before it is counted)."""
         self._check_size(msg)
         frames = decode(msg)
@@ -119,14 +108,14 @@ class CameraFeed:
         return self._guarded("camera_info", lambda: self.stream.on_info(msg) or [])
 
     # ---- for a goal -------------------------------------------------------------------------
-    def recent(self, window_s: float) -> list[Any]:
+    def recent(self, window_s: float) -> list[Frame]:
         """Synchronised frames received within the last ``window_s`` seconds, oldest first."""
         cutoff = time.monotonic() - window_s
         with self._lock:
             return [frame for at, frame in self._recent if at >= cutoff]
 
     def wait_for_frames(self, window_s: float, timeout_s: float, should_cancel: Callable[[], bool] = lambda: False,
-                        min_frames: int = 1) -> tuple[list[Any], Any]:
+                        min_frames: int = 1) -> tuple[list[Frame], CameraIntrinsics]:
         """(frames, intrinsics) once ``min_frames`` fresh frames (or as many as came before the
         timeout, if any) and camera info are there; CameraUnavailable otherwise (the message names
         the camera problem)."""
@@ -149,7 +138,7 @@ class CameraFeed:
     # ---- health -----------------------------------------------------------------------------
     def blocking_problem(self) -> str:
         """A configuration problem that no waiting can fix ("" when there is none)."""
-        if not self.config.required:
+        if not self.required:
             return ""
         missing = [name for name, topic in (("camera.rgb_topic", self.config.rgb_topic),
                                             ("camera.depth_topic", self.config.depth_topic),
@@ -193,7 +182,7 @@ class CameraFeed:
             error = self.last_error
         if last_frame > float("-inf"):
             values["last_frame_age_s"] = f"{now - last_frame:.2f}"
-        if not self.enabled and not self.config.required:
+        if not self.enabled and not self.required:
             return Health("camera", OK, "camera disabled (no topic)", values)
         blocking = self.blocking_problem()
         if blocking:
@@ -202,7 +191,7 @@ class CameraFeed:
             return Health("camera", WARN, f"rejected image: {error}", values)
         problem = self.frame_problem()
         if problem:
-            level = WARN if self.config.required else OK
-            return Health("camera", level, problem if self.config.required else f"{problem} (scene comes from BDDL)",
+            level = WARN if self.required else OK
+            return Health("camera", level, problem if self.required else f"{problem} (scene comes from BDDL)",
                           values)
         return Health("camera", OK, "receiving frames", values)

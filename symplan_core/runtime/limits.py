@@ -1,7 +1,7 @@
 """What a Plan goal or a VerifyPlan request may carry: sizes and the files a goal may name.
 
 The checks run where a request enters the node, before any parsing, compiling or file reading,
-so a hostile or broken client costs the node one string scan and a typed failure. No rclpy here.
+so a hostile or broken client costs the node one string scan and a typed failure.
 
 * text fields are limited in UTF-8 bytes: ``bddl`` (``limits.max_bddl_bytes``), ``plan_text``
   (``limits.max_plan_bytes``), the short fields ``instruction``, ``task_id``, ``benchmark`` and
@@ -23,6 +23,9 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from symplan_core.fetch import BENCHMARKS
+from symplan_core.runtime.config import LimitsSection, SceneSection
+
 _TASK_NAME = re.compile(r"(?:(?P<bench>[A-Za-z0-9]+)/)?[A-Za-z0-9][A-Za-z0-9_-]*")
 
 
@@ -42,11 +45,11 @@ class InputLimits:
     goal_file_dirs: tuple[str, ...] = ()  # directories whose .bddl files a goal's task_id may name
 
     @classmethod
-    def from_text(cls, max_bddl_bytes: int, max_plan_bytes: int, max_text_bytes: int,
-                  goal_file_dirs: str) -> InputLimits:
-        """``goal_file_dirs``: directories separated by ``os.pathsep`` (the parameter's form)."""
-        dirs = tuple(os.path.realpath(os.path.expanduser(d)) for d in goal_file_dirs.split(os.pathsep) if d.strip())
-        return cls(int(max_bddl_bytes), int(max_plan_bytes), int(max_text_bytes), dirs)
+    def from_config(cls, limits: LimitsSection, scene: SceneSection) -> InputLimits:
+        """The ``limits.*`` sizes and ``scene.goal_file_dirs`` (directories separated by ``os.pathsep``)."""
+        dirs = tuple(os.path.realpath(os.path.expanduser(d))
+                     for d in scene.goal_file_dirs.split(os.pathsep) if d.strip())
+        return cls(limits.max_bddl_bytes, limits.max_plan_bytes, limits.max_text_bytes, dirs)
 
     def check(self, *, bddl: str = "", plan_text: str | None = None, task_id: str = "", benchmark: str = "",
               instruction: str = "", robot: str = "") -> None:
@@ -101,8 +104,6 @@ def _too_big(field: str, value: str, limit: int, parameter: str) -> str:
 
 
 def _benchmark_problem(benchmark: str, what: str = "benchmark") -> str:
-    from symplan_core.fetch import BENCHMARKS
-
     if benchmark and benchmark not in BENCHMARKS:
         return f"{what} {_preview(benchmark)} is not one of {', '.join(BENCHMARKS)}"
     return ""
