@@ -160,7 +160,11 @@ class SsdOidDetector(Detector):
         model, label_path = _locate(path)
         self.labels = load_labels(label_path)
         try:
-            self.net = cv2.dnn.readNetFromTFLite(str(model))
+            # OpenCV 5's classic engine returns both raw outputs from one forward pass (the new
+            # engine forwards one named output per call): identical numbers, about 40% less time.
+            classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+            self.net = cv2.dnn.readNetFromTFLite(str(model), engine=classic) if classic is not None \
+                else cv2.dnn.readNetFromTFLite(str(model))
         except cv2.error as exc:
             raise DetectorUnavailableError(f"OpenCV cannot load {model}: {str(exc).strip().splitlines()[-1]}") \
                 from None
@@ -172,11 +176,16 @@ class SsdOidDetector(Detector):
         """The model's (box encodings N x 4, class logits N x C) for an RGB uint8 image."""
         resized = cv2.resize(rgb, (INPUT_SIZE, INPUT_SIZE), interpolation=cv2.INTER_LINEAR)  # STRETCH, as MediaPipe
         blob = (resized.astype(np.float32) / 127.5 - 1.0).transpose(2, 0, 1)[None]
-        outputs = []
-        for name in (BOX_OUTPUT, SCORE_OUTPUT):  # this OpenCV forwards one named output per call
-            self.net.setInput(np.ascontiguousarray(blob))
-            outputs.append(np.asarray(self.net.forward(name), dtype=np.float32).reshape(len(self.anchors), -1))
-        boxes, logits = outputs
+        blob = np.ascontiguousarray(blob)
+        try:
+            self.net.setInput(blob)
+            raw = list(self.net.forward([BOX_OUTPUT, SCORE_OUTPUT]))
+        except cv2.error:  # an engine that forwards one named output per call
+            raw = []
+            for name in (BOX_OUTPUT, SCORE_OUTPUT):
+                self.net.setInput(blob)
+                raw.append(self.net.forward(name))
+        boxes, logits = (np.asarray(r, dtype=np.float32).reshape(len(self.anchors), -1) for r in raw)
         if logits.shape[1] != len(self.labels):
             raise DetectorUnavailableError(f"the model scores {logits.shape[1]} classes but the label map has "
                                            f"{len(self.labels)}")
