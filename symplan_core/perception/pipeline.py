@@ -483,16 +483,19 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
     # The best-scoring activities whose goal objects were all seen; else the best one (rejected by
     # the objects axis, which names what is missing).
     complete = [i for i, (_m, rg) in enumerate(trials) if "unseen" not in rg.sources.values()] or [0]
-    # What the instruction alone retrieves (the scene's objects aside) needs what it names, too:
-    # "polish the piano" in a scene without a piano must not become the scene's best-fitting task.
+    # What the instruction alone retrieves (the scene's objects aside) needs what it names, too,
+    # when its words clearly prefer it to the drafted task: "polish the piano" in a scene without
+    # a piano must not become the scene's best-fitting task.
     alone = activity_index(config.benchmarks).search(instruction, k=1, exclude=config.exclude_activities)
     alone_wants = {t: alone[0].task for t in to_omnigibson(load_problem(alone[0].task)).objects.values()} \
         if alone else {}
     drafts = []
     for i in complete[:config.max_candidates]:
         match, rg = trials[i]
-        wanted = {**alone_wants, **{rg2.objects[inst]: m2.task for m2, rg2 in reversed(trials[:i])
-                                    for inst, src in rg2.sources.items() if src == "unseen"}}
+        prefers_other = bool(alone) and match.text_score < alone[0].score * (1.0 - config.clarify_margin)
+        wanted = {**(alone_wants if prefers_other else {}),
+                  **{rg2.objects[inst]: m2.task for m2, rg2 in reversed(trials[:i])
+                     for inst, src in rg2.sources.items() if src == "unseen"}}
         regions = {Literal(Atom(lit.predicate, tuple(rg.renamed.get(a, a) for a in lit.args)), lit.negated): keys
                    for lit, keys in regions_of.items()}
         draft_scene = replace(scene, evidence={rg.renamed.get(k, k): v for k, v in scene.evidence.items()})

@@ -253,12 +253,13 @@ def names_of(synset: str) -> tuple[tuple[str, ...], ...]:
     return (tuple(words_of(type_word(synset))), *(tuple(words_of(lemma)) for lemma in wordnet_lemmas().get(synset, ())))
 
 
-def grounds_in(phrase: str, synset: str, types) -> str | None:
+def grounds_in(phrase: str, synset: str, types, loose: bool = True) -> str | None:
     """The type among ``types`` an instruction's phrase can mean, or None. Everyday words reach a
     scene's types through any sense of the word and the hierarchy (``pot``: a stockpot is a kind
     of pot; ``bottles``: a carboy is a bottle), a synonym (``bush``: shrub), the head of a type's
-    name (``can``: trash can, ``bag``: tote bag, ``glass``: water glass), or a type whose name
-    contains the phrase (``dog food``: can of dog food)."""
+    name (``can``: trash can, ``bag``: tote bag, ``glass``: water glass), or (``loose``) a type
+    whose name contains the phrase (``dog food``: can of dog food; not for deciding that a goal
+    *needs* what the phrase names: ``pizza`` does not need a pizza box)."""
     words = words_of(phrase)
     wanted = {synset} | senses(phrase)
     forms = {(*words[:-1], last) for last in singulars(words[-1])} if words else set()
@@ -269,7 +270,7 @@ def grounds_in(phrase: str, synset: str, types) -> str | None:
         for name in names_of(t):
             if any(name[-len(f):] == f for f in forms if len(f) <= len(name)):
                 return t
-            if head and any(name[i:i + len(head)] == tuple(head) for i in range(len(name) - len(head) + 1)):
+            if loose and head and any(name[i:i + len(head)] == tuple(head) for i in range(len(name) - len(head) + 1)):
                 return t
     return None
 

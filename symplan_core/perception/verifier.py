@@ -104,8 +104,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
                            f"({facts.activity}) does not use")
         if seen_as:
             continue
-        needed = sorted(i for i, t in unseen.items() if grounds_in(phrase, synset, {t}))
-        wanted = sorted({task for t, task in facts.wanted.items() if grounds_in(phrase, synset, {t})})
+        needed = sorted(i for i, t in unseen.items() if grounds_in(phrase, synset, {t}, loose=False))
+        wanted = sorted({task for t, task in facts.wanted.items() if grounds_in(phrase, synset, {t}, loose=False)})
         if needed:
             reasons.append(f"the instruction names {phrase!r} ({synset}), which the goal needs "
                            f"({', '.join(needed)}), but no such object was detected")
