@@ -92,7 +92,12 @@ class PerceptionResult:
 
     @property
     def reasons(self) -> list[str]:
-        return [f"{v.axis}: {r}" for v in self.verdicts if v.passed is False for r in v.reasons]
+        """Why it was not accepted: failed checks, and a pending question (callers that do not look
+        at :attr:`clarification` still say why nothing was accepted)."""
+        out = [f"{v.axis}: {r}" for v in self.verdicts if v.passed is False for r in v.reasons]
+        if self.clarification is not None:
+            out.append(f"clarification needed: {self.clarification.question}")
+        return out
 
     @property
     def needs_clarification(self) -> bool:

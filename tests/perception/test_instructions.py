@@ -141,6 +141,7 @@ def test_a_question_is_resumed_by_its_answer(behavior_dir) -> None:
     config = PerceptionConfig(benchmarks=("b1k",))
     result = perceive(scene.frames(2), "hang the christmas lights", detector, scene.intrinsics, config)
     assert result.needs_clarification and not result.accepted
+    assert result.reasons == [f"clarification needed: {result.clarification.question}"]  # said to any caller
     ask = result.clarification
     assert ask.why == "close-scores" and [c.number for c in ask.candidates] == list(range(1, len(ask.candidates) + 1))
     assert all(c.result.accepted for c in ask.candidates)  # only goals that pass every check are offered
