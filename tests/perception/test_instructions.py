@@ -76,8 +76,9 @@ def test_the_committed_dev_instructions_are_well_formed_and_outside_the_test_spl
         styles = {g.style: g.instruction for g in given if g.activity == activity}
         assert set(styles) == {"direct", "casual", "terse"}, activity
         assert 3 <= len(styles["terse"].split()) <= 8, styles["terse"]
-    untuned = load_instructions(DATA / "instructions_untuned.jsonl")
-    assert not {g.activity for g in untuned} & (activities | test_split)
+    untuned = {g.activity for name in ("instructions_untuned.jsonl", "instructions_untuned2.jsonl")
+               for g in load_instructions(DATA / name)}
+    assert len(untuned) == 12 and not untuned & (activities | test_split)
 
 
 @pytest.mark.parametrize(("line", "message"), [
