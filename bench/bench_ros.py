@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "ros2_ws" / "src" / "symplan_ros"), str(ROOT)]
+sys.path[:0] = [*(str(ROOT / "ros2_ws" / "src" / name) for name in ("symplan_ros", "symplan_sim", "symplan_tools")), str(ROOT)]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -50,8 +50,8 @@ def main() -> int:
     args = ap.parse_args()
     args.task = args.task or ("b1k/picking_up_trash" if args.camera else "bringing_in_wood")
 
-    from symplan_ros.waits import wait_until
     from symplan_ros.workspace import ensure_workspace
+    from symplan_tools.waits import wait_until
 
     if not ensure_workspace():
         print("ros2_ws/install missing: run scripts/setup_ros.sh first", file=sys.stderr)
@@ -61,10 +61,10 @@ def main() -> int:
     from rclpy.node import Node
     from rclpy.parameter import Parameter
     from symplan_interfaces.action import Plan
-    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
-    from symplan_ros.runtime import BackgroundExecutor
-    from symplan_ros.skill_sim import SkillSimNode
+    from symplan_ros.plumbing import BackgroundExecutor
+    from symplan_sim.skill_sim import SkillSimNode
+    from symplan_tools.client import PlannerClient
 
     os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
     ctx = Context()
@@ -78,7 +78,7 @@ def main() -> int:
         if args.camera:
             import tempfile
 
-            from symplan_ros.camera_sim import CameraSimNode, perceiving_parameters
+            from symplan_sim.camera_sim import CameraSimNode, perceiving_parameters
 
             map_file = Path(tempfile.mkdtemp(prefix="symplan-bench-")) / "fiducials.yaml"
             camera = spinner.add(CameraSimNode(context=ctx, parameter_overrides=[

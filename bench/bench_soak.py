@@ -18,7 +18,7 @@ Runs (each in its own processes and DDS domain; figures in OUT/report.json, docs
                `symplan verify`; subgoal round trips with and without the calls
   faults       cancel at every stage, --cycles lifecycle cycles idle and during a goal, simulator killed
   fuzz         --fuzz-cases bad Plan goals / VerifyPlan requests, garbage on the subscribed topics
-Every goal is audited: what went over ~/subgoal is re-verified with the engine (symplan_ros.audit).
+Every goal is audited: what went over ~/subgoal is re-verified with the engine (symplan_tools.audit).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "ros2_ws" / "src" / "symplan_ros"), str(ROOT)]
+sys.path[:0] = [str(ROOT / "bench"), *(str(ROOT / "ros2_ws" / "src" / name) for name in ("symplan_ros", "symplan_sim", "symplan_tools")), str(ROOT)]
 
 RUNS = ("endurance", "llm", "camera", "camera_default_transport", "concurrency", "faults", "fuzz")
 

@@ -1,1 +1,1 @@
-../ros2_ws/src/symplan_ros/launch/planner.launch.py
+../ros2_ws/src/symplan_bringup/launch/planner.launch.py

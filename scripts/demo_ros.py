@@ -24,7 +24,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "ros2_ws" / "src" / "symplan_ros"), str(ROOT)]
+sys.path[:0] = [*(str(ROOT / "ros2_ws" / "src" / name) for name in ("symplan_ros", "symplan_sim", "symplan_tools")), str(ROOT)]
 
 
 _print_lock = threading.Lock()
@@ -79,10 +79,10 @@ def main() -> int:
     from rclpy.context import Context
     from rclpy.node import Node
     from rclpy.parameter import Parameter
-    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
-    from symplan_ros.runtime import BackgroundExecutor
-    from symplan_ros.skill_sim import SkillSimNode
+    from symplan_ros.plumbing import BackgroundExecutor
+    from symplan_sim.skill_sim import SkillSimNode
+    from symplan_tools.client import PlannerClient
 
     spec, why = choose_backend(args.backend)
     print(f"backend: {spec}  ({why})")
@@ -112,7 +112,7 @@ def _start_camera(spinner: object, ctx: object, task: str) -> list:
     import tempfile
 
     from rclpy.parameter import Parameter
-    from symplan_ros.camera_sim import CameraSimNode, perceiving_parameters
+    from symplan_sim.camera_sim import CameraSimNode, perceiving_parameters
 
     map_file = Path(tempfile.mkdtemp(prefix="symplan-demo-")) / "fiducials.yaml"
     camera = spinner.add(CameraSimNode(context=ctx, parameter_overrides=[

@@ -101,7 +101,7 @@ exec \"$PY\" -m $2 \"\$@\""
   fi
 }
 write_wrapper symplan-ros symplan_ros.planner_main
-write_wrapper symplan-skill-sim symplan_ros.skill_sim
-write_wrapper symplan-camera-sim symplan_ros.camera_sim
-write_wrapper symplan-record symplan_ros.recorder
+write_wrapper symplan-skill-sim symplan_sim.skill_sim
+write_wrapper symplan-camera-sim symplan_sim.camera_sim
+write_wrapper symplan-record symplan_tools.recorder
 log "ready: source scripts/ros_env.sh"

@@ -222,8 +222,8 @@ def fuzz_topics(rig: Rig, max_image_bytes: int, messages: int = 200, seed: int =
     from rclpy.qos import qos_profile_sensor_data
     from sensor_msgs.msg import Image
     from symplan_interfaces.msg import SkillStatus
-    from symplan_ros.runtime import RELIABLE
-    from symplan_ros.waits import wait_until
+    from symplan_ros.plumbing import RELIABLE
+    from symplan_tools.waits import wait_until
 
     rng = random.Random(seed)
     status_pub = rig.node.create_publisher(SkillStatus, f"/{PLANNER}/skill_status", RELIABLE)

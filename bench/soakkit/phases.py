@@ -172,7 +172,7 @@ def concurrency(rig: Rig, cases: list[dict[str, Any]], goal: dict[str, Any], cli
     response is compared with the CLI verdict of the same input; subgoal round trips (skill
     status -> next subgoal) are compared with the same goal run without the calls."""
     from symplan_interfaces.srv import VerifyPlan
-    from symplan_ros.waits import wait_future
+    from symplan_tools.waits import wait_future
 
     rig.set_sim(delay_s=sim_delay_s)
     try:

@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-PKG_SRC = ROOT / "ros2_ws" / "src" / "symplan_ros"
-for _p in (str(PKG_SRC), str(ROOT)):
+ROS_SRC = ROOT / "ros2_ws" / "src"
+for _p in (*(str(ROS_SRC / name) for name in ("symplan_ros", "symplan_sim", "symplan_tools")), str(ROOT)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-CONFIG = PKG_SRC / "config" / "planner.yaml"
-LARGE_FRAMES = PKG_SRC / "config" / "fastdds_large_frames.xml"  # Fast DDS profile for raw camera frames
+CONFIG = ROS_SRC / "symplan_bringup" / "config" / "planner.yaml"
+LARGE_FRAMES = ROS_SRC / "symplan_bringup" / "config" / "fastdds_large_frames.xml"  # Fast DDS profile for raw camera frames
 PLANNER = "symplan_planner"
 LLM_START_S = 180.0
 
@@ -130,7 +130,7 @@ class Rig:
         return self
 
     def _node(self, name: str, module: str, ros_args: list[str], args: list[str] | None = None) -> Any:
-        from symplan_ros.supervise import Child
+        from symplan_tools.supervise import Child
 
         env = {"FASTDDS_DEFAULT_PROFILES_FILE": self.config.fastdds_profile} if self.config.fastdds_profile else None
         child = Child.ros_node(name, module, ros_args, self.domain_id, self.out / "logs", args, env)
@@ -147,12 +147,12 @@ class Rig:
 
     def start_sim(self) -> Any:
         args = [a for name, value in (self.config.sim or {}).items() for a in ("-p", f"{name}:={value}")]
-        return self._node("sim", "symplan_ros.skill_sim", args).start()
+        return self._node("sim", "symplan_sim.skill_sim", args).start()
 
     def start_camera(self) -> dict[str, Any]:
         """Start the camera simulator; the planner parameters that perceive its stream."""
         map_file = self.out / "fiducials.yaml"
-        self._node("camera", "symplan_ros.camera_sim",
+        self._node("camera", "symplan_sim.camera_sim",
                    ["-p", f"task:={self.config.camera_task}", "-p", f"map_file:={map_file}", "-p", "rate_hz:=5.0",
                     "-p", "frames:=2"]).start()
         deadline = time.monotonic() + 120
@@ -166,7 +166,7 @@ class Rig:
 
     def start_llm(self, port: int | None = None) -> Any:
         """llama-cpp-python's OpenAI-compatible server serving SmolLM2 (the same port on a restart)."""
-        from symplan_ros.supervise import Child
+        from symplan_tools.supervise import Child
 
         from symplan_core.llm.models import install_model
 
@@ -196,8 +196,8 @@ class Rig:
         import rclpy
         from rclpy.context import Context
         from rclpy.node import Node
-        from symplan_ros.audit import DdsAudit
-        from symplan_ros.client import BackgroundExecutor, PlannerClient
+        from symplan_tools.audit import DdsAudit
+        from symplan_tools.client import BackgroundExecutor, PlannerClient
 
         self._ctx = Context()
         rclpy.init(context=self._ctx, domain_id=self.domain_id)
@@ -209,7 +209,7 @@ class Rig:
         self.audit = DdsAudit(self.node, f"/{PLANNER}")
 
     def wait_active(self, timeout: float = 180.0) -> None:
-        from symplan_ros.waits import wait_until
+        from symplan_tools.waits import wait_until
 
         def active() -> bool:
             if not self.children["planner"].alive():
@@ -240,7 +240,7 @@ class Rig:
         (stage, delay_s, action): ``action(goal_handle)`` runs in its own thread ``delay_s`` after
         the first feedback of that stage (a cancel, a kill, a lifecycle transition)."""
         from symplan_interfaces.action import Plan
-        from symplan_ros.waits import wait_future
+        from symplan_tools.waits import wait_future
 
         goal = Plan.Goal(**fields)
         stages: list[str] = []
@@ -298,7 +298,7 @@ class Rig:
         return None
 
     def sample(self) -> dict[str, Any]:
-        from symplan_ros.supervise import graph_counts
+        from symplan_tools.supervise import graph_counts
 
         values = self.planner_values()
         counters = {k: int(v) for k, v in values.items()
@@ -309,7 +309,7 @@ class Rig:
         """Change skill-simulator parameters at run time (parameter services over DDS)."""
         from rclpy.parameter import Parameter
         from rclpy.parameter_client import AsyncParameterClient
-        from symplan_ros.waits import wait_future
+        from symplan_tools.waits import wait_future
 
         if self._sim_params is None:  # one client: rclpy's parameter client cannot be destroyed
             self._sim_params = AsyncParameterClient(self.node, "symplan_skill_sim")

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PKG_SRC = ROOT / "ros2_ws" / "src" / "symplan_ros"
-# Tests exercise the source tree of symplan_ros (no rebuild needed after an edit); the
-# helpers live in symplan_ros_testkit.py next to this file.
-for p in (str(PKG_SRC), str(ROOT), str(Path(__file__).parent)):
+# Tests exercise the source tree of the workspace's Python packages (no rebuild needed after an
+# edit); the helpers live in symplan_ros_testkit.py next to this file.
+PKG_SRCS = [ROOT / "ros2_ws" / "src" / name for name in ("symplan_ros", "symplan_sim", "symplan_tools")]
+for p in (*map(str, PKG_SRCS), str(ROOT), str(Path(__file__).parent)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
@@ -70,7 +70,7 @@ def ros_context(request: pytest.FixtureRequest) -> Iterator[object]:
 @pytest.fixture(scope="module")
 def spinner(ros_context: object) -> Iterator[object]:
     """Nodes added here are spun in a background MultiThreadedExecutor and destroyed after the module."""
-    from symplan_ros.runtime import BackgroundExecutor
+    from symplan_ros.plumbing import BackgroundExecutor
 
     executor = BackgroundExecutor(ros_context, num_threads=8)
     yield executor

@@ -17,6 +17,7 @@ from symplan_core.llm.base import FunctionBackend, PlannerPrompt
 from symplan_core.tasks import load_problem
 
 ROOT = Path(__file__).resolve().parents[2]
+CONFIG = ROOT / "ros2_ws/src/symplan_bringup/config/planner.yaml"  # the planner's parameters file
 TASK, BENCH = "bringing_in_wood", "b100"
 GOOD_PLAN = "\n".join(
     f"navigate(plywood_{i})\ngrasp(plywood_{i})\nnavigate(floor_2)\nplace_on_top(plywood_{i}, floor_2)"

@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-from symplan_ros.waits import WAIT_S, wait_until
+from symplan_tools.waits import WAIT_S, wait_until
 
 pytestmark = pytest.mark.needs_ros
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"
+CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 TASK = "b1k/attach_a_camera_to_a_tripod"
 INSTRUCTION = "attach the camera to the tripod"
 RGB, DEPTH, INFO = "/camera/color/image_raw", "/camera/depth/image_raw", "/camera/color/camera_info"
@@ -36,10 +36,10 @@ def rig(ros_context, spinner, tmp_path_factory):
     from lifecycle_msgs.msg import Transition
     from rclpy.node import Node
     from rclpy.parameter import Parameter
-    from symplan_ros.camera_sim import CameraSimNode
-    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
-    from symplan_ros.skill_sim import SkillSimNode
+    from symplan_sim.camera_sim import CameraSimNode
+    from symplan_sim.skill_sim import SkillSimNode
+    from symplan_tools.client import PlannerClient
 
     map_file = tmp_path_factory.mktemp("camera") / "fiducials.yaml"
     camera = spinner.add(CameraSimNode(context=ros_context, parameter_overrides=[
@@ -73,7 +73,7 @@ def _goal(instruction: str = INSTRUCTION):
 
 def _latched_bddl(node, topic: str) -> list[str]:
     from std_msgs.msg import String
-    from symplan_ros.runtime import LATCHED
+    from symplan_ros.plumbing import LATCHED
 
     seen: list[str] = []
     node.create_subscription(String, topic, lambda m: seen.append(m.data), LATCHED)
@@ -123,7 +123,7 @@ def test_corrupt_frames_warn_and_the_node_keeps_serving(rig) -> None:
     from action_msgs.msg import GoalStatus
     from rclpy.qos import qos_profile_sensor_data
     from sensor_msgs.msg import Image
-    from symplan_ros.client import PlannerClient  # noqa: F401 - the client below is one
+    from symplan_tools.client import PlannerClient  # noqa: F401 - the client below is one
 
     client = rig["clients"]["corrupt"]
     pub = rig["client_node"].create_publisher(Image, f"/corrupt{RGB}", qos_profile_sensor_data)
@@ -177,7 +177,7 @@ def test_an_unavailable_detector_is_a_diagnostic_error_and_fails_camera_goals(ri
 
 def test_a_bag_recorded_from_the_live_camera_replays_to_the_bddl_the_node_saw(rig, tmp_path: Path) -> None:
     from action_msgs.msg import GoalStatus
-    from symplan_ros.recorder import BagRecorder, topic_types
+    from symplan_tools.recorder import BagRecorder, topic_types
 
     from symplan_core.rosio.replay import ReplayConfig, replay
 

@@ -1,5 +1,5 @@
 """The client's calls against real servers over DDS, in the ways an answer went missing on a
-loaded machine (symplan_ros.client says why each happens):
+loaded machine (symplan_tools.client says why each happens):
 
 - a Plan goal client created on a node that already spins in another thread: the executor may
   poll it as soon as it is registered, which stock rclpy 9.1.2 does before creating its lock;
@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 import pytest
-from symplan_ros.waits import wait_future
+from symplan_tools.waits import wait_future
 
 pytestmark = pytest.mark.needs_ros
 
@@ -49,7 +49,7 @@ def _lock_when_registered(client_class: type, spinner: Any, ros_context: Any) ->
 
 
 def test_goal_client_has_its_lock_when_a_spinning_executor_first_sees_it(spinner: Any, ros_context: Any) -> None:
-    from symplan_ros.client import GoalClient
+    from symplan_tools.client import GoalClient
 
     assert _lock_when_registered(GoalClient, spinner, ros_context)
 
@@ -92,7 +92,7 @@ def _send_with_slow_feedback_table(client_class: type, spinner: Any, ros_context
 
 def test_goal_client_returns_the_future_its_goal_response_completes(plan_server: str, spinner: Any,
                                                                       ros_context: Any) -> None:
-    from symplan_ros.client import GoalClient
+    from symplan_tools.client import GoalClient
 
     result = _send_with_slow_feedback_table(GoalClient, spinner, ros_context, plan_server)
     assert result.success and result.message == "probe"
@@ -146,7 +146,7 @@ def late_first_answer(spinner: Any, ros_context: Any) -> dict[str, Any]:
 def test_a_service_request_without_an_answer_is_sent_again_and_the_first_answer_returned(
         late_first_answer: dict[str, Any], spinner: Any, ros_context: Any) -> None:
     from rclpy.node import Node
-    from symplan_ros.client import PlannerClient
+    from symplan_tools.client import PlannerClient
 
     client = PlannerClient(spinner.add(Node("late_state_client", context=ros_context)), "/late", resend_after_s=0.5)
     assert client.state(timeout=30) == "unconfigured"  # the repeat's answer, not the held first one
@@ -157,7 +157,7 @@ def test_a_transition_whose_repeat_fails_is_settled_by_the_node_state(late_first
                                                                       spinner: Any, ros_context: Any) -> None:
     from lifecycle_msgs.msg import Transition
     from rclpy.node import Node
-    from symplan_ros.client import PlannerClient
+    from symplan_tools.client import PlannerClient
 
     client = PlannerClient(spinner.add(Node("late_transition_client", context=ros_context)), "/late",
                            resend_after_s=0.5)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from symplan_ros.waits import wait_until
+from symplan_tools.waits import wait_until
 
 pytestmark = pytest.mark.needs_ros
 
 pytest.importorskip("httpx", reason="the openai backend needs the `llm` extra (httpx)")
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"
+CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 DOWN = "openai:http://127.0.0.1:9/v1?model=none&max_retries=0&connect_timeout=2"  # port 9: discard, closed
 
 
@@ -20,8 +20,8 @@ DOWN = "openai:http://127.0.0.1:9/v1?model=none&max_retries=0&connect_timeout=2"
 def client(ros_context, spinner):
     from rclpy.node import Node
     from rclpy.parameter import Parameter
-    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
+    from symplan_tools.client import PlannerClient
 
     node = PlannerNode(context=ros_context, cli_args=["--ros-args", "--params-file", str(CONFIG)],
                        parameter_overrides=[Parameter("planner.backend", value=DOWN),

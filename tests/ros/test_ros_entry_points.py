@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from symplan_ros.waits import wait_until
 from symplan_ros_testkit import ROOT, domain_id_for
+from symplan_tools.waits import wait_until
 
 pytestmark = pytest.mark.needs_ros
 
 BIN = Path(sys.executable).parent
-CONFIG = ROOT / "ros2_ws/src/symplan_ros/config/planner.yaml"
+CONFIG = ROOT / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_planner_process_serves_a_goal_with_a_replan_and_exits_cleanly_on_sigint
     from action_msgs.msg import GoalStatus
     from rclpy.node import Node
     from symplan_interfaces.action import Plan
-    from symplan_ros.client import PlannerClient
+    from symplan_tools.client import PlannerClient
 
     client = PlannerClient(spinner.add(Node("entry_point_client", context=ros_context)))
     # The lifecycle services appear before the entry point has configured and activated.

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-from symplan_ros.waits import WAIT_S, wait_future, wait_until
 from symplan_ros_testkit import (
     BENCH,
     GOOD_PLAN,
@@ -20,10 +19,11 @@ from symplan_ros_testkit import (
     replay,
     suffix_backend,
 )
+from symplan_tools.waits import WAIT_S, wait_future, wait_until
 
 pytestmark = pytest.mark.needs_ros
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"
+CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 
 
 def _factory(spec: str):
@@ -37,9 +37,9 @@ def _factory(spec: str):
 def rig(ros_context, spinner):
     from rclpy.node import Node
     from rclpy.parameter import Parameter
-    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
-    from symplan_ros.skill_sim import SkillSimNode
+    from symplan_sim.skill_sim import SkillSimNode
+    from symplan_tools.client import PlannerClient
 
     args = ["--ros-args", "--params-file", str(CONFIG)]
 

@@ -10,7 +10,7 @@ import pytest
 
 pytestmark = pytest.mark.needs_ros
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"
+CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 # A real B-1K task whose plan must grasp tape_1 (tape.n.01 is in no BEHAVIOR table).
 TASK, BENCH = "buying_office_supplies", "b1k"
 
@@ -20,8 +20,8 @@ def clients(ros_context, spinner):
     from lifecycle_msgs.msg import Transition
     from rclpy.node import Node
     from rclpy.parameter import Parameter
-    from symplan_ros.client import PlannerClient
     from symplan_ros.planner_node import PlannerNode
+    from symplan_tools.client import PlannerClient
 
     def planner(name: str, *overrides: Parameter) -> PlannerNode:
         return PlannerNode(name, context=ros_context, cli_args=["--ros-args", "--params-file", str(CONFIG)],

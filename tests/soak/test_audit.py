@@ -18,8 +18,8 @@ pytestmark = pytest.mark.needs_ros
 def audit(ros_context, spinner):
     from rclpy.node import Node
     from std_msgs.msg import String
-    from symplan_ros.audit import DdsAudit
     from symplan_ros.messages import task_message
+    from symplan_tools.audit import DdsAudit
 
     node = spinner.add(Node("audit_test", context=ros_context))
     audit = DdsAudit(node, "/nobody")  # fed directly below: the logic, not the transport

@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 from soakkit.fuzz import padded
 from soakkit.rig import Rig, RigConfig
-from symplan_ros.waits import wait_future, wait_until
 from symplan_ros_testkit import BENCH, TASK
+from symplan_tools.waits import wait_future, wait_until
 
 from symplan_core.tasks import problem_path
 
 pytestmark = pytest.mark.needs_ros
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_ros/config/planner.yaml"
+CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 CLOSED = "openai:http://127.0.0.1:9/v1?model=none&max_retries=0&connect_timeout=1"
 
 
@@ -61,7 +61,7 @@ def test_a_planner_pinned_to_one_cpu_serves_goals_without_waiting_for_the_skill_
 
 def test_stray_skill_statuses_are_counted_and_dropped_not_kept(tmp_path: Path) -> None:
     from symplan_interfaces.msg import SkillStatus
-    from symplan_ros.runtime import RELIABLE
+    from symplan_ros.plumbing import RELIABLE
 
     rig = Rig(RigConfig(), tmp_path).start()
     try:
@@ -89,7 +89,7 @@ def test_stray_skill_statuses_are_counted_and_dropped_not_kept(tmp_path: Path) -
 
 def test_lifecycle_cycles_release_the_openai_backend_threads(ros_context, spinner, client_node) -> None:
     from lifecycle_msgs.msg import Transition
-    from symplan_ros.client import PlannerClient
+    from symplan_tools.client import PlannerClient
 
     def openai_threads() -> int:
         return sum(t.name == "symplan-openai-client" and t.is_alive() for t in threading.enumerate())
@@ -107,7 +107,7 @@ def test_lifecycle_cycles_release_the_openai_backend_threads(ros_context, spinne
 def test_cancel_while_waiting_for_camera_frames_is_a_cancel(ros_context, spinner, client_node) -> None:
     from action_msgs.msg import GoalStatus
     from symplan_interfaces.action import Plan
-    from symplan_ros.client import PlannerClient
+    from symplan_tools.client import PlannerClient
 
     _planner(ros_context, spinner, "waiting_planner", **{
         "scene.source": "camera", "camera.rgb_topic": "/nobody/rgb", "camera.depth_topic": "/nobody/depth",
@@ -129,8 +129,8 @@ def test_the_simulator_builds_worlds_in_arrival_order(ros_context, spinner, clie
     from std_msgs.msg import String
     from symplan_interfaces.msg import SkillStatus, Subgoal
     from symplan_ros.messages import task_message
-    from symplan_ros.runtime import LATCHED, RELIABLE
-    from symplan_ros.skill_sim import SkillSimNode
+    from symplan_ros.plumbing import LATCHED, RELIABLE
+    from symplan_sim.skill_sim import SkillSimNode
 
     spinner.add(SkillSimNode("ordered_sim", context=ros_context,
                              parameter_overrides=[Parameter("planner", value="/ordered")]))
@@ -158,7 +158,7 @@ def test_requests_over_the_limits_or_naming_files_fail_typed_over_dds(ros_contex
                                                                      tmp_path: Path) -> None:
     from action_msgs.msg import GoalStatus
     from symplan_interfaces.action import Plan
-    from symplan_ros.client import PlannerClient
+    from symplan_tools.client import PlannerClient
 
     (tmp_path / "mine.bddl").write_text(problem_path(TASK, BENCH)[1].read_text())
     _planner(ros_context, spinner, "limited_planner", **{"limits.max_bddl_bytes": 4096,
@@ -184,7 +184,7 @@ def test_a_sigint_between_two_wait_sets_ends_spinning_cleanly(monkeypatch: pytes
     import rclpy
     from rclpy.executors import MultiThreadedExecutor
     from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
-    from symplan_ros import runtime
+    from symplan_ros import plumbing
     from symplan_ros_testkit import domain_id_for
 
     def spin_racing_sigint(self: MultiThreadedExecutor) -> None:
@@ -193,5 +193,5 @@ def test_a_sigint_between_two_wait_sets_ends_spinning_cleanly(monkeypatch: pytes
 
     monkeypatch.setattr(MultiThreadedExecutor, "spin", spin_racing_sigint)
     rclpy.init(domain_id=domain_id_for("sigint_race"))
-    runtime.spin_until_shutdown(rclpy.create_node("sigint_race"))  # before: the RCLError escaped
+    plumbing.spin_until_shutdown(rclpy.create_node("sigint_race"))  # before: the RCLError escaped
     assert not rclpy.ok()

@@ -1,7 +1,7 @@
 """The short soak (what CI runs): the planner node as its own process over real DDS, with the skill
 simulator, the camera simulator and a real llama.cpp server as processes, driven by
 bench/soakkit with small sizes. The long run with recorded figures is `make soak`
-(docs/reliability.md). Every goal's published subgoals are re-verified (symplan_ros.audit)."""
+(docs/reliability.md). Every goal's published subgoals are re-verified (symplan_tools.audit)."""
 
 from __future__ import annotations
 

@@ -1,1 +1,2 @@
-"""SymPlan ROS 2 runtime: verified planning as a lifecycle node."""
+"""SymPlan's planner node: ROS glue around ``symplan_core.runtime`` (the node, its parameters,
+message conversion, QoS profiles and executors)."""

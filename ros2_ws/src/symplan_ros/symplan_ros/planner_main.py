@@ -14,7 +14,7 @@ import rclpy
 from rclpy.lifecycle import TransitionCallbackReturn
 
 from symplan_ros.planner_node import PlannerNode
-from symplan_ros.runtime import spin_until_shutdown
+from symplan_ros.plumbing import spin_until_shutdown
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,7 +53,7 @@ from symplan_ros.messages import (
     task_request,
 )
 from symplan_ros.params import declare_parameters, read_config
-from symplan_ros.runtime import LATCHED, RELIABLE
+from symplan_ros.plumbing import LATCHED, RELIABLE
 
 _POLL_S = 0.02  # granularity of cancel checks while waiting for a skill status
 _DEACTIVATE_WAIT_S = 5.0

@@ -1,11 +1,10 @@
-"""Bring up the SymPlan planner: `ros2 launch symplan_ros planner.launch.py [arg:=value ...]`.
+"""Bring up the SymPlan planner: `ros2 launch symplan_bringup planner.launch.py [arg:=value ...]`.
 
-Arguments: params_file (default: the package's config/planner.yaml), namespace, use_sim_time,
+Arguments: params_file (default: this package's config/planner.yaml), namespace, use_sim_time,
 autostart (configure + activate the lifecycle node on start-up).
 Without the `launch` package (pip-wheel ROS), `symplan-ros --ros-args --params-file F` does the same.
 """
 
-# ruff: noqa: I001  (`launch` is first-party next to the top-level launch/ folder, third-party elsewhere)
 import os
 
 import launch
@@ -21,7 +20,7 @@ from launch_ros.events.lifecycle import ChangeState
 
 
 def generate_launch_description() -> launch.LaunchDescription:
-    default_params = os.path.join(get_package_share_directory("symplan_ros"), "config", "planner.yaml")
+    default_params = os.path.join(get_package_share_directory("symplan_bringup"), "config", "planner.yaml")
     params_file = LaunchConfiguration("params_file")
     namespace = LaunchConfiguration("namespace")
     use_sim_time = LaunchConfiguration("use_sim_time")

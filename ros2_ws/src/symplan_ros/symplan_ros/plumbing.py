@@ -1,4 +1,4 @@
-"""Shared ROS plumbing: QoS profiles and executors (how nodes are spun and torn down)."""
+"""Shared ROS plumbing of the SymPlan nodes: QoS profiles and executors (how nodes are spun and torn down)."""
 
 from __future__ import annotations
 

@@ -19,12 +19,12 @@ from typing import Any
 
 from std_msgs.msg import String
 from symplan_interfaces.msg import Subgoal
+from symplan_ros.messages import read_task_message
+from symplan_ros.plumbing import LATCHED, RELIABLE
 
 from symplan_core.bddl import parse_problem
 from symplan_core.engine import CompiledTask, State, compile_task, verify
 from symplan_core.runtime.session import apply_effects, error_lines
-from symplan_ros.messages import read_task_message
-from symplan_ros.runtime import LATCHED, RELIABLE
 
 
 @dataclass

@@ -23,13 +23,13 @@ from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallb
 from rclpy.node import Node
 from std_msgs.msg import String
 from symplan_interfaces.msg import SkillStatus, Subgoal
+from symplan_ros.messages import read_task_message
+from symplan_ros.plumbing import LATCHED, RELIABLE, spin_until_shutdown
 
 from symplan_core.bddl import parse_problem
 from symplan_core.engine import compile_task, verify
 from symplan_core.errors import SymPlanError
 from symplan_core.runtime.session import apply_effects, error_lines
-from symplan_ros.messages import read_task_message
-from symplan_ros.runtime import LATCHED, RELIABLE, spin_until_shutdown
 
 
 class SkillSimNode(Node):

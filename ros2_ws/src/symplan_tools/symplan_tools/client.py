@@ -2,7 +2,7 @@
 
 `PlannerClient` wraps the node's lifecycle services, the Plan action and the VerifyPlan
 service with blocking calls; its node must be spun by another thread (`BackgroundExecutor`,
-re-exported here from `symplan_ros.runtime`).
+re-exported here from `symplan_ros.plumbing`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from rclpy.task import Future
 from symplan_interfaces.action import Plan
 from symplan_interfaces.msg import Subgoal
 from symplan_interfaces.srv import VerifyPlan
+from symplan_ros.plumbing import RELIABLE, BackgroundExecutor
 
-from symplan_ros.runtime import RELIABLE, BackgroundExecutor
-from symplan_ros.waits import WAIT_S, wait_future, wait_until
+from symplan_tools.waits import WAIT_S, wait_future, wait_until
 
 __all__ = ["WAIT_S", "BackgroundExecutor", "GoalClient", "PlannerClient", "call_resending", "wait_future", "wait_until"]
 

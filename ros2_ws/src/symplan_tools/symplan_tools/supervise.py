@@ -20,7 +20,17 @@ from typing import Any
 
 from symplan_ros.workspace import install_dir
 
-PACKAGE_SRC = Path(__file__).resolve().parents[1]  # the directory holding this symplan_ros package
+PACKAGE_SRC = Path(__file__).resolve().parents[1]  # the directory holding this symplan_tools package
+#: The Python packages of the ROS workspace (each in ros2_ws/src/<name>/<name> in the source tree).
+WORKSPACE_PACKAGES = ("symplan_ros", "symplan_sim", "symplan_tools")
+
+
+def package_dirs() -> list[Path]:
+    """Where the workspace's Python packages are: their source directories beside this one, or
+    (installed) the one site-packages directory holding them all."""
+    src = PACKAGE_SRC.parent
+    found = [src / name for name in WORKSPACE_PACKAGES if (src / name / name).is_dir()]
+    return found or [PACKAGE_SRC]
 
 
 @dataclass(frozen=True)
@@ -40,8 +50,8 @@ def ros_child_env(domain_id: int, extra: dict[str, str] | None = None) -> dict[s
     install = install_dir()
     site = install / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
     env = dict(os.environ)
-    root = PACKAGE_SRC.parents[2]  # ros2_ws/src/symplan_ros -> the repository (symplan_core)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_SRC), str(site), str(root),
+    root = PACKAGE_SRC.parents[2]  # ros2_ws/src/symplan_tools -> the repository (symplan_core)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (*map(str, package_dirs()), str(site), str(root),
                                                      env.get("PYTHONPATH", "")) if p)
     env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(install / "lib"), env.get("LD_LIBRARY_PATH", "")) if p)
     env["AMENT_PREFIX_PATH"] = os.pathsep.join(

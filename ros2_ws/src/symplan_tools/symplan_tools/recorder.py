@@ -22,8 +22,7 @@ import rclpy
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
 from rclpy.serialization import serialize_message
-
-from symplan_ros.runtime import BackgroundExecutor
+from symplan_ros.plumbing import BackgroundExecutor
 
 
 def message_class(msgtype: str) -> type:

@@ -20,8 +20,7 @@ from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import CameraInfo, Image
-
-from symplan_ros.runtime import spin_until_shutdown
+from symplan_ros.plumbing import spin_until_shutdown
 
 DEFAULT_TASK = "b1k/attach_a_camera_to_a_tripod"
 
