@@ -47,7 +47,8 @@ RELATIONAL = OBJECT_RELATIONS - {"touching"}
 #: reaching the object (why: docs/engine.md): freezing needs a cold source that is on, thawing
 #: and cooling down need the object away from the cold or the heat, and taking something off,
 #: down or out (detach, undrape, empty) is done by hand.
-PHYSICS = {("frozen", True): "cooled:obj", ("frozen", False): "away:obj:coldSource",
+PHYSICS = {("frozen", True): "ability:obj:freezable cooled:obj",
+           ("frozen", False): "ability:obj:freezable away:obj:coldSource",
            ("hot", False): "away:obj:heatSource", ("attached", False): "accessible:obj free_hand:obj",
            ("draped", False): "accessible:obj free_hand:obj", ("overlaid", False): "accessible:obj free_hand:obj",
            ("filled", False): "accessible:obj free_hand:obj",
@@ -57,7 +58,7 @@ PHYSICS = {("frozen", True): "cooled:obj", ("frozen", False): "away:obj:coldSour
            ("unfolded", True): "type:obj:cloth accessible:obj free_hand:obj",
            ("draped", True): "type:obj:cloth accessible:tgt", ("overlaid", True): "type:obj:cloth accessible:tgt",
            ("attached", True): "accessible:tgt", ("filled", True): "source:obj:tgt",
-           ("saturated", True): "source:obj:tgt", ("real", True): "ingredients:obj",
+           ("saturated", True): "ability:obj:soakable wet:obj:tgt", ("real", True): "ingredients:obj",
            ("broken", False): "accessible:obj free_hand", ("toggled_on", False): "ability:obj:toggleable free_hand:obj"}
 
 

@@ -40,8 +40,18 @@ FRIDGE_PLAN = [
     "close(electric_refrigerator_1)",
 ]
 
+# b100/cleaning_stove: a rag soaked in the running sink cleans the stained, dusty stove; rag and
+# dish towel end next to the sink.
+STOVE_PLAN = [
+    "navigate(cabinet_1)", "open(cabinet_1)", "grasp(rag_1)", "navigate(sink_1)", "place_on_top(rag_1, sink_1)",
+    "toggle_on(sink_1)", "soak(rag_1, water_1)", "grasp(rag_1)", "navigate(stove_1)", "clean(stove_1)",
+    "navigate(sink_1)", "place_next_to(rag_1, sink_1)", "navigate(cabinet_1)", "grasp(dishtowel_1)",
+    "navigate(sink_1)", "place_next_to(dishtowel_1, sink_1)",
+]
+
 # b100/making_tea: open cabinet and fridge, slice the lemon with the knife in hand,
-# teapot on the stove, soaked tea bag inside it, stove on.
+# teapot on the stove, soaked tea bag inside it, stove on. No longer a strict pass: the task
+# has no water anywhere, so the tea bag cannot be soaked (a file fault, docs/census.md).
 TEA_PLAN = [
     "navigate(electric_refrigerator_1)", "open(electric_refrigerator_1)",
     "navigate(cabinet_1)", "open(cabinet_1)", "grasp(knife_1)",
@@ -65,8 +75,12 @@ EGG_PLAN = [
     "cut(hard-boiled_egg_1)", "make(half__hard-boiled_egg_1)", "make(half__hard-boiled_egg_2)",
 ]
 
-BATHTUB_PLAN = ["navigate(bathtub_1)", "clean(bathtub_1)"]  # b100/cleaning_bathtub
-SUITCASE_PLAN = ["navigate(bag_1)", "clean(bag_1)"]  # b1k/clean_a_suitcase
+# b100/cleaning_bathtub: the scrub brush, soaked in the running sink, cleans the stained bathtub
+BATHTUB_PLAN = ["navigate(bathtub_1)", "grasp(scrub_brush_1)", "navigate(sink_1)", "place_on_top(scrub_brush_1, sink_1)",
+                "toggle_on(sink_1)", "soak(scrub_brush_1, water_1)", "grasp(scrub_brush_1)", "navigate(bathtub_1)",
+                "clean(bathtub_1)"]
+# b1k/clean_a_suitcase: the rag lying on the bag wipes the dirt off it (dirt comes off dry)
+SUITCASE_PLAN = ["navigate(bag_1)", "grasp(rag_1)", "clean(bag_1)"]
 
 #: (task, robot, plan lines) that must strict-pass.
 CORRECT_PLANS = [
@@ -74,8 +88,8 @@ CORRECT_PLANS = [
     ("b100/assembling_gift_baskets", "dual", gift_baskets_dual()),
     ("b1k/clearing_food_from_table_into_fridge", "single", FRIDGE_PLAN),
     ("b1k/clearing_food_from_table_into_fridge", "dual", FRIDGE_PLAN),
-    ("b100/making_tea", "single", TEA_PLAN),
-    ("b100/making_tea", "dual", TEA_PLAN),
+    ("b100/cleaning_stove", "single", STOVE_PLAN),
+    ("b100/cleaning_stove", "dual", STOVE_PLAN),
     ("b1k/cook_squash", "single", SQUASH_PLAN),
     ("b1k/halve_an_egg", "single", EGG_PLAN),
     ("b1k/halve_an_egg", "dual", EGG_PLAN),

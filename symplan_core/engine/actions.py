@@ -15,13 +15,18 @@ Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
     ``apart:o:t``          t is not o and not (transitively) on/in/under o (no self-support or cycles)
     ``accessible:o``       o is not inside a closed openable container
     ``open_if_openable:t`` t is open, when t can open
-    ``ability:o:FLAG``     BEHAVIOR ability FLAG of o (openable, toggleable, ...)
+    ``ability:o:FLAG``     BEHAVIOR ability FLAG of o (openable, toggleable, ...; derived: container,
+                           soakable, stainable, dustyable, freezable, see ``world.py``)
     ``substance:s``        s is a substance (water, stain, ...)
     ``holding:FLAG``       some held object has FLAG (``cut`` needs a slicer)
     ``has_substance:o``    o is filled with / contains some substance
     ``heated:o``           o sits (transitively) on/in a heat source that is on
     ``type:o:TYPE``        BEHAVIOR objectType of o (``cloth`` folds, drapes, lies over things)
     ``source:o:s``         a container or tap of substance s (not o itself) is near or in hand
+    ``wet:o:s``            o is on/in/under a tap of s that is on, or on/in a container of s, or a held
+                           container of s pours over it (soaking needs the substance there)
+    ``cleaner:o``          a cleaning tool (particleRemover) in hand, soaked when a stain covers o; or o
+                           on/in a sink or washer that is on
     ``held_substance:o``   something in hand holds a substance to apply to o (water, paint)
     ``flame:o``            a flame reaches o: a lit heat source in hand, o on an active heat
                            source, or o touching something on fire
@@ -72,8 +77,8 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
        "Pick obj up with a free hand; it leaves its support.", redundant="already:held:obj"),
     _a("place_on_top", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "place:ontop:obj:tgt",
        "Put the held obj on top of tgt."),
-    _a("place_inside", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt open_if_openable:tgt",
-       "place:inside:obj:tgt", "Put the held obj inside tgt (open it first if it opens)."),
+    _a("place_inside", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt ability:tgt:container near:tgt accessible:tgt "
+       "open_if_openable:tgt", "place:inside:obj:tgt", "Put the held obj inside tgt (open it first if it opens)."),
     _a("place_next_to", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "place:nextto:obj:tgt",
        "Put the held obj next to tgt, on tgt's support."),
     _a("place_under", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt", "place:under:obj:tgt",
@@ -88,12 +93,15 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
        "Slice obj with a held slicer (knife).", redundant="already:sliced:obj"),
     _a("pour", "obj tgt", "held:obj has_substance:obj exists:tgt near:tgt", "pour:obj:tgt",
        "Pour the substance in the held obj onto/into tgt."),
-    _a("clean", "obj", "exists:obj near:obj accessible:obj", "clean:obj",
-       "Remove what covers obj (stains, dust, ...)."),
+    _a("clean", "obj", "exists:obj ability:obj:stainable|dustyable near:obj accessible:obj cleaner:obj", "clean:obj",
+       "Remove what covers obj (stains, dust, ...) with a cleaning tool in hand (soaked, for a stain), or "
+       "in a sink or dishwasher that is on."),
     _a("wait_for_cooked", "obj", "exists:obj ability:obj:cookable heated:obj", "add:cooked:obj",
        "Wait until obj, on/in a heat source that is on, is cooked.", redundant="already:cooked:obj"),
-    _a("soak", "obj tgt", "exists:obj near:obj substance:tgt exists:tgt source:obj:tgt", "add:saturated:obj:tgt",
-       "Soak obj with the substance tgt (e.g. water) at a source of it within reach (a sink).",
+    _a("soak", "obj tgt", "exists:obj ability:obj:soakable near:obj substance:tgt exists:tgt wet:obj:tgt",
+       "add:saturated:obj:tgt",
+       "Soak obj with the substance tgt (e.g. water): obj in or under a tap of it that is on (a running sink), "
+       "or in a container of it.",
        redundant="already:saturated:obj:tgt"),
 )
 
@@ -122,8 +130,9 @@ B1K_ACTIONS: tuple[ActionSpec, ...] = (
     _a("water", "obj", "exists:obj near:obj held_substance:obj", "add:watered:obj",
        "Water obj (a plant) from a held container of water (a watering can, a filled cup).", "b1k",
        "already:watered:obj"),
-    _a("saturate", "obj tgt", "exists:obj near:obj substance:tgt exists:tgt source:obj:tgt", "add:saturated:obj:tgt",
-       "Saturate obj with the substance tgt at a source of it within reach.", "b1k", "already:saturated:obj:tgt"),
+    _a("saturate", "obj tgt", "exists:obj ability:obj:soakable near:obj substance:tgt exists:tgt wet:obj:tgt",
+       "add:saturated:obj:tgt",
+       "Saturate obj with the substance tgt: obj in or under a tap of it that is on, or in a container of it.", "b1k", "already:saturated:obj:tgt"),
     _a("paint", "obj", "exists:obj near:obj accessible:obj held_substance:obj", "add:painted:obj",
        "Paint obj with paint from something in hand (a paint can, a sprayer).", "b1k", "already:painted:obj"),
     _a("set_timer", "obj", "exists:obj ability:obj:toggleable near:obj free_hand:obj", "add:timeset:obj",

@@ -14,7 +14,7 @@ from typing import NamedTuple
 from symplan_core.engine.errors import ErrorKind
 from symplan_core.engine.predicates import SUBSTANCE_HOLDING
 from symplan_core.engine.state import State
-from symplan_core.engine.world import World
+from symplan_core.engine.world import WASHERS, WATER_TAPS, World
 
 
 class Failure(NamedTuple):
@@ -73,10 +73,11 @@ def resting_on_source(world: World, state: State, obj: str, flag: str) -> str | 
 
 
 def heat_source_on(world: World, state: State, obj: str) -> tuple[bool, str]:
-    """Whether obj sits on/in an active heat source; (ok, name of a source to use)."""
+    """Whether obj sits on/in an active heat source; (ok, name of a source to use; "" when the
+    task has none: then nothing heats obj, as nothing freezes it without a cold source)."""
     sources = world.having("heatSource")
     if not sources:
-        return True, ""  # no heat source in the task: nothing a plan could do about it
+        return False, ""
     source = resting_on_source(world, state, obj, "heatSource")
     if source is None:
         return False, sources[0]
@@ -133,8 +134,17 @@ def _free_hand(w, s, a, cap):
                    f"place {holding} somewhere first")
 
 
+def can_carry(w: World, obj: str) -> bool:
+    """``obj`` can be picked up: a known non-fixture, non-substance, or one the goal moves."""
+    aff = w.affordances[obj]
+    return (aff.known or obj in w.moved) and not w.is_fixture(obj) and not aff.substance
+
+
 def _graspable(w, s, a, _cap):
     obj = a[0]
+    if not w.affordances[obj].known and obj not in w.moved:
+        return _affordance("graspable", f"{obj} ({w.objects[obj]}) is in no BEHAVIOR synset table, so it is not "
+                           "graspable by default", f"act on {obj} in place, or grasp an object of a known type")
     if w.is_fixture(obj):
         return _affordance("graspable", f"{obj} is a fixture and cannot be picked up",
                            f"navigate({obj}) and act on it in place")
@@ -209,7 +219,10 @@ def _heated(w, s, a, _cap):
     ok, source = heat_source_on(w, s, a[0])
     if ok:
         return None
-    if source and resting_on_source(w, s, a[0], "heatSource") == source:
+    if not source:
+        return Failure(ErrorKind.MISSING_STEP, "heated", "ontop", (a[0], "?heat_source"),
+                       f"nothing in this scene can heat {a[0]}", "this task has no heat source (stove, oven, ...)")
+    if resting_on_source(w, s, a[0], "heatSource") == source:
         return Failure(_temporal(s, ("toggled_on", source)), "heated", "toggled_on", (source,), f"{source} is off",
                        f"toggle_on({source}) first")
     return Failure(ErrorKind.MISSING_STEP, "heated", "ontop", (a[0], source), f"{a[0]} is not on or in a heat source",
@@ -312,6 +325,108 @@ def _away_from(flag: str) -> Check:
     return check
 
 
+def washers(w: World) -> list[str]:
+    """Sinks and washing machines: switched on, they wash what is on or in them."""
+    return [o for o, t in w.objects.items() if (t in WATER_TAPS or t in WASHERS) and w.has(o, "toggleable")]
+
+
+def running_washer(w: World, s: State, obj: str) -> str | None:
+    """The switched-on sink or washer that ``obj`` rests on or in, if any."""
+    for _rel, tgt in s.container_chain(obj):
+        if w.objects.get(tgt) in WATER_TAPS | WASHERS and ("toggled_on", tgt) in s.facts:
+            return tgt
+    return None
+
+
+def is_stain(w: World, substance: str) -> bool:
+    """A stain sticks: a dry tool does not lift it (``stain.n.01``; dust, crumbs, ... do come off dry)."""
+    return w.objects.get(substance, "").split(".n.")[0] == "stain"
+
+
+def soaked(s: State, obj: str) -> bool:
+    return any(f[0] == "saturated" and f[1] == obj for f in s.facts)
+
+
+def wetting_substance(w: World, s: State) -> str | None:
+    """The substance to soak a cleaning tool in: the task's water, else any liquid it has."""
+    subs = sorted(s.substances)
+    return next((x for x in subs if w.objects[x].split(".n.")[0] == "water"),
+                next((x for x in subs if w.affordances[x].object_type == "liquid"), None))
+
+
+def _cleaner(w, s, a, _cap):
+    """``clean:o``: a cleaning tool (``particleRemover``) in hand, soaked (with water or a
+    cleaning agent) when a stain covers o; or o on/in a switched-on sink or washer."""
+    obj = a[0]
+    if running_washer(w, s, obj) is not None:
+        return None
+    wet = any(f[0] == "covered" and f[1] == obj and is_stain(w, f[2]) for f in s.facts)
+    tools = [h for h in s.held if w.has(h, "particleRemover")]
+    if tools and (not wet or any(soaked(s, t) for t in tools)):
+        return None
+    sinks = washers(w) if can_carry(w, obj) else []
+    if sinks:  # what a sink or washer can wash goes there
+        return Failure(ErrorKind.MISSING_STEP, "cleaner", "inside", (obj, sinks[0]),
+                       f"{obj} is in no running sink or washer, and no{' soaked' if wet else ''} cleaning tool "
+                       "is in hand", f"put {obj} in {sinks[0]} and toggle_on({sinks[0]})")
+    water = wetting_substance(w, s)
+    candidates = tools or [o for o in w.having("particleRemover")
+                           if not w.is_fixture(o) and o not in s.future and o != obj]
+    if not candidates:
+        return Failure(ErrorKind.MISSING_STEP, "cleaner", "holding", ("?cleaning_tool",),
+                       f"no cleaning tool in hand to clean {obj}, and nothing in this scene is one",
+                       "this task has no rag, brush or towel, and no sink or washer to put it in")
+    if wet and not any(soaked(s, c) for c in candidates):
+        tool = next((c for c in candidates if w.has(c, "soakable")), candidates[0])
+        return Failure(_temporal(s, ("saturated", tool, water or "")), "cleaner", "saturated",
+                       (tool, water or "?water"), f"a stain covers {obj} and no cleaning tool is soaked",
+                       f"soak({tool}, {water}) and hold it" if water else
+                       "this task has no water to soak a cleaning tool in")
+    tool = next((c for c in candidates if soaked(s, c)), candidates[0]) if wet else candidates[0]
+    return Failure(_temporal(s, ("held", tool)), "cleaner", "holding", (tool,),
+                   f"no cleaning tool in hand to clean {obj}", f"grasp({tool}) first")
+
+
+def _taps(w: World, s: State, sub: str) -> list[str]:
+    """The fixtures that supply ``sub`` from a tap (a sink, a washer; ``particleSource``), as opposed to
+    containers that hold it (a bucket; a watering can, a ``particleSource`` one can carry)."""
+    return [x for x in substance_sources(w, s, sub)
+            if (w.has(x, "particleSource") or w.objects[x] in WASHERS) and w.is_fixture(x)]
+
+
+def _wet(w, s, a, _cap):
+    """``wet:o:s``: o rests on/in (or under) a switched-on tap of s, or on/in a container that
+    holds s; or a held container of s is poured over it. Soaking needs the substance there."""
+    obj, sub = a
+    if holds_substance(s, obj, sub):
+        return None
+    under = [f[2] for f in s.facts if f[0] == "under" and f[1] == obj]
+    taps = _taps(w, s, sub)
+    for tgt in [t for _r, t in s.container_chain(obj)] + under:
+        if tgt in taps:
+            if is_on(w, s, tgt):
+                return None
+            return Failure(_temporal(s, ("toggled_on", tgt)), "wet", "toggled_on", (tgt,), f"{tgt} is off",
+                           f"toggle_on({tgt}) first")
+        if holds_substance(s, tgt, sub):
+            return None
+    if any(h != obj and holds_substance(s, h, sub) and h not in taps for h in s.held):
+        return None
+    sources = [x for x in taps + substance_sources(w, s, sub) if x != obj]
+    if not sources:
+        return Failure(ErrorKind.MISSING_STEP, "wet", "filled", ("?container", sub),
+                       f"nothing in this scene holds or supplies {sub}", f"this task has no source of {sub}")
+    if not can_carry(w, obj):  # a plant in its bed: bring the water to it in a container
+        vessel = next((x for x in sources if x not in taps and can_carry(w, x)), None)
+        if vessel is not None:
+            return Failure(_temporal(s, ("held", vessel)), "wet", "holding", (vessel,),
+                           f"{obj} cannot be moved to {sub}, and nothing in hand holds {sub}",
+                           f"grasp({vessel}) and soak {obj} from it")
+    src = sources[0]
+    how = f"put {obj} in {src}" + (f" and toggle_on({src})" if src in taps and not is_on(w, s, src) else "")
+    return Failure(ErrorKind.MISSING_STEP, "wet", "inside", (obj, src), f"{obj} is not in {sub} ({src} has it)", how)
+
+
 #: How BEHAVIOR's name prefixes say a thing is made: cut pieces need a blade in hand, cooked or
 #: melted things need their ingredient on/in a heat source that is on.
 CUT_PRODUCTS = frozenset({"diced", "half", "sliced"})
@@ -383,7 +498,7 @@ CHECKS: dict[str, Check] = {
     "exists": _exists, "near": _near, "held": _held, "free_hand": _free_hand, "graspable": _graspable,
     "accessible": _accessible, "apart": _apart, "open_if_openable": _open_if_openable, "substance": _substance,
     "has_substance": _has_substance, "heated": _heated, "source": _source, "held_substance": _held_substance,
-    "flame": _flame, "cooled": _cooled, "ingredients": _ingredients,
+    "flame": _flame, "cooled": _cooled, "ingredients": _ingredients, "cleaner": _cleaner, "wet": _wet,
 }
 CHECK_FACTORIES: dict[str, Callable[[str], Check]] = {"ability": _ability, "holding": _holding, "type": _kind,
                                                       "away": _away_from}

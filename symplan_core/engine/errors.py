@@ -16,6 +16,7 @@ class ErrorKind(str, Enum):
     WRONG_TEMPORAL_ORDER = "WRONG_TEMPORAL_ORDER"  # it held earlier in the plan, not now
     ADDITIONAL_STEP = "ADDITIONAL_STEP"  # redundant action (warning only)
     UNKNOWN_AFFORDANCE = "UNKNOWN_AFFORDANCE"  # diagnostic: an object's abilities are in no table, so assumed
+    ASSUMED_STATE = "ASSUMED_STATE"  # diagnostic: a call relied on a state the task does not state (unstated open)
 
 
 #: Malformed calls are recorded and skipped; the others are recorded and their effects apply.

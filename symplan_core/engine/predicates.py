@@ -24,4 +24,10 @@ MADE_BY_EFFECT = {"overlay": "overlaid"}
 IMPLIES = {"filled": ("contains",), "ontop": ("touching",), "nextto": ("touching",)}
 #: A predicate over an object in a task file proves the ability it needs.
 ABILITY_EVIDENCE = {"open": "openable", "toggled_on": "toggleable", "sliced": "sliceable",
-                    "cooked": "cookable", "filled": "fillable", "contains": "fillable"}
+                    "cooked": "cookable", "filled": "fillable", "contains": "fillable", "saturated": "soakable",
+                    "frozen": "freezable"}
+#: ``(covered x s)``: x can be covered by s; a stain proves ``stainable``, anything else ``dustyable``
+#: (iGibson's two dirt abilities; ``clean`` needs one of them).
+COVER_EVIDENCE = {"stain": "stainable"}
+#: ``(inside x t)`` in a task file proves that t can contain things (``container``).
+CONTAINER_EVIDENCE = "inside"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from symplan_core.bddl.checks import iter_atoms
 from symplan_core.bddl.environment import NameMap
 from symplan_core.bddl.model import Atom, Literal, Problem
-from symplan_core.bddl.normalize import SUBSTANCE_RULES, to_omnigibson
+from symplan_core.bddl.normalize import SUBSTANCE_RULES, substance_instance, to_omnigibson
 from symplan_core.engine.actions import ActionSpec, action_set
 from symplan_core.engine.errors import SKIPPED_KINDS, EngineError, ErrorKind
 from symplan_core.engine.execute import (
@@ -27,33 +27,38 @@ from symplan_core.engine.execute import (
 from symplan_core.engine.goals import GoalEvaluator
 from symplan_core.engine.plan_text import BadLine, Call, ParsedPlan, format_call, parse_plan
 from symplan_core.engine.state import SUPPORT_RELATIONS, State
-from symplan_core.engine.world import World, build_world
+from symplan_core.engine.world import WATER_TAPS, World, build_world
 from symplan_core.errors import SymPlanError, TaskError
 
 HAND_CAPACITY = {"single": 1, "dual": 2}
 _STATIC = frozenset({"inroom"})
 
 
+def _reads_open(action: CompiledAction) -> bool:
+    """The action's checks read whether something is open (reaching into a container, opening)."""
+    return any(p.split(":")[0] in ("accessible", "open_if_openable") for p in action.spec.pre) or \
+        any(r.split(":")[1] == "open" for r in action.spec.redundant)
+
+
 def with_tap_water(problem: Problem) -> Problem:
-    """A B-100 task with stains and a sink gets the water its sink gives (to soak a cleaning
+    """A task with stains and a sink gets the water its sink gives (to soak a cleaning
     tool in: a stain needs a soaked one). B-100 names water only where ``soaked`` appears; the
     literal added, ``(not (soaked o))``, is already true in the closed world, and normalization
     adds the substance. Not done when the task declares rigid ``water.n.06`` bottles (the
     substance would share their type)."""
-    from symplan_core.tasks import synset_info
-
     soaked, (_pred, water) = next((k, v) for k, v in SUBSTANCE_RULES.items() if v[0] == "saturated")
-    if problem.domain != "igibson" or water in problem.objects.values():
+    if water in problem.objects.values() or not any(t in WATER_TAPS for t in problem.objects.values()):
         return problem
-    if any(lit.predicate == soaked for lit in problem.init) or any(a.predicate == soaked for a in iter_atoms(problem.goal)):
+    atoms = [lit.atom for lit in problem.init] + list(iter_atoms(problem.goal))
+    if problem.domain == "igibson":
+        if any(a.predicate == soaked for a in atoms) or not any(a.predicate == "stained" for a in atoms):
+            return problem
+        first = next(i for i, t in problem.objects.items() if t != "agent.n.01")
+        return replace(problem, init=problem.init + (Literal(Atom(soaked, (first,)), negated=True),))
+    stain = {i for i, t in problem.objects.items() if t.split(".n.")[0] == "stain"}
+    if not any(a.predicate == "covered" and a.args[-1] in stain for a in atoms):
         return problem
-    stained = any(lit.predicate == "stained" for lit in problem.init) or \
-        any(a.predicate == "stained" for a in iter_atoms(problem.goal))
-    infos = (synset_info(t) for t in set(problem.objects.values()))
-    if not stained or not any(i is not None and "particleSource" in i.abilities for i in infos):
-        return problem
-    first = next(i for i, t in problem.objects.items() if t != "agent.n.01")
-    return replace(problem, init=problem.init + (Literal(Atom(soaked, (first,)), negated=True),))
+    return replace(problem, objects={**problem.objects, substance_instance(water, problem.objects): water})
 
 
 @dataclass
@@ -224,7 +229,7 @@ class CompiledTask:
                 return StepOutcome([err], [], applied=False)
             errors.append(err)
         diagnostics = self._assumed_affordances(call, action, args) if self.world.unknown else ()
-        if self.world.assumed_open:
+        if self.world.assumed_open and _reads_open(action):
             diagnostics = [*diagnostics, *self._assumed_states(state, call, args)]
         redundant = redundant_effect(action, state, args)
         if redundant is not None:
@@ -262,7 +267,7 @@ class CompiledTask:
         seen = []
         for arg in args:
             for obj in (arg, *(t for rel, t in state.container_chain(arg) if rel == "inside")):
-                if obj in assumed and obj not in seen:
+                if obj in assumed and obj not in seen and ("open", obj) not in state.ever:  # not opened by the plan
                     seen.append(obj)
         out = []
         for obj in seen:
@@ -271,8 +276,8 @@ class CompiledTask:
             out.append(EngineError(call.step, call.text, ErrorKind.ASSUMED_STATE,
                                    f"the task does not state whether {name} is open; assumed "
                                    f"{'open' if is_open else 'closed'} ({why})",
-                                   f"state (open {obj}) or (not (open {obj})) in the task to decide it",
-                                   f"({'open' if is_open else 'not (open'} {obj}{'' if is_open else ')'})"))
+                                   f"state (open {name}) or (not (open {name})) in the task to decide it",
+                                   f"(open {name})" if is_open else f"(not (open {name}))"))
         return out
 
     # -- goal ---------------------------------------------------------------

@@ -6,10 +6,20 @@ by every plan verified against it.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import resources
 
 from symplan_core.bddl.model import Problem
-from symplan_core.engine.predicates import ABILITY_EVIDENCE, OBJECT_RELATIONS, SUBSTANCE_HOLDING
+from symplan_core.engine.predicates import (
+    ABILITY_EVIDENCE,
+    CONTAINER_EVIDENCE,
+    COVER_EVIDENCE,
+    OBJECT_RELATIONS,
+    SUBSTANCE_HOLDING,
+)
 
 AGENT_TYPE = "agent.n.01"
 FLOOR_TYPES = frozenset({"floor.n.01", "lawn.n.01"})
@@ -47,6 +57,11 @@ class World:
     sourceless: frozenset[str] = frozenset()
     #: future object -> the declared objects it is made from (``diced__carrot`` <- ``carrot``)
     ingredients: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: objects the goal moves (a synset in no table is graspable only when the goal moves it)
+    moved: frozenset[str] = frozenset()
+    #: openable objects whose ``open`` the task does not state -> (open?, why): what the
+    #: initial state assumes, reported as ASSUMED_STATE diagnostics when a call relies on it
+    assumed_open: dict[str, tuple[bool, str]] = field(default_factory=dict)
     _having: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -78,14 +93,85 @@ class World:
         return aff.known and ability in aff.abilities
 
 
-def _lookup_affordances(synset: str) -> Affordances:
+@lru_cache(maxsize=1)
+def igibson_abilities() -> dict[str, frozenset[str]]:
+    """B-100's iGibson abilities per synset, from EAI's scene data (``igibson_abilities.json``,
+    made by ``symplan_core.eai.igibson_table``)."""
+    data = json.loads(resources.files("symplan_core.engine").joinpath("igibson_abilities.json").read_text())
+    return {k: frozenset(v) for k, v in data["abilities"].items()}
+
+
+@lru_cache(maxsize=1)
+def open_defaults() -> dict[str, bool]:
+    """Per synset: is an instance whose ``open`` the task does not state open (``open_defaults.json``,
+    derived from EAI's gold plans by ``symplan_core.eai.igibson_table``)? Absent: closed."""
+    data = json.loads(resources.files("symplan_core.engine").joinpath("open_defaults.json").read_text())
+    return dict(data["open"])
+
+
+#: Synsets that supply water without a declared ``insource`` (BEHAVIOR's water sources).
+WATER_TAPS = frozenset({"sink.n.01", "water__dispenser.n.01"})
+#: Appliances that wash (and wet) what is inside them while on, named by synset: B-1K's table
+#: gives a dishwasher or washing machine no flag that a sink's ``particleSource`` would give it.
+WASHERS = frozenset({"dishwasher.n.01", "washer.n.03"})
+
+#: Table gaps, named by synset (``docs/engine.md``): appliances that heat what is in them and
+#: tools that clear what covers a surface, which B-1K's table leaves without ``heatSource`` /
+#: ``particleRemover`` though B-1K tasks use them so (cook_chicken_and_rice, make_waffles;
+#: shoveling_snow, scraping_snow_off_vehicle, washing_windows, mowing_the_lawn), and B-100's
+#: scrub brushes, ``brush.n.02``, which the table knows only through ``implement.n.01``.
+TABLE_GAPS = {"rice_cooker.n.01": "heatSource", "waffle_iron.n.01": "heatSource", "brush.n.02": "particleRemover",
+              "shovel.n.01": "particleRemover",
+              "scraper.n.01": "particleRemover", "squeegee.n.01": "particleRemover",
+              "lawn_mower.n.01": "particleRemover"}
+
+#: Abilities the engine derives (``docs/engine.md``, "Derived abilities"): iGibson's, which
+#: B-1K's table lacks, and ``container`` (can hold things: fillable or openable).
+IGIBSON_DERIVED = frozenset({"soakable", "stainable", "dustyable", "freezable"})
+#: iGibson abilities that B-1K's table names the same way (used for a synset only iGibson's table has)
+IGIBSON_OWN = frozenset({"openable", "toggleable", "cookable", "sliceable"})
+
+
+def _derived_abilities(synset: str, aff: Affordances, igibson: bool) -> frozenset[str]:
+    flags = {"container"} if aff.abilities & {"fillable", "openable"} or _kinds_contain(synset) else set()
+    if synset in TABLE_GAPS:
+        flags.add(TABLE_GAPS[synset])
+    row = igibson_abilities().get(synset) if igibson else None
+    if row is not None:  # B-100: iGibson's own abilities for this category
+        flags |= row & IGIBSON_DERIVED
+        if "openable" in row:
+            flags.add("container")
+    else:  # B-1K: ``saturated`` is a state of particle removers; any object gets dirty and has a temperature
+        if "particleRemover" in aff.abilities:
+            flags.add("soakable")
+        if not aff.substance:
+            flags |= {"stainable", "dustyable"}
+        flags.add("freezable")
+    return frozenset(flags)
+
+
+def _kinds_contain(synset: str) -> bool:
+    """A general word in no table row (B-100's ``pan.n.01``) can contain things when most of its
+    kinds in the table can (frying pan, saucepan, wok; not the roaster)."""
+    from symplan_core.tasks import _known_children
+
+    kinds = _known_children().get(synset, ())
+    return 2 * sum(bool(k.abilities & {"fillable", "openable"}) for k in kinds) > len(kinds) > 0
+
+
+def _lookup_affordances(synset: str, igibson: bool = False) -> Affordances:
     # The table ships with the package; a broken install raises SynsetTableError (never "allow all").
     from symplan_core.tasks import synset_info
 
     info = synset_info(synset)
+    if info is None and igibson and synset in igibson_abilities():  # in iGibson's table only
+        row = igibson_abilities()[synset]
+        aff = Affordances(True, frozenset(a for a in row if a in IGIBSON_OWN), False, "rigidBody")
+        return replace(aff, abilities=aff.abilities | _derived_abilities(synset, aff, igibson))
     if info is None:
         return Affordances(known=False)
-    return Affordances(True, info.abilities, info.is_substance, info.object_type)
+    aff = Affordances(True, info.abilities, info.is_substance, info.object_type)
+    return replace(aff, abilities=aff.abilities | _derived_abilities(synset, aff, igibson))
 
 
 #: BEHAVIOR names a transformed object after what it is made from: ``diced__carrot``,
@@ -139,6 +225,14 @@ def _task_evidence(problem: Problem, goal_evidence: bool = True) -> tuple[dict[s
         if atom.predicate in ABILITY_EVIDENCE and atom.args:
             for inst in instances(atom.args[0]):
                 abilities.setdefault(inst, set()).add(ABILITY_EVIDENCE[atom.predicate])
+        elif atom.predicate == "covered" and len(atom.args) == 2:
+            dirt = COVER_EVIDENCE.get(problem.objects.get(atom.args[1], var_type.get(atom.args[1], "")).split(".n.")[0],
+                                      "dustyable")
+            for inst in instances(atom.args[0]):
+                abilities.setdefault(inst, set()).add(dirt)
+        if atom.predicate == CONTAINER_EVIDENCE and len(atom.args) == 2:
+            for inst in instances(atom.args[1]):
+                abilities.setdefault(inst, set()).add("container")
     for atom in iter_atoms(problem.goal) if goal_evidence else ():
         if atom.predicate in OBJECT_RELATIONS and atom.args:
             moved.update(instances(atom.args[0]))
@@ -146,7 +240,7 @@ def _task_evidence(problem: Problem, goal_evidence: bool = True) -> tuple[dict[s
 
 
 def build_world(problem: Problem, source_domain: str | None = None, substances: frozenset[str] = frozenset(),
-                goal_evidence: bool = True) -> World:
+                goal_evidence: bool = True, open_overrides: Mapping[str, bool] | None = None) -> World:
     """``problem`` must already be in the omnigibson vocabulary.
 
     The synset table describes B-1K (OmniGibson). Two task-level corrections
@@ -156,7 +250,8 @@ def build_world(problem: Problem, source_domain: str | None = None, substances: 
     a draft whose goal is itself under judgement (perception, an LLM goal, an
     augmentation) is not: with ``goal_evidence=False`` its goal vouches for no
     ability (``(toggled_on table)`` does not make a table switchable) and moves no
-    scene object. In B-100 (iGibson) every declared object is a
+    scene object. ``open_overrides`` (synset -> open?) replaces the packaged default for
+    unstated ``open`` (``open_defaults``) for this task. In B-100 (iGibson) every declared object is a
     rigid body (``juice.n.01`` is a bottle there), so only the substances that
     normalization introduced (``stain.n.01``...) count as substances.
     """
@@ -168,7 +263,7 @@ def build_world(problem: Problem, source_domain: str | None = None, substances: 
     affordances = {}
     for inst, typ in objects.items():
         if typ not in cache:
-            cache[typ] = _lookup_affordances(typ)
+            cache[typ] = _lookup_affordances(typ, rigid_only)
         aff = cache[typ]
         extra = evidence.get(inst, set())
         # Goal-moved objects drop "fixture"; B-100 objects drop "substance".
@@ -184,12 +279,36 @@ def build_world(problem: Problem, source_domain: str | None = None, substances: 
     room_of = {lit.args[0]: lit.args[1] for lit in problem.init
                if lit.predicate == "inroom" and not lit.negated and len(lit.args) == 2}
     floors = frozenset(i for i, t in objects.items() if t in FLOOR_TYPES)
-    world = World(objects, agent, affordances, room_of, floors, ingredients=_ingredients(problem, objects))
+    world = World(objects, agent, affordances, room_of, floors, ingredients=_ingredients(problem, objects),
+                  moved=frozenset(moved))
+    world.assumed_open = _unstated_open(problem, world, open_overrides or {})
     subs = [o for o in objects if affordances[o].substance]
-    if rigid_only:  # iGibson declares no insource: a sink (particleSource) supplies water
-        world.taps = {s: world.having("particleSource") for s in subs if _base(objects[s]) == "water"}
+    # A sink gives water (iGibson declares no insource; B-1K files often omit it), and so does a
+    # washing machine or dishwasher that is on (``checks.WASHERS``).
+    water_taps = tuple(o for o in objects if (rigid_only and world.has(o, "particleSource"))
+                       or objects[o] in WATER_TAPS or objects[o] in WASHERS)
+    world.taps = {s: water_taps for s in subs if _base(objects[s]) == "water" and water_taps}
     held = {lit.args[1] for lit in problem.init
             if lit.predicate in SUBSTANCE_HOLDING and not lit.negated and len(lit.args) == 2}
     made = set(world.ingredients)  # a made substance is where its ingredient was (see make)
     world.sourceless = frozenset(s for s in subs if s not in held and s not in made and not world.taps.get(s))
     return world
+
+
+def _unstated_open(problem: Problem, world: World, overrides: Mapping[str, bool]) -> dict[str, tuple[bool, str]]:
+    """Each openable object whose initial ``open`` the file states neither way: the default of
+    its synset (task override, else ``open_defaults()``, else closed) and the reason."""
+    stated = {lit.args[0] for lit in problem.init if lit.predicate == "open" and lit.args}
+    table = open_defaults()
+    out = {}
+    for obj in world.having("openable"):
+        if obj in stated:
+            continue
+        typ = world.objects[obj]
+        if typ in overrides:
+            out[obj] = (bool(overrides[typ]), f"the task's override for {typ}")
+        elif table.get(typ):
+            out[obj] = (True, f"{typ} is open by default (EAI's gold plans use it without opening it)")
+        else:
+            out[obj] = (False, "an unstated openable is closed by default")
+    return out

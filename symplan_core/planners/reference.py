@@ -139,6 +139,8 @@ class _Search:
             self.stash(keep=set(args))
         elif head == "toggled_on":
             self.do("toggle_on", fargs[0])
+        elif head == "saturated" and fargs[-1] in self.w.objects:  # a cleaning tool to soak first
+            self.do("soak", *fargs)
         elif head in SUPPORT_RELATIONS and fargs[-1] in self.w.objects:  # onto/into a heat or cold source
             obj, source = fargs
             self.put_on_source(self.carry_substance(obj) if self.w.is_substance(obj) else obj, source)
@@ -368,7 +370,7 @@ class _Search:
 #: Which failed check to repair first (the engine reports them all at once).
 _REPAIR_RANK = {check: rank for rank, check in enumerate(
     ("exists", "accessible", "open_if_openable", "held", "holding", "held_substance", "flame", "free_hand",
-     "has_substance", "heated", "cooled", "away", "ingredients", "source", "near"))}
+     "has_substance", "heated", "cooled", "away", "ingredients", "source", "cleaner", "wet", "near"))}
 
 
 def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> PlanResult:

@@ -9,11 +9,9 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "eai.md"
 
 #: Rejected under both task definitions, by the reason docs/eai.md gives for each.
 REJECTED = {
-    "boxing_books_up_for_storage", "organizing_boxes_in_garage", "packing_boxes_for_household_move_or_trip",
-    "packing_food_for_work", "packing_lunches", "packing_picnics", "putting_away_toys",
-    "putting_up_Christmas_decorations_inside", "setting_up_candles", "unpacking_suitcase",   # closed cartons
+    "cleaning_up_after_a_meal", "making_tea", "preserving_food",                             # no tool, water, heat
     "cleaning_barbecue_grill", "cleaning_high_chair", "locking_every_door", "watering_houseplants",  # fixtures
-    "cleaning_oven", "making_tea", "cleaning_stove", "preserving_food", "packing_child_s_bag", "serving_a_meal",
+    "cleaning_oven", "cleaning_stove", "packing_child_s_bag", "serving_a_meal",
     "sorting_groceries", "storing_the_groceries",                                            # annotation
     "cleaning_bedroom",                                                                      # scene fact
 }
@@ -40,4 +38,4 @@ def test_every_rejected_gold_plan_is_written_up_in_the_docs(gold) -> None:
     section = text.split("## Rejected gold plans", 1)[1].split("\n## ", 1)[0]
     for activity in REJECTED | B100_GOAL_ONLY:
         assert f"`{activity}`" in section, activity
-    assert "76 / 100" in text and "77 / 100" in text
+    assert "85 / 100" in text and "86 / 100" in text

@@ -20,6 +20,10 @@ HOLD_KNIFE_AT_BOARD = ["navigate(carving_knife_1)", "grasp(carving_knife_1)", "n
 HUMMUS_AT = ["navigate(hummus__box_1)", "grasp(hummus__box_1)"]  # a held source of hummus
 TOWELS, FIRE, CHAIR = "b1k/fold_towels", "b1k/setting_the_fire", "b1k/fixing_broken_chair"
 TOWEL, LIGHTER, NEWSPAPER = "hand_towel.n.01_1", "cigar_lighter.n.01_1", "newspaper.n.03_1"
+# a rag, a running sink with water, a stained and crumby cookie sheet: soak the rag in the sink, clean with it
+STONE, RAG, SHEET = "b1k/clean_a_baking_stone", "rag.n.01_1", "cookie_sheet.n.01_1"
+RAG_SOAKED = ["navigate(rag_1)", "grasp(rag_1)", "navigate(sink_1)", "place_on_top(rag_1, sink_1)", "toggle_on(sink_1)",
+              "soak(rag_1, water_1)"]
 HOLD_TOWEL_AT_HAMPER = ["navigate(hand_towel_1)", "grasp(hand_towel_1)", "navigate(hamper_1)"]
 
 # action -> (task, setup + call lines, (predicate, args, expected truth) after the last call)
@@ -45,13 +49,12 @@ CASES = {
             ("sliced", (PEPPER,), True)),
     "pour": (PEPPERS, ["navigate(hummus__box_1)", "grasp(hummus__box_1)", "navigate(frying_pan_1)",
                        "pour(hummus__box_1, frying_pan_1)"], ("filled", (PAN, HUMMUS), True)),
-    "clean": (PEPPERS, ["navigate(hummus__box_1)", "grasp(hummus__box_1)", "navigate(frying_pan_1)",
-                        "pour(hummus__box_1, frying_pan_1)", "clean(frying_pan_1)"], ("covered", (PAN, HUMMUS), False)),
+    "clean": (STONE, RAG_SOAKED + ["grasp(rag_1)", "navigate(cookie_sheet_1)", "clean(cookie_sheet_1)"],
+              ("covered", (SHEET, "stain.n.01_1"), False)),
     "wait_for_cooked": (PEPPERS, PAN_ON_HOT_STOVE + OPEN_FRIDGE + [
         "grasp(bell_pepper_1)", "navigate(frying_pan_1)", "place_inside(bell_pepper_1, frying_pan_1)",
         "wait_for_cooked(bell_pepper_1)"], ("cooked", (PEPPER,), True)),
-    "soak": (PEPPERS, HUMMUS_AT + ["navigate(chopping_board_1)", "soak(chopping_board_1, hummus_1)"],
-             ("saturated", (BOARD, HUMMUS), True)),
+    "soak": (STONE, RAG_SOAKED, ("saturated", (RAG, "water.n.06_1"), True)),
     "fill": (PEPPERS, HUMMUS_AT + ["navigate(frying_pan_1)", "fill(frying_pan_1, hummus_1)"],
              ("contains", (PAN, HUMMUS), True)),
     "fold": (TOWELS, ["navigate(hand_towel_1)", "fold(hand_towel_1)"], ("folded", (TOWEL,), True)),
@@ -72,8 +75,7 @@ CASES = {
     "water": ("b1k/watering_outdoor_flowers", ["navigate(watering_can_1)", "grasp(watering_can_1)",
                                                "navigate(pot_plant_1)", "water(pot_plant_1)"],
               ("watered", ("pot_plant.n.01_1",), True)),
-    "saturate": (PEPPERS, HUMMUS_AT + ["navigate(chopping_board_1)", "saturate(chopping_board_1, hummus_1)"],
-                 ("saturated", (BOARD, HUMMUS), True)),
+    "saturate": (STONE, RAG_SOAKED[:-1] + ["saturate(rag_1, water_1)"], ("saturated", (RAG, "water.n.06_1"), True)),
     "paint": ("b1k/painting_porch", ["navigate(spray_paint__can_1)", "grasp(spray_paint__can_1)",
                                      "navigate(floor_1)", "paint(floor_1)"], ("painted", ("floor.n.01_1",), True)),
     "set_timer": (PEPPERS, ["navigate(stove_1)", "set_timer(stove_1)"], ("timeset", (STOVE,), True)),

@@ -100,5 +100,5 @@ def test_an_object_in_no_table_yields_unknown_affordance_diagnostics_not_errors(
 
 
 def test_known_objects_give_no_diagnostics(compiled):
-    result = verify(compiled("b1k/clean_a_suitcase"), "navigate(bag_1)\nclean(bag_1)")
+    result = verify(compiled("b1k/clean_a_suitcase"), "navigate(bag_1)\ngrasp(rag_1)\nclean(bag_1)")
     assert result.strict_pass and result.diagnostics == [] and not result.assumes_affordances

@@ -15,6 +15,7 @@ from symplan_core.tasks import load_problem
 AFF, MISSING = ErrorKind.AFFORDANCE, ErrorKind.MISSING_STEP
 PEPPERS, TOWELS, FIRE = "b1k/cook_red_peppers", "b1k/fold_towels", "b1k/setting_the_fire"
 TO_BOARD = ["navigate(chopping_board_1)"]
+HUMMUS_AT = ["navigate(hummus__box_1)", "grasp(hummus__box_1)"]  # a held source of hummus
 LIT = ["navigate(table_1)", "grasp(cigar_lighter_1)"]
 NEWSPAPER = "newspaper.n.03_1"
 
@@ -46,10 +47,10 @@ CASES = {
     # a substance comes from a source within reach
     "fill_from_nowhere": (PEPPERS, ["navigate(frying_pan_1)", "fill(frying_pan_1, hummus_1)"],
                           (MISSING, "(near agent hummus__box_1)")),
-    "saturate_from_nowhere": (PEPPERS, TO_BOARD + ["saturate(chopping_board_1, hummus_1)"],
-                              (MISSING, "(near agent hummus__box_1)")),
+    "saturate_a_chopping_board": (PEPPERS, HUMMUS_AT + ["navigate(chopping_board_1)", "saturate(chopping_board_1, hummus_1)"],
+                                  (AFF, "")),
     "soak_away_from_the_sink": ("b100/cleaning_bathrooms", ["navigate(rag_1)", "soak(rag_1, water_1)"],
-                                (MISSING, "(near agent sink_1)")),
+                                (MISSING, "(inside rag_1 sink_1)")),
     "fill_a_container_from_itself": ("b1k/bottling_wine", ["navigate(bucket_1)", "fill(bucket_1, red_wine_1)"],
                                      None),  # already full: redundant, not an error (see below)
     "water_empty_handed": ("b1k/watering_outdoor_flowers", ["navigate(pot_plant_1)", "water(pot_plant_1)"],

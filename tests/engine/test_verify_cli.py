@@ -91,7 +91,7 @@ def test_input_errors_exit_nonzero_with_one_line(run, tmp_path, args, needle):
 def test_installed_command_reads_stdin(behavior_dir):
     exe = Path(sys.executable).parent / "symplan"
     proc = subprocess.run([str(exe), "verify", "b1k/clean_a_suitcase", "-", "--json"],
-                          input="navigate(bag_1)\nclean(bag_1)\n", capture_output=True, text=True, timeout=120)
+                          input="navigate(bag_1)\ngrasp(rag_1)\nclean(bag_1)\n", capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["strict_pass"] is True
 

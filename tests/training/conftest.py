@@ -20,5 +20,5 @@ def bathtub(behavior_dir) -> SampleRow:
 
 
 @pytest.fixture(scope="session")
-def tea(behavior_dir) -> SampleRow:
-    return prompt_row("b100/making_tea")
+def stove(behavior_dir) -> SampleRow:
+    return prompt_row("b100/cleaning_stove")

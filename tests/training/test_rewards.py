@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from plans import BATHTUB_PLAN, TEA_PLAN, gift_baskets_single
+from plans import BATHTUB_PLAN, STOVE_PLAN, gift_baskets_single
 from rl_rows import columns, prompt_row, wrap
 
 from symplan_core.bddl import parse_problem
@@ -31,7 +31,7 @@ def test_answer_reward_reproduces_the_papers_reward_landscape(gcr, errors, ep, e
     assert answer_reward_value(gcr, errors, ep) == pytest.approx(expected, abs=1e-12)
 
 
-def test_engine_outcomes_land_on_the_landscape(bathtub, tea) -> None:
+def test_engine_outcomes_land_on_the_landscape(bathtub, stove) -> None:
     responses = [
         (bathtub, wrap(BATHTUB_PLAN), 2.5),                  # strict pass
         (bathtub, wrap(["clean(bathtub_1)"]), 1.5),          # goal reached without navigating: EP only
@@ -40,14 +40,14 @@ def test_engine_outcomes_land_on_the_landscape(bathtub, tea) -> None:
     rows = [r for r, _, _ in responses]
     got = answer_reward(completions=[t for _, t, _ in responses], **columns(rows))
     assert got == pytest.approx([e for _, _, e in responses])
-    assert strict_pass_reward(completions=[wrap(TEA_PLAN)], **columns([tea])) == [1.0]
+    assert strict_pass_reward(completions=[wrap(STOVE_PLAN)], **columns([stove])) == [1.0]
 
 
-def test_reward_equals_the_eval_verdict_for_the_same_response(behavior_dir, tea) -> None:
+def test_reward_equals_the_eval_verdict_for_the_same_response(behavior_dir, stove) -> None:
     gift = prompt_row("b100/assembling_gift_baskets")
-    cases = [(tea, wrap(TEA_PLAN)), (tea, wrap(TEA_PLAN[:9])), (tea, wrap(TEA_PLAN[2:])),
+    cases = [(stove, wrap(STOVE_PLAN)), (stove, wrap(STOVE_PLAN[:9])), (stove, wrap(STOVE_PLAN[2:])),
              (gift, wrap(gift_baskets_single())), (gift, wrap(gift_baskets_single()[:20])),
-             (gift, "grasp(candle_1)\nplace_inside(candle_1, basket_1)"), (tea, "no plan at all")]
+             (gift, "grasp(candle_1)\nplace_inside(candle_1, basket_1)"), (stove, "no plan at all")]
     rows = [r for r, _ in cases]
     texts = [t for _, t in cases]
     rewards = answer_reward(completions=texts, **columns(rows))
@@ -61,11 +61,11 @@ def test_reward_equals_the_eval_verdict_for_the_same_response(behavior_dir, tea)
     assert len(set(rewards)) >= 4  # the cases really differ
 
 
-def test_chat_message_completions_score_like_plain_text(tea) -> None:
-    text = wrap(TEA_PLAN)
+def test_chat_message_completions_score_like_plain_text(stove) -> None:
+    text = wrap(STOVE_PLAN)
     as_messages = [[{"role": "assistant", "content": text}]]
-    assert answer_reward(completions=as_messages, **columns([tea])) == \
-        answer_reward(completions=[text], **columns([tea])) == [2.5]
+    assert answer_reward(completions=as_messages, **columns([stove])) == \
+        answer_reward(completions=[text], **columns([stove])) == [2.5]
 
 
 @pytest.mark.parametrize("garbage", [
