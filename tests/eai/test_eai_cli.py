@@ -40,7 +40,26 @@ def test_verify_prints_the_failing_step_in_eai_terms(eai_dir: Path) -> None:
     assert "FAIL" in result.stdout and "first failure at step 0: MISSING_STEP" in result.stdout
 
 
+def test_verify_states_the_goal_source_and_judges_on_it(eai_dir: Path) -> None:
+    """rearranging_furniture's gold plan misses the touching conjunct that only bddl 1.0.1's goal has."""
+    plan = json.dumps(gold_plan(_demo_of("rearranging_furniture")))
+    verdicts = {}
+    for goals in ("b100", "eai"):
+        result = runner.invoke(app, ["eai", "verify", "rearranging_furniture", "-", "--goals", goals, "--json"],
+                               input=plan)
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        assert data["goals"] == goals
+        verdicts[goals] = data["verdict"]["strict_pass"]
+    assert verdicts == {"b100": False, "eai": True}
+
+
+def _demo_of(activity: str) -> str:
+    return next(d for d in demo_ids() if d.startswith(activity + "_0_"))
+
+
 @pytest.mark.parametrize(("args", "message"), [
+    (["eai", "verify", GIFTS, "-", "--goals", "bddl"], "--goals must be one of b100, eai"),
     (["eai", "verify", "no_such_demo", "-"], "no EAI demo 'no_such_demo'"),
     (["eai", "verify", GIFTS, "/no/such/plan.json"], "no such plan file: /no/such/plan.json"),
     (["eai", "eval", "/no/such/outputs.json"], "no such plan file: /no/such/outputs.json"),
