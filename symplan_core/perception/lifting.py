@@ -10,12 +10,24 @@ an open container or a frame (a table seen from above with something under it): 
 level is the box's ``inner`` floor.
 
 World frame: z up (the frame's pose, or the configured default pose, maps camera to world).
+
+``view="front"`` (:meth:`DepthLifter.lift_front`) is for cameras that look at furniture from the
+front or at a slant (a shelf, a cabinet, a table seen from the side), where the visible surfaces are
+vertical and the surface segmentation above gives footprints a few centimetres deep. It takes the
+depth inside the detection's box, keeps the nearest ``front_depth`` metres of it (the object and
+what it holds, not the wall behind), and reads the box off those points: top and bottom are high
+and low percentiles of their heights (the bottom is where the object meets what it stands on), the
+footprint spans their lateral extent and reaches ``front_depth`` behind their front (what the camera
+cannot see is assumed), aligned with the camera's heading. Such boxes carry ``front=True``;
+:mod:`~symplan_core.perception.relations` then also accepts a level inside another front box as a
+support (a shelf board, a cabinet floor): ``inside``.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -32,6 +44,10 @@ class LiftConfig(BaseModel):
     ring_px: int = Field(default=3, ge=1, le=20, description="width of the ring that shows the support")
     min_hole_fraction: float = Field(default=0.1, ge=0, le=1, description="of the footprint, to call it open")
     max_depth: float = Field(default=100.0, gt=0, description="metres; farther readings are invalid")
+    view: Literal["top", "front"] = Field(default="top", description="top: surfaces facing the camera (overhead, "
+                                          "table-top views); front: furniture seen from the front or side")
+    front_depth: float = Field(default=0.35, gt=0, description="front view: metres of depth kept behind an "
+                               "object's front, and the depth its footprint is given")
 
 
 @dataclass(frozen=True)
@@ -48,6 +64,7 @@ class Box3D:
     bottom: float
     inner: float | None = None
     partial: bool = False  # its surface runs out of the image: the footprint may be cut
+    front: bool = False  # lifted in the front view (its back is assumed, not seen)
 
     @property
     def rect(self) -> tuple[tuple[float, float], tuple[float, float], float]:
@@ -71,6 +88,8 @@ class Box3D:
                "yaw": round(self.yaw, 2), "top": round(self.top, 4), "bottom": round(self.bottom, 4)}
         if self.inner is not None:
             out["inner"] = round(self.inner, 4)
+        if self.front:
+            out["view"] = "front"
         return out
 
 
@@ -98,7 +117,13 @@ class DepthLifter:
         self.rotation = pose[:3, :3]
         self.origin = pose[:3, 3]
         self.mask = np.zeros((depth.shape[0] + 2, depth.shape[1] + 2), np.uint8)
+        self.others: list[tuple[float, float, float, float]] = []
         self.kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * config.ring_px + 1,) * 2)
+
+    def set_detections(self, detections: list[Detection]) -> None:
+        """All detections of this frame: the front view leaves the pixels of smaller things inside a
+        box (books in a bookcase, a mug on a table) out of that box's points."""
+        self.others = [d.box for d in detections]
 
     def world(self, us: np.ndarray, vs: np.ndarray, ds: np.ndarray) -> np.ndarray:
         """Pixels with depth -> world points (N x 3)."""
@@ -134,6 +159,8 @@ class DepthLifter:
 
     def lift(self, det: Detection) -> Box3D | None:
         """The box for one detection, or None when depth at it is missing or unusable."""
+        if self.config.view == "front":
+            return self.lift_front(det)
         seed = self._seed(det)
         if seed is None:
             return None
@@ -180,6 +207,50 @@ class DepthLifter:
         partial = rx <= 0 or ry <= 0 or rx + rw >= w or ry + rh >= h
         return Box3D(cx, cy, bw, bd, yaw, top, bottom, inner, partial)
 
+    def lift_front(self, det: Detection) -> Box3D | None:
+        """The front-view box of one detection (module docstring), or None without enough depth."""
+        h, w = self.depth.shape
+        x0, y0, x1, y1 = det.box
+        mx, my = 0.08 * (x1 - x0), 0.03 * (y1 - y0)  # box edges often take in the background
+        u0, u1 = int(max(x0 + mx, 0)), int(min(x1 - mx, w - 1)) + 1
+        v0, v1 = int(max(y0 + my, 0)), int(min(y1 - my, h - 1)) + 1
+        if u1 - u0 < 2 or v1 - v0 < 2:
+            return None
+        step = max(1, int(math.sqrt((u1 - u0) * (v1 - v0) / 4000)))
+        vv, uu = np.mgrid[v0:v1:step, u0:u1:step]
+        good = self.valid[vv, uu]
+        if np.count_nonzero(good) < 20:
+            return None
+        area = (x1 - x0) * (y1 - y0)
+        for ox0, oy0, ox1, oy1 in self.others:  # things held by this one are not this one
+            inter = max(0.0, min(x1, ox1) - max(x0, ox0)) * max(0.0, min(y1, oy1) - max(y0, oy0))
+            other = (ox1 - ox0) * (oy1 - oy0)
+            if 0 < other < 0.8 * area and inter >= 0.5 * other:
+                good &= ~((uu >= ox0) & (uu <= ox1) & (vv >= oy0) & (vv <= oy1))
+        if np.count_nonzero(good) < 20:
+            return None
+        uu, vv = uu[good].astype(np.float64), vv[good].astype(np.float64)
+        ds = self.depth[vv.astype(np.int64), uu.astype(np.int64)].astype(np.float64)
+        keep = ds <= np.percentile(ds, 10) + self.config.front_depth
+        pts = self.world(uu[keep], vv[keep], ds[keep])
+        heading = self.rotation[:2, 2]
+        norm = float(np.hypot(*heading))
+        if norm < 0.2:  # looking (nearly) straight down: there is no front to see
+            return None
+        f = heading / norm
+        lateral = np.array([-f[1], f[0]])
+        s, t = pts[:, :2] @ f, pts[:, :2] @ lateral
+        s0 = float(np.percentile(s, 5))
+        s1 = max(float(np.percentile(s, 95)), s0 + self.config.front_depth)
+        margin = mx * float(np.median(ds[keep])) / self.k.fx  # the trimmed box edges, back in metres
+        t0, t1 = (float(v) for v in np.percentile(t, [3, 97]))
+        t0, t1 = t0 - margin, max(t1, t0 + 0.01) + margin
+        top, bottom = (float(v) for v in np.percentile(pts[:, 2], [97, 3]))
+        centre = (s0 + s1) / 2 * f + (t0 + t1) / 2 * lateral
+        yaw = math.degrees(math.atan2(f[1], f[0]))
+        partial = x0 <= 1 or y0 <= 1 or x1 >= w - 2 or y1 >= h - 2
+        return Box3D(float(centre[0]), float(centre[1]), s1 - s0, t1 - t0, yaw, top, bottom, None, partial, front=True)
+
     def _level(self, where: np.ndarray, depth: np.ndarray, x0: int, y0: int, below: float,
                lowest: bool) -> float | None:
         """A surface height among pixels below ``below``: the most populated level (around an
@@ -223,4 +294,5 @@ def fuse_boxes(boxes: list[Box3D]) -> Box3D:
         yaw=float(np.median(yaws)), top=float(np.median([b.top for b in boxes])),
         bottom=float(np.median([b.bottom for b in boxes])),
         inner=float(np.median(inner)) if len(inner) * 2 > len(boxes) else None, partial=not whole,
+        front=any(b.front for b in boxes),
     )

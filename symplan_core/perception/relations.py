@@ -5,6 +5,8 @@ the writer's dialect conversion produces it.
 Every region stands on at most one support: the surface (a top, or the interior floor of an open
 container) whose height matches the region's bottom within ``support_tolerance`` and under which
 at least ``min_overlap`` of its footprint lies; the closest height wins, then the larger overlap.
+Boxes lifted in the front view (``Box3D.front``) that find no such surface may stand on a level
+inside a larger front box (a shelf board seen edge-on): ``inside`` the tightest one.
 Fixtures (BEHAVIOR ``sceneObject``) standing on a floor are located by room (``inroom``), as the
 benchmark files do; movable things on a floor get ``ontop`` it. States vision cannot see are not
 produced here.
@@ -12,6 +14,7 @@ produced here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -109,12 +112,14 @@ def infer_relations(regions: list[Region], config: RelationConfig | None = None)
                 dz = abs(a.box.bottom - z)
                 if dz > tol:
                     continue
-                share = overlap_area(a.box, b.box) / max(a.box.area, 1e-9)
+                share = _share(a.box, b.box)
                 if share < config.min_overlap:
                     continue
                 rank = (b.kind == "room", dz, -share)  # a room marker only when no thing or floor fits
                 if best is None or rank < best[0]:
                     best = (rank, rel, b)
+        if best is None and a.box.front:
+            best = _front_level(a, regions, config)
         if best is None:
             out.unsupported.append(a.key)
             continue
@@ -125,6 +130,50 @@ def infer_relations(regions: list[Region], config: RelationConfig | None = None)
     if config.nextto:
         out.relations.extend(_nextto(regions, supports, config.nextto_gap))
     return out
+
+
+FRONT_DEPTH_SLACK = 0.05  # metres a front-view box's front may lie before its support's
+
+
+def _share(a: Box3D, b: Box3D) -> float:
+    """The fraction of ``a``'s footprint over ``b``'s. Between two front-view boxes, whose depth
+    behind the front is assumed, not seen: the fraction of ``a``'s width within ``b``'s, provided
+    ``a``'s front lies within ``b``'s depth (not in front of it)."""
+    if not (a.front and b.front):
+        return overlap_area(a, b) / max(a.area, 1e-9)
+    yaw = math.radians(b.yaw)
+    f = (math.cos(yaw), math.sin(yaw))
+    lat = (-f[1], f[0])
+    a_s, b_s = a.cx * f[0] + a.cy * f[1], b.cx * f[0] + b.cy * f[1]
+    a_t, b_t = a.cx * lat[0] + a.cy * lat[1], b.cx * lat[0] + b.cy * lat[1]
+    a_front = a_s - a.w / 2
+    if not b_s - b.w / 2 - FRONT_DEPTH_SLACK <= a_front <= b_s + b.w / 2:
+        return 0.0
+    width = min(a_t + a.d / 2, b_t + b.d / 2) - max(a_t - a.d / 2, b_t - b.d / 2)
+    return max(0.0, width) / max(a.d, 1e-9)
+
+
+def _front_level(a: Region, regions: list[Region], config: RelationConfig):
+    """Front view: ``a`` stands on a level inside another front box ``b`` (a shelf board, a cabinet
+    floor), which the camera sees edge-on: ``a``'s bottom lies strictly inside ``b``'s height, ``a``
+    does not reach above ``b``, and ``min_overlap`` of ``a``'s footprint is ``b``'s. The tightest such
+    ``b`` (smallest footprint) holds it: ``inside``."""
+    tol = config.support_tolerance
+    best = None
+    for b in regions:
+        if b is a or b.owner == a.owner or b.kind != "object" or not b.box.front:
+            continue
+        if not (b.box.bottom + tol < a.box.bottom < b.box.top - tol and a.box.top <= b.box.top + tol):
+            continue
+        if b.box.area <= a.box.area:
+            continue
+        share = _share(a.box, b.box)
+        if share < config.min_overlap:
+            continue
+        rank = (b.box.area, -share)
+        if best is None or rank < best[0]:
+            best = (rank, "inside", b)
+    return best
 
 
 def _support_facts(a: Region, rel: str, b: Region, regions: list[Region]) -> list[Relation]:

@@ -126,6 +126,7 @@ def observe(frames: list[Frame], detections: list[list[Detection]], intrinsics: 
         group_frames = [frames[i] for i in members]
         depth = _median_depth(group_frames)
         lifter = DepthLifter(Frame(group_frames[0].rgb, depth, pose=pose), intrinsics, pose, config)
+        lifter.set_detections([det for i in members for det in detections[i]])
         by_identity: dict[str, list[Detection]] = defaultdict(list)
         for i in members:
             for det in detections[i]:
@@ -152,6 +153,9 @@ def _associate(obs: Observed, cluster: list[Detection], box: Box3D) -> None:
     """Add a pose group's sighting to the same place seen from another pose, or a new place."""
     for sighting in obs.sightings:
         ref = sighting.boxes[0]
+        if ref.front and box.front and (min(ref.top, box.top) < max(ref.bottom, box.bottom)
+                                        or set(sighting.frames) & {d.frame for d in cluster}):
+            continue  # front-view boxes (their depth assumed): one above the other, or told apart in a frame
         if math.hypot(ref.cx - box.cx, ref.cy - box.cy) <= 0.5 * max(ref.w, ref.d, box.w, box.d):
             sighting.detections.extend(cluster)
             sighting.boxes.append(box)

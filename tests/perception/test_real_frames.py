@@ -185,20 +185,23 @@ def test_a_damaged_rawlog_is_one_typed_error(kinect, tmp_path, damage) -> None:
         read_rawlog(path)
 
 
-LEVEL_CAMERA_POSE_YAML = """\
+KINECT_CONFIG_YAML = """\
 # The Kinect frame: a camera 1.2 m up looking at the bookshelf, pitched 10 degrees down (the pitch
-# of the wall's normal in this frame's depth); world x forward, y left, z up.
+# of the wall's normal in this frame's depth); world x forward, y left, z up. The shelf is seen
+# from the front: front-view lifting.
 camera_pose:
   - [0.0, -0.17364818, 0.98480775, 0.0]
   - [-1.0, 0.0, 0.0, 0.0]
   - [0.0, -0.98480775, -0.17364818, 1.2]
   - [0.0, 0.0, 0.0, 1.0]
+lift:
+  view: front
 """
 
 
 def test_perceive_on_the_kinect_frame_lifts_the_detections_with_the_real_depth_and_draws_them(kinect, tmp_path) -> None:
     config = tmp_path / "kinect.yaml"
-    config.write_text(LEVEL_CAMERA_POSE_YAML)
+    config.write_text(KINECT_CONFIG_YAML)
     overlay = tmp_path / "kinect.png"
     result = runner.invoke(app, ["perceive", "--rawlog", str(kinect), "--detector", "ssd-oid?threshold=0.2",
                                  "--instruction", "put the book on the table", "--config", str(config),
@@ -211,8 +214,20 @@ def test_perceive_on_the_kinect_frame_lifts_the_detections_with_the_real_depth_a
     for o in seen.values():
         (box,) = o["boxes"]
         # 3-D from the real depth: the shelf stands 1.6-2.3 m in front of the camera, below its height
-        assert 1.5 <= box["center"][0] <= 2.4 and box["bottom"] <= box["top"] <= 1.7, (o["label"], box)
-        assert o["image_boxes"] and o["image_boxes"][0]["frame"] == 0
+        assert 1.5 <= box["center"][0] <= 2.6 and box["bottom"] < box["top"] <= 2.0, (o["label"], box)
+        assert box["view"] == "front" and o["image_boxes"] and o["image_boxes"][0]["frame"] == 0
+    # relations from the real depth: every book the detector found stands inside the shelf unit,
+    # which this closed-set detector can only call Table or Desk
+    facts = [f["fact"].strip("()").split() for f in data["provenance"]["facts"] if f["source"] == "observed"]
+    books = [inst for inst, o in seen.items() if o["label"] == "Book"]
+    assert len(books) >= 3
+    for book in books:
+        holders = [f[2] for f in facts if f[0] == "inside" and f[1] == book]
+        assert len(holders) == 1 and seen[holders[0]]["label"] in ("Table", "Desk"), (book, facts)
+        x0, y0, x1, y1 = seen[book]["image_boxes"][0]["box"]
+        hx0, hy0, hx1, hy1 = seen[holders[0]]["image_boxes"][0]["box"]
+        assert hx0 - 5 <= x0 and x1 <= hx1 + 5 and hy0 - 5 <= y0 and y1 <= hy1 + 5  # and in its box
+    assert not any(f[0] in ("ontop", "inside") and f[2] in books for f in facts)  # nothing on a book
     picture = cv2.imread(str(overlay))[..., ::-1]
     assert picture.shape == (480, 640 + 330, 3)
     frame = frames_from_rawlog(kinect)[0][0]
