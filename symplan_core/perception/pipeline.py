@@ -480,14 +480,17 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
     if activity_problem is None:
         raise PerceptionError("retrieval found no activity (empty benchmark corpus)")
     trials = []
-    for match in matches:
+    complete = []  # The best-scoring activities whose goal objects were all seen; else the best one
+    for match in matches:  # (rejected by the objects axis, which names what is missing).
         problem = load_problem(match.task)
         if config.domain is None and problem.domain != domain:
             continue
         trials.append((match, reground(problem, match.task, scene.seen, observed_init, domain)))
-    # The best-scoring activities whose goal objects were all seen; else the best one (rejected by
-    # the objects axis, which names what is missing).
-    complete = [i for i, (_m, rg) in enumerate(trials) if "unseen" not in rg.sources.values()] or [0]
+        if "unseen" not in trials[-1][1].sources.values():
+            complete.append(len(trials) - 1)
+            if len(complete) == config.max_candidates:
+                break
+    complete = complete or [0]
     # What the instruction alone retrieves (the scene's objects aside) needs what it names, too,
     # when its words clearly prefer it to the drafted task: "polish the piano" in a scene without
     # a piano must not become the scene's best-fitting task.
