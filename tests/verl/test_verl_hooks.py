@@ -1,6 +1,7 @@
 """Our verl reward and GroupAdapt estimator run through verl 0.9.1's own classes on CPU: the
 reward-loop DAPORewardManager calls compute_score, verl's registry serves the estimator, whose
-group normalisation is verl's compute_grpo_outcome_advantage."""
+group normalisation is verl's compute_grpo_outcome_advantage; the launch configs pass verl's own
+validation (``validate_config``) for the GPU counts they are launched with."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from plans import TEA_PLAN
+from plans import STOVE_PLAN
 from rl_rows import wrap
 
 from symplan_core.training import answer_reward
@@ -17,7 +18,7 @@ from symplan_core.training.length import LengthConfig, LengthShaper
 from symplan_core.training.verl_hooks import ESTIMATOR_NAME, EstimatorSettings, configure, register
 
 pytestmark = pytest.mark.slow
-verl = pytest.importorskip("verl", reason="verl is not installed (make test installs it: Makefile `verl` step)")
+verl = pytest.importorskip("verl", reason="verl is not installed (run these in .venv-verl: make test-verl)")
 from omegaconf import OmegaConf  # noqa: E402
 from verl import DataProto  # noqa: E402
 from verl.experimental.reward_loop.reward_manager.dapo import DAPORewardManager  # noqa: E402
@@ -26,11 +27,14 @@ from verl.trainer.ppo.core_algos import get_adv_estimator_fn  # noqa: E402
 
 @pytest.fixture(scope="module")
 def tokenizer():
+    # Read from the GGUF itself: the de-quantised copy that hf_model_directory caches is stamped with
+    # .venv's transformers version, and this environment's older one would convert it again each run.
     from transformers import AutoTokenizer
 
-    from symplan_core.llm.transformers_backend import hf_model_directory
+    from symplan_core.llm.transformers_backend import resolve_model_location
 
-    return AutoTokenizer.from_pretrained(hf_model_directory("smollm2"), local_files_only=True)
+    location = resolve_model_location("smollm2")
+    return AutoTokenizer.from_pretrained(location.directory, gguf_file=location.gguf_file, local_files_only=True)
 
 
 def one_rollout(tokenizer, row, text: str, response_width: int) -> DataProto:
@@ -46,18 +50,18 @@ def one_rollout(tokenizer, row, text: str, response_width: int) -> DataProto:
         "extra_info": np.array([extra], dtype=object)})
 
 
-def test_verls_dapo_reward_manager_scores_rollouts_with_the_engine(tokenizer, tea) -> None:
+def test_verls_dapo_reward_manager_scores_rollouts_with_the_engine(tokenizer, stove) -> None:
     config = OmegaConf.create({"reward": {"reward_kwargs": {
         "max_resp_len": 512, "overlong_buffer_cfg": {"enable": True, "len": 64, "penalty_factor": 1.0, "log": True}}}})
     manager = DAPORewardManager(config, tokenizer, compute_score=__import__(
         "symplan_core.training.verl_hooks", fromlist=["compute_score"]).compute_score)
-    for text in (wrap(TEA_PLAN), wrap(TEA_PLAN[:6]), "garbage"):
-        out = manager.loop.run_until_complete(manager.run_single(one_rollout(tokenizer, tea, text, 512)))
+    for text in (wrap(STOVE_PLAN), wrap(STOVE_PLAN[:6]), "garbage"):
+        out = manager.loop.run_until_complete(manager.run_single(one_rollout(tokenizer, stove, text, 512)))
         decoded = tokenizer.decode(tokenizer(text)["input_ids"], skip_special_tokens=True)
-        (ours,) = answer_reward(completions=[decoded], bddl=[tea.bddl], robot=[tea.robot], action_set=[tea.action_set])
+        (ours,) = answer_reward(completions=[decoded], bddl=[stove.bddl], robot=[stove.robot], action_set=[stove.action_set])
         fmt = 0.0 if out["reward_extra_info"]["format_ok"] else -0.5
         assert out["reward_score"] == pytest.approx(ours + fmt + out["reward_extra_info"]["overlong_reward"])
-        assert out["reward_extra_info"]["strict_pass"] == (text == wrap(TEA_PLAN))
+        assert out["reward_extra_info"]["strict_pass"] == (text == wrap(STOVE_PLAN))
 
 
 def test_groupadapt_estimator_from_verls_registry_adds_the_length_reward(tmp_path, monkeypatch) -> None:
