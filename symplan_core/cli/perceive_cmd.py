@@ -88,6 +88,8 @@ def perceive(
     out: Path | None = typer.Option(None, "--out", help="Where to write task.bddl (+ task.provenance.json)."),
     overlay: Path | None = typer.Option(None, "--overlay", help="Also draw the boxes, labels and relations on the key "
                                                                "frame into this PNG (written for rejected drafts too)."),
+    scene: Path | None = typer.Option(None, "--scene", help="Also write the perceived scene (detected objects, observed "
+                                                           "facts, empty goal: not a task) to this .bddl, accepted or not."),
     goal: str = typer.Option("retrieval", "--goal", help="Goal drafting: retrieval or llm."),
     llm: str | None = typer.Option(None, "--llm", help="Backend spec drafting the goal with --goal llm."),
     judge: str | None = typer.Option(None, "--judge", help="Backend spec of the optional LLM-judge axis."),
@@ -148,7 +150,11 @@ def perceive(
             chosen.close()
         if answer is not None and result.needs_clarification:
             result = result.choose(answer)
-        drawn = None
+        drawn = scene_written = None
+        if scene is not None:
+            from symplan_core.perception.scene_file import write_scene
+
+            scene_written = write_scene(result.provenance, scene)
         if overlay is not None:
             from symplan_core.perception.overlay import write_overlay
 
@@ -158,11 +164,16 @@ def perceive(
         fail(str(exc))
     if as_json:
         print_json({**result.to_json(), "written": [str(p) for p in written] if written else None,
-                    "overlay": str(drawn) if drawn else None})
+                    "overlay": str(drawn) if drawn else None,
+                    "scene": str(scene_written[0]) if scene_written else None})
     else:
         _print_result(result, written)
         if drawn is not None:
             console.print(f"overlay: {drawn}", highlight=False)
+        if scene_written is not None:
+            path, problem = scene_written
+            console.print(f"scene: {path} ({len(problem.objects)} detected objects, {len(problem.init)} observed facts; "
+                          "not a task)", highlight=False)
     if result.needs_clarification:
         raise typer.Exit(3)
     if not result.accepted:

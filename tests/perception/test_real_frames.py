@@ -205,7 +205,8 @@ def test_perceive_on_the_kinect_frame_lifts_the_detections_with_the_real_depth_a
     overlay = tmp_path / "kinect.png"
     result = runner.invoke(app, ["perceive", "--rawlog", str(kinect), "--detector", "ssd-oid?threshold=0.2",
                                  "--instruction", "put the book on the table", "--config", str(config),
-                                 "--out", str(tmp_path / "task.bddl"), "--overlay", str(overlay), "--json"])
+                                 "--out", str(tmp_path / "task.bddl"), "--overlay", str(overlay),
+                                 "--scene", str(tmp_path / "scene.bddl"), "--json"])
     assert result.exit_code in (0, 1, 3), result.output  # accepted, rejected or a question: the goal is not tested here
     data = json.loads(result.stdout)
     assert data["overlay"] == str(overlay)
@@ -228,6 +229,16 @@ def test_perceive_on_the_kinect_frame_lifts_the_detections_with_the_real_depth_a
         hx0, hy0, hx1, hy1 = seen[holders[0]]["image_boxes"][0]["box"]
         assert hx0 - 5 <= x0 and x1 <= hx1 + 5 and hy0 - 5 <= y0 and y1 <= hy1 + 5  # and in its box
     assert not any(f[0] in ("ontop", "inside") and f[2] in books for f in facts)  # nothing on a book
+    # the perceived scene as BDDL: exactly the detected objects and the observed facts, no goal
+    from symplan_core.bddl import parse_file
+    from symplan_core.bddl.writer import write_literal
+
+    scene = parse_file(tmp_path / "scene.bddl")
+    assert data["scene"] == str(tmp_path / "scene.bddl") and scene.domain == "omnigibson"
+    assert scene.objects == {inst: o["type"] for inst, o in seen.items()}
+    assert sorted(write_literal(lit) for lit in scene.init) == sorted(
+        f["fact"] for f in data["provenance"]["facts"] if f["source"] == "observed")
+    assert not getattr(scene.goal, "parts", ())
     picture = cv2.imread(str(overlay))[..., ::-1]
     assert picture.shape == (480, 640 + 330, 3)
     frame = frames_from_rawlog(kinect)[0][0]
