@@ -28,13 +28,15 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from symplan_core.errors import SymPlanError
+
 BENCHMARKS = ("b100", "b1k")
 EAI = "eai"  # the EAI data set: not a benchmark of tasks, but data about B-100
 WORDNET = "wordnet"  # WordNet 3.0 database files (read with nltk's WordNet reader)
 WORDNET_CORPUS = "corpora/wordnet"  # where they lie inside <data_dir>/wordnet (an nltk data folder)
 
 
-class DataError(Exception):
+class DataError(SymPlanError):
     """Task data is missing, unreachable or does not match the recorded hashes."""
 
 

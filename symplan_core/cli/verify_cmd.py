@@ -76,6 +76,7 @@ def verify_command(
     """Execute a plan against a task's initial state; report GCR, Engine-/Strict-Pass and errors."""
     from symplan_core.bddl import BDDLError
     from symplan_core.engine import compile_task, verify
+    from symplan_core.errors import TaskError
     from symplan_core.fetch import DataError
     from symplan_core.tasks import load_problem
 
@@ -86,7 +87,7 @@ def verify_command(
     plan_text = read_plan(plan_file)
     try:
         compiled = compile_task(problem, robot=robot.value)
-    except (ValueError, KeyError) as exc:
+    except TaskError as exc:
         fail(f"cannot compile task {task}: {exc}")
     result = verify(compiled, plan_text, trace=trace)
     if json_out:

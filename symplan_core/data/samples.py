@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from symplan_core.errors import SymPlanError
+
 Source = Literal["original", "init_aug", "object_aug"]
 
 
@@ -51,7 +53,7 @@ class SampleRow(BaseModel):
         return self.model_dump(mode="json")
 
 
-class SampleFileError(ValueError):
+class SampleFileError(SymPlanError, ValueError):
     """A sample file that is missing or holds a line that is not a sample row."""
 
 

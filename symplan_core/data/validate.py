@@ -23,6 +23,7 @@ from symplan_core.bddl import BDDLSyntaxError, Formula, Problem, parse_problem
 from symplan_core.bddl.checks import check_problem
 from symplan_core.bddl.writer import write_problem
 from symplan_core.engine.verify import CompiledTask, compile_task
+from symplan_core.errors import SymPlanError
 from symplan_core.planners.reference import plan_task
 
 REASONS = ("parse", "check", "compile", "goal_changed", "goal_holds_initially", "unsolved", "distractor_used")
@@ -71,7 +72,7 @@ def validate_definition(
     for robot in robots:
         try:
             task = compile_task(parsed, robot)
-        except Exception as exc:  # noqa: BLE001 - any engine failure is this draft's reason
+        except SymPlanError as exc:  # the engine cannot compile this draft: its reason
             return Validation.failed("compile", f"{robot}: {type(exc).__name__}: {exc}", text)
         if require_open_goal and all(task.goal_report(task.initial_state())[0]):
             return Validation.failed("goal_holds_initially", "every goal conjunct already holds", text)

@@ -18,10 +18,11 @@ import json
 from dataclasses import dataclass
 
 from symplan_core.eai.actions import VOCABULARY
-from symplan_core.engine.errors import EngineError, ErrorKind
+from symplan_core.engine.errors import ErrorKind, Finding
+from symplan_core.errors import SymPlanError
 
 
-class EaiFormatError(ValueError):
+class EaiFormatError(SymPlanError, ValueError):
     """Text that holds no readable action list, or an outputs file of the wrong shape."""
 
 
@@ -91,18 +92,18 @@ def read_action_list(text: str) -> list:
     return value
 
 
-def steps_of(entries: list) -> tuple[list[EaiStep], list[EngineError]]:
+def steps_of(entries: list) -> tuple[list[EaiStep], list[Finding]]:
     """Check each entry's shape, action name and number of objects (EAI's grammar checks).
     Object names are checked against the scene later, by the translation."""
     steps, errors = [], []
     if not entries:
-        errors.append(EngineError(0, "", ErrorKind.PARSE, "the plan has no actions",
+        errors.append(Finding(0, "", ErrorKind.PARSE, "the plan has no actions",
                                   "output a list of {\"action\": ..., \"object\": ...}"))
     for k, entry in enumerate(entries):
         shown = json.dumps(entry)[:120]
         if not (isinstance(entry, dict) and isinstance(entry.get("action"), str)
                 and isinstance(entry.get("object"), str)):
-            errors.append(EngineError(k, shown, ErrorKind.PARSE,
+            errors.append(Finding(k, shown, ErrorKind.PARSE,
                                       f"entry {k} is not {{\"action\": <name>, \"object\": <names>}} with strings",
                                       "write each step as {\"action\": \"RIGHT_GRASP\", \"object\": \"apple_0\"}"))
             continue
@@ -112,10 +113,10 @@ def steps_of(entries: list) -> tuple[list[EaiStep], list[EngineError]]:
         if spec is None:
             close = difflib.get_close_matches(name, VOCABULARY, n=1)
             hint = f"did you mean {close[0]}?" if close else "use one of EAI's action names"
-            errors.append(EngineError(k, text, ErrorKind.UNKNOWN_ACTION, f"unknown EAI action {name!r}", hint))
+            errors.append(Finding(k, text, ErrorKind.UNKNOWN_ACTION, f"unknown EAI action {name!r}", hint))
             continue
         if len(objects) != spec.arity or not all(objects):
-            errors.append(EngineError(k, text, ErrorKind.ARITY,
+            errors.append(Finding(k, text, ErrorKind.ARITY,
                                       f"{name} takes {spec.arity} object(s), got {entry['object']!r}",
                                       "name the objects as \"obj\" or \"obj1,obj2\""))
             continue

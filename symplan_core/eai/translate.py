@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from symplan_core.eai.actions import VOCABULARY, WASHERS, WATER_ACTIONS
 from symplan_core.eai.mapping import NameMapping
 from symplan_core.eai.outputs import EaiStep
-from symplan_core.engine import CompiledTask, EngineError, ErrorKind, State
+from symplan_core.engine import CompiledTask, ErrorKind, Finding, State
 from symplan_core.engine.plan_text import Call, format_call
 
 _PART = re.compile(r"^(?P<whole>.+)_part_\d+$")
@@ -38,8 +38,8 @@ _PART = re.compile(r"^(?P<whole>.+)_part_\d+$")
 class Translation:
     calls: list[Call] = field(default_factory=list)
     origin: list[int] = field(default_factory=list)            # EAI step of each call
-    errors: list[EngineError] = field(default_factory=list)    # found by the translation (EAI step index)
-    warnings: list[EngineError] = field(default_factory=list)
+    errors: list[Finding] = field(default_factory=list)    # found by the translation (EAI step index)
+    warnings: list[Finding] = field(default_factory=list)
     navigates: list[dict] = field(default_factory=list)        # {"step", "target"} per inserted navigate
 
 
@@ -63,10 +63,10 @@ class Translator:
 
     # -- helpers -------------------------------------------------------------
     def _error(self, step: EaiStep, kind: ErrorKind, message: str, hint: str, literal: str = "") -> None:
-        self.out.errors.append(EngineError(step.index, step.text, kind, message, hint, literal))
+        self.out.errors.append(Finding(step.index, step.text, kind, message, hint, literal))
 
     def _warn(self, step: EaiStep, message: str, literal: str = "") -> None:
-        self.out.warnings.append(EngineError(step.index, step.text, ErrorKind.ADDITIONAL_STEP, message,
+        self.out.warnings.append(Finding(step.index, step.text, ErrorKind.ADDITIONAL_STEP, message,
                                              "drop this step", literal))
 
     def _call(self, step: EaiStep, action: str, args: list[str]) -> bool:

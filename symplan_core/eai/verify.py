@@ -25,7 +25,7 @@ from symplan_core.eai.data import eai_problem as eai_problem_of
 from symplan_core.eai.mapping import NameMapping, eai_task_problem, goal_lines, mapping_for
 from symplan_core.eai.outputs import EaiFormatError, read_action_list, steps_of
 from symplan_core.eai.translate import Translation, start_state, translate
-from symplan_core.engine import CompiledTask, EngineError, ErrorKind, compile_task, verify
+from symplan_core.engine import CompiledTask, ErrorKind, Finding, compile_task, verify
 from symplan_core.engine.plan_text import ParsedPlan
 from symplan_core.tasks import load_problem
 
@@ -130,7 +130,7 @@ class EaiVerdict:
         return dict(self.__dict__)
 
 
-def _record(err: EngineError, step: int, action: str, call: str = "", names=lambda text: text) -> dict:
+def _record(err: Finding, step: int, action: str, call: str = "", names=lambda text: text) -> dict:
     """One finding as JSON; ``names`` rewrites an engine message into scene names (the
     translation's own messages are written in scene names already)."""
     return {"step": step, "action": action, "call": names(call), "kind": err.kind.value,
@@ -142,7 +142,7 @@ def _verdict_of(result) -> dict:
     return {"strict_pass": result.strict_pass, "engine_pass": result.engine_pass, "gcr": round(result.gcr, 6)}
 
 
-def _engine_findings(session: DemoSession, tr: Translation, found: list[EngineError],
+def _engine_findings(session: DemoSession, tr: Translation, found: list[Finding],
                      actions: dict[int, str]) -> list[dict]:
     return [_record(e, tr.origin[e.step], actions.get(tr.origin[e.step], ""), e.call, session.scene_text)
             for e in found]

@@ -25,9 +25,10 @@ SKIPPED_KINDS = frozenset({ErrorKind.PARSE, ErrorKind.UNKNOWN_ACTION, ErrorKind.
 
 
 @dataclass(frozen=True, slots=True)
-class EngineError:
-    """One finding at one step. ``step`` is 0-based over code lines; ``precondition``
-    names the failed literal for MISSING_STEP / WRONG_TEMPORAL_ORDER."""
+class Finding:
+    """One finding of the engine at one step: an error, a warning or a diagnostic of a plan (data,
+    not an exception; the engine's exceptions are in ``symplan_core.errors``). ``step`` is 0-based
+    over code lines; ``precondition`` names the failed literal for MISSING_STEP / WRONG_TEMPORAL_ORDER."""
 
     step: int
     call: str
@@ -53,5 +54,9 @@ class EngineError:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> EngineError:
+    def from_json(cls, data: dict) -> Finding:
         return cls(**{**data, "kind": ErrorKind(data["kind"])})
+
+
+#: The finding's former name (it is no exception); kept while callers move to :class:`Finding`.
+EngineError = Finding

@@ -16,7 +16,7 @@ from symplan_core.bddl.environment import NameMap
 from symplan_core.bddl.model import Atom, Literal, Problem
 from symplan_core.bddl.normalize import SUBSTANCE_RULES, substance_instance, to_omnigibson
 from symplan_core.engine.actions import ActionSpec, action_set
-from symplan_core.engine.errors import SKIPPED_KINDS, EngineError, ErrorKind
+from symplan_core.engine.errors import SKIPPED_KINDS, Finding, ErrorKind
 from symplan_core.engine.execute import (
     CompiledAction,
     apply_effects,
@@ -65,12 +65,12 @@ def with_tap_water(problem: Problem) -> Problem:
 class StepOutcome:
     """Result of applying one call: its errors/warnings and the literals it changed."""
 
-    errors: list[EngineError]
-    warnings: list[EngineError]
+    errors: list[Finding]
+    warnings: list[Finding]
     added: set[tuple[str, ...]] = field(default_factory=set)
     removed: set[tuple[str, ...]] = field(default_factory=set)
     applied: bool = True
-    diagnostics: Sequence[EngineError] = ()  # UNKNOWN_AFFORDANCE (a shared empty tuple: no list per step)
+    diagnostics: Sequence[Finding] = ()  # UNKNOWN_AFFORDANCE (a shared empty tuple: no list per step)
 
 
 @dataclass
@@ -79,8 +79,8 @@ class VerifyResult:
     grounded_fraction: float
     engine_pass: bool
     strict_pass: bool
-    errors: list[EngineError]
-    warnings: list[EngineError]
+    errors: list[Finding]
+    warnings: list[Finding]
     goal_conjuncts: list[bool]
     format_ok: bool
     format_issues: list[str]
@@ -90,7 +90,7 @@ class VerifyResult:
     trace: list[dict] = field(default_factory=list)
     #: UNKNOWN_AFFORDANCE: a call relied on an object whose synset is in no table (its
     #: abilities were assumed). Not an error: Strict-Pass ignores it; the runtime does not.
-    diagnostics: list[EngineError] = field(default_factory=list)
+    diagnostics: list[Finding] = field(default_factory=list)
 
     @property
     def assumes_affordances(self) -> bool:
@@ -98,7 +98,7 @@ class VerifyResult:
 
     def failure_lines(self) -> list[str]:
         """Why this is not a strict pass, one line each (empty for a strict pass): every engine
-        error (:meth:`EngineError.line`), then unmet goal requirements, then a missing plan."""
+        error (:meth:`Finding.line`), then unmet goal requirements, then a missing plan."""
         lines = [e.line() for e in self.errors]
         unmet = self.goal_conjuncts.count(False)
         if unmet:
@@ -193,23 +193,23 @@ class CompiledTask:
         return clone
 
     # -- calls ------------------------------------------------------------
-    def resolve(self, call: Call) -> tuple[CompiledAction | None, list[str], EngineError | None]:
+    def resolve(self, call: Call) -> tuple[CompiledAction | None, list[str], Finding | None]:
         """Check a call is well-formed: known action, arity, known objects."""
         action = self.actions.get(call.action)
         if action is None:
             allowed = ", ".join(sorted(self.actions))
-            return None, [], EngineError(call.step, call.text, ErrorKind.UNKNOWN_ACTION,
+            return None, [], Finding(call.step, call.text, ErrorKind.UNKNOWN_ACTION,
                                          f"unknown action {call.action!r}", f"use one of: {allowed}")
         want = len(action.spec.params)
         if len(call.args) != want:
-            return None, [], EngineError(call.step, call.text, ErrorKind.ARITY,
+            return None, [], Finding(call.step, call.text, ErrorKind.ARITY,
                                          f"{call.action} takes {want} argument(s), got {len(call.args)}",
                                          f"call it as {action.spec.signature}")
         args = []
         for raw in call.args:
             full = self.names.full(raw)
             if full is None:
-                return None, [], EngineError(call.step, call.text, ErrorKind.UNKNOWN_OBJECT,
+                return None, [], Finding(call.step, call.text, ErrorKind.UNKNOWN_OBJECT,
                                              f"no object {raw!r} in this scene",
                                              "use only objects listed in the environment")
             args.append(full)
@@ -223,7 +223,7 @@ class CompiledTask:
         failures = check_preconditions(action, self.world, state, args, self.capacity)
         errors, warnings = [], []
         for failure in failures:
-            err = EngineError(call.step, call.text, failure.kind, self.shorten_text(failure.message),
+            err = Finding(call.step, call.text, failure.kind, self.shorten_text(failure.message),
                               self.shorten_text(failure.hint), self.shorten_text(failure.literal))
             if failure.kind in SKIPPED_KINDS:
                 return StepOutcome([err], [], applied=False)
@@ -234,7 +234,7 @@ class CompiledTask:
         redundant = redundant_effect(action, state, args)
         if redundant is not None:
             redundant = self.shorten_text(redundant)
-            warnings.append(EngineError(call.step, call.text, ErrorKind.ADDITIONAL_STEP,
+            warnings.append(Finding(call.step, call.text, ErrorKind.ADDITIONAL_STEP,
                                         f"{redundant} already holds", "drop this step", redundant))
         before = state.literals() if trace else None
         apply_effects(action, self.world, state, args)
@@ -244,14 +244,14 @@ class CompiledTask:
             outcome.added, outcome.removed = after - before, before - after
         return outcome
 
-    def _assumed_affordances(self, call: Call, action: CompiledAction, args: list[str]) -> list[EngineError]:
+    def _assumed_affordances(self, call: Call, action: CompiledAction, args: list[str]) -> list[Finding]:
         """One UNKNOWN_AFFORDANCE diagnostic per argument whose abilities a check assumed."""
         out = []
         for i in action.affordance_args:
             typ = self.world.unknown.get(args[i])
             if typ is not None:
                 name = self.names.short(args[i])
-                out.append(EngineError(
+                out.append(Finding(
                     call.step, call.text, ErrorKind.UNKNOWN_AFFORDANCE,
                     f"{name} ({typ}) is in no BEHAVIOR synset table: that it can take part in "
                     f"{action.spec.name} is assumed, not checked",
@@ -259,7 +259,7 @@ class CompiledTask:
                     ""))
         return out
 
-    def _assumed_states(self, state: State, call: Call, args: list[str]) -> list[EngineError]:
+    def _assumed_states(self, state: State, call: Call, args: list[str]) -> list[Finding]:
         """One ASSUMED_STATE diagnostic per unstated ``open`` this call reads: an argument's own,
         or that of a container an argument is (transitively) inside. ``verify`` keeps the first
         per object."""
@@ -273,7 +273,7 @@ class CompiledTask:
         for obj in seen:
             is_open, why = assumed[obj]
             name = self.names.short(obj)
-            out.append(EngineError(call.step, call.text, ErrorKind.ASSUMED_STATE,
+            out.append(Finding(call.step, call.text, ErrorKind.ASSUMED_STATE,
                                    f"the task does not state whether {name} is open; assumed "
                                    f"{'open' if is_open else 'closed'} ({why})",
                                    f"state (open {name}) or (not (open {name})) in the task to decide it",
@@ -317,17 +317,17 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
     """Execute a plan (response text or parsed) from ``state`` (default: the initial state)."""
     parsed = parse_plan(plan) if isinstance(plan, str) else plan
     state = task.initial_state() if state is None else state.copy()
-    errors: list[EngineError] = []
-    warnings: list[EngineError] = []
-    diagnostics: list[EngineError] = []
+    errors: list[Finding] = []
+    warnings: list[Finding] = []
+    diagnostics: list[Finding] = []
     assumed_seen: set[str] = set()  # ASSUMED_STATE: reported once per object
     steps: list[dict] = []
     prefix = None
     for item in parsed.items:
         if isinstance(item, BadLine):
-            errors.append(EngineError(item.step, item.text, ErrorKind.PARSE, item.reason,
+            errors.append(Finding(item.step, item.text, ErrorKind.PARSE, item.reason,
                                       "write one call per line as action(arg, ...)"))
-            outcome_errors: list[EngineError] = [errors[-1]]
+            outcome_errors: list[Finding] = [errors[-1]]
         else:
             outcome = task.apply(state, item, trace=trace)
             errors.extend(outcome.errors)

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from symplan_core.bddl import parse_problem
 from symplan_core.data.samples import SampleRow, read_rows
 from symplan_core.engine.verify import CompiledTask, compile_task
+from symplan_core.errors import SymPlanError
 from symplan_core.eval.metrics import Record, failed_verdict, score, summarize
 from symplan_core.eval.splits import split_tasks
 from symplan_core.llm import Completion, PlannerBackend, Sampling
@@ -170,7 +171,7 @@ def _prepare(episode: Episode, variant: str) -> _Prepared:
         else:
             task = compile_task(load_problem(f"{episode.benchmark}/{episode.task}"), episode.robot)
             messages = build_prompt(task, variant=variant)  # type: ignore[arg-type]
-    except Exception as exc:  # noqa: BLE001 - a task that cannot be compiled is a recorded failure
+    except SymPlanError as exc:  # a task that cannot be loaded or compiled is a recorded failure
         return _Prepared(episode, None, [], f"{episode.id}/{variant}", f"task: {type(exc).__name__}: {exc}")
     return _Prepared(episode, task, messages, prompt_id(episode, variant, messages))
 

@@ -18,13 +18,15 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from symplan_core.errors import BackendError
+
 ChatRole = Literal["system", "user", "assistant"]
 FinishReason = Literal["stop", "length", "error"]
 
 _Result = TypeVar("_Result")
 
 
-class BackendUnavailableError(RuntimeError):
+class BackendUnavailableError(BackendError, RuntimeError):
     """The chosen backend cannot run here: a missing optional package or planner module."""
 
 

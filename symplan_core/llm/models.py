@@ -29,16 +29,18 @@ import platformdirs
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from symplan_core.errors import BackendError
+
 REGISTRY_ENV = "SYMPLAN_MODEL_REGISTRY"
 DATA_DIR_ENV = "SYMPLAN_DATA_DIR"
 _HASH_CHUNK_BYTES = 1 << 20
 
 
-class ModelRegistryError(LookupError):
+class ModelRegistryError(BackendError, LookupError):
     """Unknown model name, unreadable registry, or a model that cannot be installed here."""
 
 
-class ModelIntegrityError(RuntimeError):
+class ModelIntegrityError(BackendError, RuntimeError):
     """A downloaded wheel or extracted model file does not match its recorded sha256."""
 
 

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from symplan_core.errors import BackendError
 from symplan_core.llm.base import (
     Completion,
     FinishReason,
@@ -63,7 +64,7 @@ _ERROR_BODY_PREVIEW_CHARS = 200
 _Result = TypeVar("_Result")
 
 
-class BackendConfigurationError(ValueError):
+class BackendConfigurationError(BackendError, ValueError):
     """The backend cannot be constructed from its config (e.g. a named API key is unset)."""
 
 

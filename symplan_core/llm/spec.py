@@ -21,6 +21,8 @@ from urllib.parse import parse_qsl
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from symplan_core.errors import BackendError
+
 JsonScalar = str | int | float | bool | None
 _CHAT_TEMPLATE_PREFIX = "chat_template_kwargs."
 
@@ -32,7 +34,7 @@ SPEC_FORMS = (
 )
 
 
-class BackendSpecError(ValueError):
+class BackendSpecError(BackendError, ValueError):
     """A spec string that names no backend, misses its target or carries bad options."""
 
     def __init__(self, spec: str, reason: str) -> None:

@@ -22,6 +22,7 @@ import transformers
 from safetensors.torch import save_model
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from symplan_core.errors import BackendError
 from symplan_core.llm.base import (
     Completion,
     FinishReason,
@@ -47,7 +48,7 @@ _log = logging.getLogger(__name__)
 _STAMP_NAME = "symplan-conversion.json"
 
 
-class ModelNotFoundError(FileNotFoundError):
+class ModelNotFoundError(BackendError, FileNotFoundError):
     """The spec's model path is neither a model directory, a GGUF file nor an installed name."""
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from symplan_core.errors import SymPlanError
 
-class PerceptionError(Exception):
+
+class PerceptionError(SymPlanError):
     """Base of every error the perception package raises on bad input or set-up."""
 
 

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from symplan_core.errors import SymPlanError
 from symplan_core.rosio.images import numpy_to_image_fields
 
 IMAGE = "sensor_msgs/msg/Image"
@@ -26,7 +27,7 @@ IMAGE_TYPES = (IMAGE, COMPRESSED)
 Storage = Literal["sqlite3", "mcap"]
 
 
-class BagError(Exception):
+class BagError(SymPlanError):
     """A bag that cannot be read as asked; the message is one line naming bag, topic and offset."""
 
     def __init__(self, bag: str | Path, what: str, topic: str = "", offset: str = "") -> None:

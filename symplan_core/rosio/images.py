@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from symplan_core.errors import SymPlanError
+
 # encoding -> (numpy dtype without byte order, channels)
 ENCODINGS: dict[str, tuple[str, int]] = {
     "rgb8": ("u1", 3), "bgr8": ("u1", 3), "rgba8": ("u1", 4), "bgra8": ("u1", 4),
@@ -33,7 +35,7 @@ DEPTH_ENCODINGS = {"16UC1": 0.001, "mono16": 0.001, "32FC1": 1.0, "64FC1": 1.0}
 MAX_PIXELS = 8192 * 8192
 
 
-class ImageError(ValueError):
+class ImageError(SymPlanError, ValueError):
     """A message that cannot be converted; ``reason`` is a short machine-readable tag."""
 
     def __init__(self, reason: str, detail: str) -> None:

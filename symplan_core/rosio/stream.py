@@ -17,11 +17,12 @@ from typing import Any
 
 import numpy as np
 
+from symplan_core.errors import SymPlanError
 from symplan_core.rosio.images import decode_color, decode_depth, stamp_seconds
 from symplan_core.rosio.sync import StampSync
 
 
-class CameraStreamError(ValueError):
+class CameraStreamError(SymPlanError, ValueError):
     """Messages that decode but do not fit together (sizes, camera info); ``reason`` is a short tag."""
 
     def __init__(self, reason: str, detail: str) -> None:

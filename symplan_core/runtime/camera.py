@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from symplan_core.errors import SymPlanError
 from symplan_core.rosio.images import ImageError
 from symplan_core.rosio.stream import CameraStream, CameraStreamError
 from symplan_core.runtime.config import CameraSection
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # perception needs OpenCV (the vision extra); a BDDL-only nod
 _ERROR_MEMORY_S = 5.0
 
 
-class CameraUnavailable(Exception):
+class CameraUnavailable(SymPlanError):
     """No usable frames for a goal; the message says which camera problem it is."""
 
 

@@ -23,13 +23,14 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from symplan_core.errors import SymPlanError
 from symplan_core.fetch import BENCHMARKS
 from symplan_core.runtime.config import LimitsSection, SceneSection
 
 _TASK_NAME = re.compile(r"(?:(?P<bench>[A-Za-z0-9]+)/)?[A-Za-z0-9][A-Za-z0-9_-]*")
 
 
-class RequestRejected(ValueError):
+class RequestRejected(SymPlanError, ValueError):
     """A request outside the node's input limits; ``reasons`` names each violated limit."""
 
     def __init__(self, reasons: list[str]) -> None:
@@ -62,11 +63,11 @@ class InputLimits:
                                   ("robot", robot))),
         ) if reason]
         if not reasons:  # the content checks only make sense on fields of sane size
-            reasons += [r for r in (self._task_id_problem(task_id, benchmark), _benchmark_problem(benchmark)) if r]
+            reasons += [r for r in (self._task_id_problem(task_id), _benchmark_problem(benchmark)) if r]
         if reasons:
             raise RequestRejected(reasons)
 
-    def _task_id_problem(self, task_id: str, benchmark: str) -> str:
+    def _task_id_problem(self, task_id: str) -> str:
         if not task_id:
             return ""
         name = _TASK_NAME.fullmatch(task_id)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from symplan_core.bddl import BDDLError, Problem, parse_problem
 from symplan_core.bddl.writer import write_problem
+from symplan_core.errors import SymPlanError
 from symplan_core.fetch import DataError
 from symplan_core.runtime.camera import CameraFeed, CameraUnavailable
 from symplan_core.runtime.config import CameraSection, PerceptionSection, RuntimeConfig, SceneSection
@@ -28,7 +29,7 @@ if TYPE_CHECKING:  # perception needs OpenCV (the vision extra); a BDDL-only nod
     from symplan_core.perception import CameraIntrinsics, Detector, Frame
 
 
-class SceneError(ValueError):
+class SceneError(SymPlanError, ValueError):
     """The request names no usable scene (no BDDL, unknown task, unreadable file, no camera frames,
     a rejected perception draft). ``reasons`` lists each problem (perception: one per failed axis)."""
 
@@ -81,8 +82,8 @@ class BddlSceneSource:
         self._bddl_file = scene.bddl_file
         self._max_bytes = max_bytes
 
-    def resolve(self, request: TaskRequest, feedback: Feedback | None = None,
-                should_cancel: Callable[[], bool] | None = None) -> Scene:
+    def resolve(self, request: TaskRequest, feedback: Feedback | None = None,  # noqa: ARG002 - SceneSource's signature
+                should_cancel: Callable[[], bool] | None = None) -> Scene:  # noqa: ARG002
         try:
             if request.bddl.strip():
                 problem = parse_problem(request.bddl, filename="<goal>")

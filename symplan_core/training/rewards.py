@@ -24,8 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from symplan_core.bddl import BDDLError, parse_problem
+from symplan_core.bddl import parse_problem
 from symplan_core.engine.verify import CompiledTask, compile_task
+from symplan_core.errors import SymPlanError
 from symplan_core.eval.metrics import score
 
 #: R_fmt of a response that breaks the tag format (0 when it is well-formed). -0.5 is the largest
@@ -36,7 +37,7 @@ FORMAT_PENALTY = -0.5
 ANSWER_BASE, ANSWER_GCR_WEIGHT, ERROR_PENALTY, EP_BONUS = -0.5, 2.5, 1.0, 0.5
 
 
-class RewardDataError(ValueError):
+class RewardDataError(SymPlanError, ValueError):
     """A dataset row the rewards cannot use (missing columns, BDDL that does not compile)."""
 
 
@@ -96,7 +97,7 @@ class TaskScorer:
         if task is None:
             try:
                 task = compile_task(parse_problem(bddl, row_id), robot or "single", action_set or None)
-            except (BDDLError, ValueError, KeyError) as exc:
+            except SymPlanError as exc:  # BDDLError or TaskError
                 raise RewardDataError(f"row {row_id}: its BDDL does not compile: {exc}") from None
             self._tasks[key] = task
             if len(self._tasks) > self.max_tasks:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symplan_core.engine import EngineError, ErrorKind, compile_task, parse_plan, verify
+from symplan_core.engine import ErrorKind, Finding, compile_task, parse_plan, verify
 from symplan_core.tasks import load_problem
 
 TASKS = ["b100/assembling_gift_baskets", "b100/making_tea", "b1k/clearing_food_from_table_into_fridge",
@@ -85,7 +85,7 @@ def test_results_and_errors_round_trip_through_json(tasks, case, data):
     data_out = result.to_json()
     assert json.loads(json.dumps(data_out)) == data_out
     for err in result.errors + result.warnings:
-        assert EngineError.from_json(json.loads(json.dumps(err.to_json()))) == err
+        assert Finding.from_json(json.loads(json.dumps(err.to_json()))) == err
 
 
 PLACEMENT = ["navigate", "grasp", "place_on_top", "place_inside", "place_next_to", "place_under"]

@@ -159,7 +159,7 @@ def test_replan_prompt_shows_the_live_state_and_returns_the_task_at_that_state()
 
 
 def test_engine_errors_read_the_same_in_prompts_cli_and_ros(tmp_path) -> None:
-    # One formatter (EngineError.line, 1-based steps): the repair prompt, the CLI summary and the
+    # One formatter (Finding.line, 1-based steps): the repair prompt, the CLI summary and the
     # ROS error lines number a failing step identically.
     from typer.testing import CliRunner
 

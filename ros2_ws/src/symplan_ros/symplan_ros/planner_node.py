@@ -93,7 +93,7 @@ class PlannerNode(LifecycleNode):
         self._lifecycle = "unconfigured"
 
     # ---- lifecycle -------------------------------------------------------------------------
-    def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
+    def on_configure(self, _state: LifecycleState) -> TransitionCallbackReturn:
         try:
             cfg = read_config(self)
             backend = self._backend_factory(cfg.planner.backend)
@@ -147,12 +147,12 @@ class PlannerNode(LifecycleNode):
             time.sleep(_POLL_S)
         return super().on_deactivate(state)
 
-    def on_cleanup(self, state: LifecycleState) -> TransitionCallbackReturn:
+    def on_cleanup(self, _state: LifecycleState) -> TransitionCallbackReturn:
         self._destroy_entities()
         self._lifecycle = "unconfigured"
         return TransitionCallbackReturn.SUCCESS
 
-    def on_shutdown(self, state: LifecycleState) -> TransitionCallbackReturn:
+    def on_shutdown(self, _state: LifecycleState) -> TransitionCallbackReturn:
         self._active = False
         self._destroy_entities()
         self._lifecycle = "finalized"
@@ -173,7 +173,7 @@ class PlannerNode(LifecycleNode):
             self.counters[name] += 1
 
     # ---- plan action -----------------------------------------------------------------------
-    def _on_goal(self, goal: Plan.Goal) -> GoalResponse:
+    def _on_goal(self, _goal: Plan.Goal) -> GoalResponse:
         with self._goal_lock:
             if not self._active or self._busy:
                 self.get_logger().warning("rejecting Plan goal: " + ("busy" if self._busy else "not active"))
@@ -181,7 +181,7 @@ class PlannerNode(LifecycleNode):
             self._busy = True
             return GoalResponse.ACCEPT
 
-    def _on_cancel(self, goal_handle: ServerGoalHandle) -> CancelResponse:
+    def _on_cancel(self, _goal_handle: ServerGoalHandle) -> CancelResponse:
         with self._status_cv:
             self._status_cv.notify_all()
         return CancelResponse.ACCEPT
