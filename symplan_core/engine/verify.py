@@ -16,7 +16,7 @@ from symplan_core.bddl.environment import NameMap
 from symplan_core.bddl.model import Atom, Literal, Problem
 from symplan_core.bddl.normalize import SUBSTANCE_RULES, substance_instance, to_omnigibson
 from symplan_core.engine.actions import ActionSpec, action_set
-from symplan_core.engine.errors import SKIPPED_KINDS, Finding, ErrorKind
+from symplan_core.engine.errors import SKIPPED_KINDS, ErrorKind, Finding
 from symplan_core.engine.execute import (
     CompiledAction,
     apply_effects,
