@@ -80,13 +80,14 @@ demo-camera: data ros
 	$(PY) scripts/demo_ros.py --camera
 
 # Both environments must be ones a user can have: `pip check` passes in each. tests/verl runs in
-# .venv-verl, everything else in .venv (tests/install resolves the GPU environments' pinned sets).
+# .venv-verl (first: ~25 s), everything else in .venv (tests/install resolves the GPU environments'
+# pinned sets), so the last summary line is the whole suite's.
 test: data model ros llama-server verl
 	$(VENV)/bin/ruff check --no-cache .
 	$(PIP) check
 	$(VERL_PY) -m pip check
-	SYMPLAN_REQUIRE_ROS=1 SYMPLAN_REQUIRE_DEPS=1 $(VENV)/bin/pytest -q -rs --ignore=tests/verl $(PYTEST_ARGS)
 	SYMPLAN_REQUIRE_DEPS=1 $(VERL_VENV)/bin/pytest -q -rs tests/verl
+	SYMPLAN_REQUIRE_ROS=1 SYMPLAN_REQUIRE_DEPS=1 $(VENV)/bin/pytest -q -rs --ignore=tests/verl $(PYTEST_ARGS)
 
 test-verl: data model verl
 	$(VERL_PY) -m pip check
