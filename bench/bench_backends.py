@@ -17,7 +17,7 @@ import time
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from symplan_core.llm import FunctionBackend, PlannerBackend, Sampling, make_backend  # noqa: E402
+from symplan_core.llm import FunctionBackend, PlannerBackend, Sampling, make_backend
 
 PROMPT = [
     {"role": "system", "content": "You are a household robot planner."},

@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symplan_core.eai.data import demo_ids, gold_plan  # noqa: E402
-from symplan_core.eai.verify import session, verify_entries  # noqa: E402
+from symplan_core.eai.data import demo_ids, gold_plan
+from symplan_core.eai.verify import session, verify_entries
 
 TARGET_S = 1.0
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symplan_core.tasks import SYNSET_TABLE, benchmark_dir, derive_synset_table  # noqa: E402
+from symplan_core.tasks import SYNSET_TABLE, benchmark_dir, derive_synset_table
 
 OUT = Path(__file__).resolve().parents[1] / "symplan_core" / SYNSET_TABLE
 

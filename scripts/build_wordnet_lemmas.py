@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symplan_core.fetch import WORDNET, WORDNET_CORPUS, DataError, data_dir, is_complete  # noqa: E402
-from symplan_core.tasks import synset_parents, synset_table  # noqa: E402
+from symplan_core.fetch import WORDNET, WORDNET_CORPUS, DataError, data_dir, is_complete
+from symplan_core.tasks import synset_parents, synset_table
 
 PACKAGE_DATA = Path(__file__).resolve().parents[1] / "symplan_core" / "behavior_data"
 OUT = PACKAGE_DATA / "wordnet_lemmas.json"

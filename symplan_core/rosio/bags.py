@@ -102,7 +102,7 @@ class BagReader:
     def close(self) -> None:
         try:
             self._reader.close()
-        except Exception:  # noqa: BLE001, S110 - closing a corrupt bag may fail again; nothing to keep
+        except Exception:  # noqa: BLE001 - closing a corrupt bag may fail again; nothing to keep
             pass
 
     @property

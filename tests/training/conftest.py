@@ -9,9 +9,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # for `rl_rows`
 
-from rl_rows import prompt_row  # noqa: E402
+from rl_rows import prompt_row
 
-from symplan_core.data.samples import SampleRow  # noqa: E402
+from symplan_core.data.samples import SampleRow
 
 
 @pytest.fixture(scope="session")
