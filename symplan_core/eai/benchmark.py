@@ -8,12 +8,12 @@ from symplan_core.eai.outputs import read_outputs
 from symplan_core.eai.verify import EaiVerdict, verify_entries, verify_text, verify_unreadable
 
 
-def gold_verdicts(auto_navigate: bool = False) -> list[EaiVerdict]:
+def gold_verdicts(auto_navigate: bool = False, rules: str = "physics") -> list[EaiVerdict]:
     """The verdict of each human gold plan (``human_annotations``), by demo id."""
-    return [verify_entries(demo_id, gold_plan(demo_id), auto_navigate) for demo_id in demo_ids()]
+    return [verify_entries(demo_id, gold_plan(demo_id), auto_navigate, rules) for demo_id in demo_ids()]
 
 
-def evaluate_outputs(text: str, auto_navigate: bool = False) -> dict:
+def evaluate_outputs(text: str, auto_navigate: bool = False, rules: str = "physics") -> dict:
     """An EAI outputs file -> EAI's summary metrics, ours, and every plan's verdict.
 
     Entries that cannot be scored (no identifier, an unknown demo, a repeated demo) are
@@ -33,13 +33,14 @@ def evaluate_outputs(text: str, auto_navigate: bool = False) -> dict:
             invalid.append({"entry": entry.position, "identifier": entry.demo_id, "reason": str(exc)})
             continue
         if entry.problem:
-            verdicts.append(verify_unreadable(demo_id, entry.problem, auto_navigate))
+            verdicts.append(verify_unreadable(demo_id, entry.problem, auto_navigate, rules))
         elif isinstance(entry.response, list):
-            verdicts.append(verify_entries(demo_id, entry.response, auto_navigate))
+            verdicts.append(verify_entries(demo_id, entry.response, auto_navigate, rules))
         else:
-            verdicts.append(verify_text(demo_id, entry.response, auto_navigate))
+            verdicts.append(verify_text(demo_id, entry.response, auto_navigate, rules))
     scored = {v.demo_id for v in verdicts}
     out = summary(verdicts)
+    out["rules"] = rules
     out["invalid_entries"] = invalid
     out["demos_without_output"] = len([d for d in demo_ids() if d not in scored])
     out["results"] = [v.to_json() for v in verdicts]

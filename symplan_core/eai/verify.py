@@ -24,6 +24,7 @@ from symplan_core.eai.data import Demo, resolve_demo
 from symplan_core.eai.data import eai_problem as eai_problem_of
 from symplan_core.eai.mapping import NameMapping, eai_task_problem, goal_lines, mapping_for
 from symplan_core.eai.outputs import EaiFormatError, read_action_list, steps_of
+from symplan_core.eai.rules import RULES, apply_eai_rules
 from symplan_core.eai.translate import Translation, start_state, translate
 from symplan_core.engine import CompiledTask, ErrorKind, Finding, compile_task, verify
 from symplan_core.engine.plan_text import ParsedPlan
@@ -50,10 +51,16 @@ def with_water(problem: Problem) -> Problem:
     return replace(problem, init=problem.init + (Literal(Atom(soaked, (first,)), negated=True),))
 
 
-def compile_eai_task(problem: Problem) -> CompiledTask:
-    """Dual-arm, every engine action (EAI uses toggle_off, freeze, thaw) plus EAI's own."""
+def compile_eai_task(problem: Problem, rules: str = "physics", to_scene: dict[str, str] | None = None) -> CompiledTask:
+    """Dual-arm, every engine action (EAI uses toggle_off, freeze, thaw) plus EAI's own; with
+    ``rules="eai"``, EAI's rules profile (``symplan_core.eai.rules``; needs the demo's
+    instance -> scene-name map, since EAI matches sinks and saucepans by name)."""
+    if rules not in RULES:
+        raise ValueError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
     task = compile_task(with_water(problem), robot="dual", actions="full")
     task.add_actions(EAI_SPECS)
+    if rules == "eai":
+        apply_eai_rules(task, to_scene or {})
     return task
 
 
@@ -79,14 +86,14 @@ class DemoSession:
         return self.eai_task is not self.task
 
 
-@lru_cache(maxsize=128)
-def session(demo_id: str) -> DemoSession:
+@lru_cache(maxsize=256)
+def session(demo_id: str, rules: str = "physics") -> DemoSession:
     demo = resolve_demo(demo_id)
     mapping = mapping_for(demo.demo_id)
     problem = load_problem(f"b100/{demo.activity}")
-    task = compile_eai_task(problem)
+    task = compile_eai_task(problem, rules, mapping.to_scene)
     eai_problem = eai_task_problem(demo.demo_id)
-    eai_task = task if eai_problem == problem else compile_eai_task(eai_problem)
+    eai_task = task if eai_problem == problem else compile_eai_task(eai_problem, rules, mapping.to_scene)
     soaked_synset = SUBSTANCE_RULES["soaked"][1]
     water = next((o for o, t in task.world.objects.items() if t == soaked_synset and task.world.is_substance(o)),
                  None)
@@ -121,6 +128,7 @@ class EaiVerdict:
     first_failure: dict | None
     eai_errors: list[str]              # EAI error categories this plan has (at most one runtime error)
     goal_lines: list[dict]             # per EAI goal line: relation/state classes, satisfied
+    rules: str = "physics"             # the rules profile: physics (the engine's) or eai (EAI's evaluator)
 
     @property
     def strict_pass(self) -> bool:
@@ -148,9 +156,9 @@ def _engine_findings(session: DemoSession, tr: Translation, found: list[Finding]
             for e in found]
 
 
-def verify_entries(demo_id: str, entries: list, auto_navigate: bool = False) -> EaiVerdict:
-    """Verify an EAI plan given as its JSON entries."""
-    s = session(demo_id)
+def verify_entries(demo_id: str, entries: list, auto_navigate: bool = False, rules: str = "physics") -> EaiVerdict:
+    """Verify an EAI plan given as its JSON entries, under a rules profile (:data:`RULES`)."""
+    s = session(demo_id, rules)
     steps, grammar = steps_of(entries)
     actions = {st.index: st.text for st in steps} | {e.step: e.call for e in grammar}
     tr = translate(s.task, s.mapping, s.water, steps, auto_navigate)
@@ -196,23 +204,23 @@ def verify_entries(demo_id: str, entries: list, auto_navigate: bool = False) -> 
         demo_id=s.demo.demo_id, auto_navigate=auto_navigate, steps=len(entries), errors=errors,
         warnings=warnings, diagnostics=diagnostics, navigates=tr.navigates, calls=calls, ours=ours,
         ours_eai_goal=ours_eai, executable=first is None, goal_satisfied=reached.engine_pass,
-        first_failure=first, eai_errors=eai_errors, goal_lines=lines,
+        first_failure=first, eai_errors=eai_errors, goal_lines=lines, rules=rules,
     )
 
 
-def verify_text(demo_id: str, text: str, auto_navigate: bool = False) -> EaiVerdict:
+def verify_text(demo_id: str, text: str, auto_navigate: bool = False, rules: str = "physics") -> EaiVerdict:
     """Verify an EAI response or JSON action list; text without a readable list is a
     plan with a parsing error (EAI's terms), not an exception."""
     try:
         entries = read_action_list(text)
     except EaiFormatError as exc:
-        return verify_unreadable(demo_id, str(exc), auto_navigate)
-    return verify_entries(demo_id, entries, auto_navigate)
+        return verify_unreadable(demo_id, str(exc), auto_navigate, rules)
+    return verify_entries(demo_id, entries, auto_navigate, rules)
 
 
-def verify_unreadable(demo_id: str, reason: str, auto_navigate: bool = False) -> EaiVerdict:
+def verify_unreadable(demo_id: str, reason: str, auto_navigate: bool = False, rules: str = "physics") -> EaiVerdict:
     """The verdict of a response with no readable action list: nothing runs."""
-    verdict = verify_entries(demo_id, [], auto_navigate)
+    verdict = verify_entries(demo_id, [], auto_navigate, rules)
     verdict.errors[0]["message"] = f"no action list could be read: {reason}"
     verdict.first_failure = verdict.errors[0]
     return verdict

@@ -7,6 +7,7 @@ means the call is malformed for these objects and is skipped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -67,7 +68,9 @@ class CompiledAction:
     affordance_args: tuple[int, ...] = ()  # argument positions whose affordances a check reads
 
 
-def compile_action(spec: ActionSpec) -> CompiledAction:
+def compile_action(spec: ActionSpec, extra_checks: Mapping[str, Check] | None = None) -> CompiledAction:
+    """``extra_checks``: checks outside the engine's own (``CHECKS``) that ``spec`` may name, such
+    as an emulation profile's (``symplan_core.eai.rules``); they never change the default physics."""
     index = {p: k for k, p in enumerate(spec.params)}
     checks = []
     affordance_args: set[int] = set()
@@ -77,6 +80,8 @@ def compile_action(spec: ActionSpec) -> CompiledAction:
             affordance_args.add(index[rest[0]])
         if name in CHECK_FACTORIES:  # ``ability:o:FLAG`` / ``holding:FLAG``: the last part configures
             check, rest = CHECK_FACTORIES[name](rest[-1]), rest[:-1]
+        elif extra_checks and name in extra_checks:
+            check = extra_checks[name]
         else:
             check = CHECKS[name]
         checks.append((check, tuple(index[r] for r in rest)))

@@ -155,11 +155,13 @@ class CompiledTask:
             return text
         return self._full_name.sub(lambda m: self.names.short(m.group()), text)
 
-    def add_actions(self, specs) -> None:
-        """Extend the action set (used by action discovery's validation)."""
+    def add_actions(self, specs, checks: Mapping | None = None) -> None:
+        """Extend (or, for a name already there, replace) the action set: action discovery's
+        validation, EAI's own actions and its rules profile (``checks``: the checks those specs
+        name beyond the engine's own)."""
         for spec in specs:
             self.specs[spec.name] = spec
-            self.actions[spec.name] = compile_action(spec)
+            self.actions[spec.name] = compile_action(spec, checks)
 
     def _build_initial(self) -> State:
         state = State(substances=frozenset(o for o in self.world.objects if self.world.is_substance(o)))
