@@ -148,7 +148,9 @@ def perceive(
             result = run_perceive(frames, instruction, chosen, intrinsics, config)
         finally:
             chosen.close()
-        if answer is not None and result.needs_clarification:
+        if answer is not None:
+            if not result.needs_clarification:
+                fail("--answer was given, but nothing was asked: the instruction needs no clarification")
             result = result.choose(answer)
         drawn = scene_written = None
         if scene is not None:

@@ -166,9 +166,14 @@ def test_the_cli_asks_with_exit_status_3_and_resumes_with_answer(behavior_dir, t
     assert asked.exit_code == 3, asked.output
     assert "question" in asked.output and "Which do you mean?" in asked.output and "nothing written" in asked.output
     assert not (tmp_path / "out").exists()
+    wrong = runner.invoke(app, [*args, "--answer", "9"])
+    assert wrong.exit_code == 2 and "'9' is none of the candidates" in wrong.output
     answered = runner.invoke(app, [*args, "--answer", "putting_up_Christmas_lights_outside"])
     assert answered.exit_code == 0, answered.output
     assert (tmp_path / "out" / "task.bddl").exists()
+    unasked = runner.invoke(app, [*args[:-4], "--instruction", "Can you help decorate outside? Put the Christmas lights over the bushes and hang some on the wall nail.", "--out",
+                                  str(tmp_path / "other" / "task.bddl"), "--answer", "1"])
+    assert unasked.exit_code == 2 and "nothing was asked" in unasked.output
 
 
 def test_perceive_eval_reads_an_instructions_file(behavior_dir, tmp_path) -> None:
