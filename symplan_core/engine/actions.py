@@ -47,6 +47,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from symplan_core.errors import EngineConfigError
+
 
 @dataclass(frozen=True)
 class ActionSpec:
@@ -183,4 +185,4 @@ def action_set(name: str) -> dict[str, ActionSpec]:
     try:
         return {a.name: a for a in ACTION_SETS[name]}
     except KeyError:
-        raise ValueError(f"unknown action set {name!r}; choose from b100, b1k, full") from None
+        raise EngineConfigError(f"unknown action set {name!r}; choose from b100, b1k, full") from None

@@ -31,6 +31,7 @@ from symplan_core.engine.predicates import (
 )
 from symplan_core.engine.state import State
 from symplan_core.engine.world import World
+from symplan_core.errors import EngineConfigError
 
 _SECOND = itemgetter(1)
 
@@ -156,7 +157,7 @@ def apply_effects(action: CompiledAction, world: World, state: State, args: list
         elif name == "make":
             _make(world, state, vals[0])
         else:  # pragma: no cover - specs are validated by tests
-            raise ValueError(f"unknown effect {name!r}")
+            raise EngineConfigError(f"unknown effect {name!r}")
 
 
 def _make(world: World, state: State, product: str) -> None:
