@@ -35,7 +35,7 @@ def main() -> int:
 
     from symplan_core.perception import NoiseConfig, render_task
     from symplan_core.rosio.bags import write_camera_bag
-    from symplan_core.rosio.replay import ReplayConfig, replay
+    from symplan_core.runtime.replay import ReplayConfig, replay
     from symplan_core.tasks import load_problem
 
     scene = render_task(load_problem(args.task), seed=0)

@@ -41,7 +41,7 @@ def replay_command(
     try:
         from symplan_core.perception import PerceptionError
         from symplan_core.rosio.bags import BagError
-        from symplan_core.rosio.replay import ReplayConfig, replay
+        from symplan_core.runtime.replay import ReplayConfig, replay
     except ImportError as exc:
         fail(f"replay needs the vision and bags extras: pip install 'symplan-core[vision,bags]' ({exc})")
     from symplan_core.llm import BackendSpecError, BackendUnavailableError

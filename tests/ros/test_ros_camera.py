@@ -179,7 +179,7 @@ def test_a_bag_recorded_from_the_live_camera_replays_to_the_bddl_the_node_saw(ri
     from action_msgs.msg import GoalStatus
     from symplan_tools.recorder import BagRecorder, topic_types
 
-    from symplan_core.rosio.replay import ReplayConfig, replay
+    from symplan_core.runtime.replay import ReplayConfig, replay
 
     node = rig["client_node"]
     recorder = BagRecorder(node, tmp_path / "live", topic_types(node, [RGB, DEPTH, INFO]), "mcap")

@@ -13,7 +13,7 @@ import pytest
 
 from symplan_core.rosio.bags import CAMERA_INFO, IMAGE, BagError, CameraTopics, write_camera_bag
 from symplan_core.rosio.images import numpy_to_image_fields
-from symplan_core.rosio.replay import ReplayConfig, replay
+from symplan_core.runtime.replay import ReplayConfig, replay
 
 INSTRUCTION = "attach the camera to the tripod"  # the task rendered in conftest.py
 

@@ -22,6 +22,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from symplan_core.engine import compile_task
+from symplan_core.planners.reference_backend import make_planner_backend
+from symplan_core.prompts import build_prompt
 from symplan_core.rosio.bags import (
     CAMERA_INFO,
     COMPRESSED,
@@ -35,6 +38,7 @@ from symplan_core.rosio.bags import (
 from symplan_core.rosio.images import DEPTH_ENCODINGS, ImageError, stamp_seconds
 from symplan_core.rosio.stream import CameraStream, CameraStreamError
 from symplan_core.rosio.sync import CLOCK_JUMP_S
+from symplan_core.runtime.repair import repair_sample
 
 TASK_FILE = "task.bddl"
 REPORT_FILE = "report.json"
@@ -166,11 +170,6 @@ def read_key_frames(reader: BagReader, topics: CameraTopicChoice, tolerance_s: f
 
 def _plan(problem: Any, spec: str, robot: str, rounds: int) -> tuple[str | None, dict[str, Any]]:
     """The engine-verified plan for an accepted problem (the node's repair loop); (response, report)."""
-    from symplan_core.engine import compile_task
-    from symplan_core.planners.reference_backend import make_planner_backend
-    from symplan_core.prompts import build_prompt
-    from symplan_core.runtime.repair import repair_sample
-
     task = compile_task(problem, robot=robot)
     with make_planner_backend(spec) as backend:
         trace = repair_sample(backend, task, build_prompt(task), None, None, rounds, prompt_id="replay",
