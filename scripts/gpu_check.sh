@@ -62,11 +62,13 @@ git rev-parse HEAD >"$OUT/commit.txt" 2>/dev/null || true
 # step NAME COMMAND...: run it, log it, record exit status and wall time.
 step() {
     local name=$1; shift
-    echo "== $name: $*" | tee -a "$OUT/commands.txt"
+    local shown=${*//$'\n'/ }
+    shown=${shown//$'\t'/ }
+    echo "== $name: $shown" | tee -a "$OUT/commands.txt"
     local started=$SECONDS
     "$@" >"$OUT/$name.log" 2>&1
     local status=$?
-    printf '%s\t%s\t%s\t%s\n' "$name" "$status" "$((SECONDS - started))" "$*" >>"$RESULTS"
+    printf '%s\t%s\t%s\t%s\n' "$name" "$status" "$((SECONDS - started))" "$shown" >>"$RESULTS"
     [[ $status -eq 0 ]] && echo "   ok ($((SECONDS - started)) s)" || echo "   FAILED with $status: $OUT/$name.log"
     return $status
 }
@@ -91,9 +93,10 @@ fi
 step data "$TRL_VENV/bin/symplan" data fetch
 step model "$TRL_VENV/bin/symplan" models install "$MODEL_NAME"
 step hf-model "$TRL_VENV/bin/python" -c "
+import pathlib, sys
 from symplan_core.llm.transformers_backend import hf_model_directory
-print(hf_model_directory('$MODEL_NAME', dtype='bfloat16'))"
-HF_DIR=$(tail -n 1 "$OUT/hf-model.log")
+pathlib.Path(sys.argv[1]).write_text(str(hf_model_directory('$MODEL_NAME', dtype='bfloat16')))" "$OUT/hf_dir.txt"
+HF_DIR=$(cat "$OUT/hf_dir.txt" 2>/dev/null)
 step rows "$TRL_VENV/bin/symplan" data build --out "$OUT/rows" --split b1k/train,b100/test \
     --tasks @training/configs/sft_smollm2_subset.txt --init-aug 0 --object-aug 0 --train-robots both
 
