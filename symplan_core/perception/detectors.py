@@ -8,7 +8,7 @@ Spec forms (``make_detector``):
   ``transformers`` (``AutoModelForZeroShotObjectDetection``) from a local model directory.
 * ``yolo-world:PATH[?threshold=0.25]`` - ``ultralytics`` YOLO-World weights (the ``vision-gpu``
   extra), imported only when chosen.
-* ``ssd-oid[:PATH][?threshold=0.3&nms=0.45]`` - a learned closed-set detector: SSD-MobileNetV2
+* ``ssd-oid[:PATH][?threshold=0.3&nms=0.45&synsets=true]`` - a learned closed-set detector: SSD-MobileNetV2
   trained on OpenImages v4 (23 classes) through OpenCV DNN; without PATH the weights fetched by
   ``symplan data fetch --perception`` (``symplan models install ssd-mobilenet-oid``).
 
@@ -89,7 +89,10 @@ def make_detector(spec: str, fiducial_map: Any = None) -> Detector:
 
         threshold = _float_option(options, "threshold", 0.3, spec)
         nms = _float_option(options, "nms", 0.45, spec)
+        synsets = options.pop("synsets", "true").lower()
+        if synsets not in ("true", "false", "1", "0"):
+            raise DetectorSpecError(f"synsets={synsets!r} in {spec!r} must be true or false")
         if options:
             raise DetectorSpecError(f"unknown option(s) {', '.join(options)} in {spec!r}")
-        return SsdOidDetector(Path(target) if target else None, threshold, nms)
+        return SsdOidDetector(Path(target) if target else None, threshold, nms, synsets=synsets in ("true", "1"))
     raise DetectorSpecError(f"unknown detector {kind!r} in {spec!r} (expected one of: {', '.join(DETECTOR_FORMS)})")

@@ -21,6 +21,13 @@ the background). Decoding follows MediaPipe's own graph for this model
   size = exp(offset / 5) * anchor size;
 * scores: sigmoid of the logits, background ignored, the best class per anchor; then per-class
   non-maximum suppression.
+
+Each detection carries the BEHAVIOR synset of its class (:data:`OID_SYNSETS`): the classes are a
+closed set of physical things, so their synsets are fixed here rather than guessed from the word
+(the word alone gives ``table.n.01``, a table of data, and ``book.n.01``, a written work; BEHAVIOR's
+are ``table.n.02`` and ``book.n.02``). Classes with no BEHAVIOR synset (Cat, Dog, Cattle) carry
+none and are dropped with the pipeline's reason. ``synsets=False`` leaves every detection to the
+pipeline's label grounding (and the config's ``aliases``).
 """
 
 from __future__ import annotations
@@ -43,6 +50,20 @@ INPUT_SIZE = 300
 BOX_OUTPUT = "raw_outputs/box_encodings"
 SCORE_OUTPUT = "raw_outputs/class_predictions"
 BOX_SCALES = (10.0, 10.0, 5.0, 5.0)  # y, x, h, w
+
+#: OpenImages v4 class (this model's label map) -> BEHAVIOR synset (None: BEHAVIOR has none).
+#: Chosen by WordNet sense and checked against the task files (tests: each is a known synset).
+OID_SYNSETS: dict[str, str | None] = {
+    "Bicycle": "bicycle.n.01", "Boot": "boot.n.01", "Laptop": "laptop.n.01", "Person": "person.n.01",
+    "Chair": "chair.n.01", "Cattle": None, "Desk": "desk.n.01", "Cat": None,
+    "Computer mouse": "mouse.n.04", "Computer monitor": "monitor.n.04", "Box": "box.n.01", "Mug": "mug.n.04",
+    "Coffee cup": "coffee_cup.n.01", "Stationary bicycle": "exercise_bike.n.01",
+    "Table": "table.n.02",  # furniture (table.n.01 is a table of data)
+    "Bottle": "bottle.n.01",  # a vessel (bottle.n.03 is a baby's bottle)
+    "High heels": "shoe.n.01", "Vehicle": "vehicle.n.01", "Footwear": "footwear.n.01", "Dog": None,
+    "Book": "book.n.02",  # the bound pages (book.n.01 is a written work)
+    "Camera": "camera.n.01", "Car": "car.n.01",
+}
 
 
 @dataclass(frozen=True)
@@ -156,7 +177,7 @@ class SsdOidDetector(Detector):
     name = "ssd-oid"
 
     def __init__(self, path: Path | None = None, threshold: float = 0.3, nms: float = 0.45,
-                 max_detections: int = 50) -> None:
+                 max_detections: int = 50, synsets: bool = True) -> None:
         model, label_path = _locate(path)
         self.labels = load_labels(label_path)
         try:
@@ -170,6 +191,7 @@ class SsdOidDetector(Detector):
                 from None
         self.anchors = ssd_anchors()
         self.threshold, self.nms, self.max_detections = threshold, nms, max_detections
+        self.synsets = dict(OID_SYNSETS) if synsets else {}
         self.path = model
 
     def raw_outputs(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -215,7 +237,9 @@ class SsdOidDetector(Detector):
                 if x1[i] - x0[i] < 2 or y1[i] - y0[i] < 2:
                     continue
                 corners = np.array([[x0[i], y0[i]], [x1[i], y0[i]], [x1[i], y1[i]], [x0[i], y1[i]]], np.float32)
-                found.append(Detection(label=self.labels[int(c) + 1], score=float(score[keep][i]), corners=corners))
+                label = self.labels[int(c) + 1]
+                found.append(Detection(label=label, score=float(score[keep][i]), corners=corners,
+                                       synset=self.synsets.get(label)))
         found.sort(key=lambda d: -d.score)
         return found[: self.max_detections]
 

@@ -97,7 +97,7 @@ def test_coffee_png_is_a_coffee_cup_with_its_box_on_the_cup(detector, perception
     image = read_image(perception_dir / "real_frames" / "coffee.png")
     found = detector.detect(Frame(image))
     best = found[0]
-    assert best.label == "Coffee cup"
+    assert best.label == "Coffee cup" and best.synset == "coffee_cup.n.01"
     assert 0.5 <= best.score <= 0.6  # 0.555 with MediaPipe's pre-processing (stretch to 300 x 300, [-1, 1])
     assert iou(best.box, CUP) >= 0.6
     assert {d.label for d in found} == {"Coffee cup"}  # nothing else in the image at 0.2
@@ -116,12 +116,26 @@ def test_kinect_frame_shows_the_shelf_as_table_and_desk_and_books_inside_it(dete
         assert SHELF[0] <= cx <= SHELF[2] and SHELF[1] <= cy <= SHELF[3], book.box
 
 
+def test_every_class_has_its_behavior_synset_or_none(detector, behavior_dir) -> None:
+    from symplan_core.perception.ssd import OID_SYNSETS
+    from symplan_core.perception.synsets import known_synset
+
+    assert set(OID_SYNSETS) == set(detector.labels[1:])  # the model's 23 classes, no more, no less
+    assert all(known_synset(s) for s in OID_SYNSETS.values() if s)
+    assert (OID_SYNSETS["Table"], OID_SYNSETS["Book"]) == ("table.n.02", "book.n.02")  # not data, not a text
+    assert [c for c, s in OID_SYNSETS.items() if s is None] == ["Cattle", "Cat", "Dog"]
+
+
 def test_ssd_spec_forms_and_errors(perception_dir, tmp_path) -> None:
-    det = make_detector(f"ssd-oid:{perception_dir / 'ssd_oid'}?threshold=0.5&nms=0.3")
+    det = make_detector(f"ssd-oid:{perception_dir / 'ssd_oid'}?threshold=0.5&nms=0.3&synsets=false")
     assert (det.threshold, det.nms, det.labels[0], len(det.labels)) == (0.5, 0.3, "???", 24)
+    image = read_image(perception_dir / "real_frames" / "coffee.png")
+    assert [d.synset for d in det.detect(Frame(image))] == [None]  # left to the pipeline's label grounding
     det.close()
     with pytest.raises(DetectorSpecError, match="unknown option"):
         make_detector("ssd-oid?size=300")
+    with pytest.raises(DetectorSpecError, match="true or false"):
+        make_detector("ssd-oid?synsets=maybe")
     with pytest.raises(DetectorSpecError, match="between 0 and 1"):
         make_detector("ssd-oid?threshold=2")
     with pytest.raises(DetectorUnavailableError, match="no SSD model"):
