@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from operator import itemgetter
 
 from symplan_core.engine.actions import ActionSpec
 from symplan_core.engine.checks import (
@@ -33,8 +32,6 @@ from symplan_core.engine.state import State
 from symplan_core.engine.world import World
 from symplan_core.errors import EngineConfigError
 
-_SECOND = itemgetter(1)
-
 
 def reach(world: World, state: State, target: str) -> frozenset[str]:
     """What ``navigate(target)`` reaches: target and what is transitively on/in/under it or
@@ -43,7 +40,7 @@ def reach(world: World, state: State, target: str) -> frozenset[str]:
         return frozenset((target,))
     unders = [fact for fact in state.facts if fact[0] in ATTACHMENT_RELATIONS]
     # Fast path (most navigate targets are small objects): nothing rests on/in/under target.
-    if target not in set(map(_SECOND, state.support.values())) and all(f[2] != target for f in unders):
+    if all(t != target for _r, t in state.support.values()) and all(f[2] != target for f in unders):
         return frozenset((target,))
     reached = {target}
     frontier = [target]
@@ -63,17 +60,24 @@ def reach(world: World, state: State, target: str) -> frozenset[str]:
 @dataclass(frozen=True)
 class CompiledAction:
     spec: ActionSpec
-    checks: tuple[tuple[Check, tuple[int, ...]], ...]
+    checks: tuple[tuple[Check, tuple[int, ...]], ...]  # (check, the argument positions it reads)
     redundant: tuple[tuple[bool, str, tuple[int, ...]], ...]
     effects: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...]
     affordance_args: tuple[int, ...] = ()  # argument positions whose affordances a check reads
+    #: the same checks as (check, slot): ``slots[slot]`` are its argument positions; the few
+    #: distinct argument lists of an action are built once per call and shared by its checks
+    slotted: tuple[tuple[Check, int], ...] = ()
+    slots: tuple[tuple[int, ...], ...] = ()
+    #: a check reads whether something is open (reaching into a container, opening, closing)
+    reads_open: bool = False
 
 
 def compile_action(spec: ActionSpec, extra_checks: Mapping[str, Check] | None = None) -> CompiledAction:
     """``extra_checks``: checks outside the engine's own (``CHECKS``) that ``spec`` may name, such
     as an emulation profile's (``symplan_core.eai.rules``); they never change the default physics."""
     index = {p: k for k, p in enumerate(spec.params)}
-    checks = []
+    checks: list[tuple[Check, tuple[int, ...]]] = []
+    slots: list[tuple[int, ...]] = []
     affordance_args: set[int] = set()
     for pre in spec.pre:
         name, *rest = pre.split(":")
@@ -85,7 +89,10 @@ def compile_action(spec: ActionSpec, extra_checks: Mapping[str, Check] | None = 
             check = extra_checks[name]
         else:
             check = CHECKS[name]
-        checks.append((check, tuple(index[r] for r in rest)))
+        idx = tuple(index[r] for r in rest)
+        if idx not in slots:
+            slots.append(idx)
+        checks.append((check, idx))
     redundant = []
     for red in spec.redundant:
         kind, pred, *rest = red.split(":")
@@ -95,14 +102,19 @@ def compile_action(spec: ActionSpec, extra_checks: Mapping[str, Check] | None = 
         name, *rest = eff.split(":")
         literals = tuple(r for r in rest if r not in index)
         effects.append((name, literals, tuple(index[r] for r in rest if r in index)))
-    return CompiledAction(spec, tuple(checks), tuple(redundant), tuple(effects), tuple(sorted(affordance_args)))
+    reads_open = any(p.split(":")[0] in ("accessible", "open_if_openable") for p in spec.pre) or \
+        any(r.split(":")[1] == "open" for r in spec.redundant)
+    slotted = tuple((check, slots.index(idx)) for check, idx in checks)
+    return CompiledAction(spec, tuple(checks), tuple(redundant), tuple(effects), tuple(sorted(affordance_args)),
+                          slotted, tuple(slots), reads_open)
 
 
 def check_preconditions(action: CompiledAction, world: World, state: State, args: list[str],
                         capacity: int) -> list[Failure]:
+    values = [[args[i] for i in idx] for idx in action.slots]
     failures = []
-    for check, idx in action.checks:
-        failure = check(world, state, [args[i] for i in idx], capacity)
+    for check, slot in action.slotted:
+        failure = check(world, state, values[slot], capacity)
         if failure is not None:
             failures.append(failure)
     return failures
@@ -126,9 +138,12 @@ def apply_effects(action: CompiledAction, world: World, state: State, args: list
     for name, literal, idx in action.effects:
         vals = [args[i] for i in idx]
         if name == "navigate":
-            state.near = reach(world, state, vals[0])
+            state.near = near = reach(world, state, vals[0])
             state.at = vals[0]
-            state.ever.update(("near", o) for o in state.near)
+            if len(near) == 1:
+                state.ever.add(("near", vals[0]))
+            else:
+                state.ever.update([("near", o) for o in near])
         elif name == "grasp":
             state.detach(vals[0])
             if vals[0] not in state.held:
@@ -188,7 +203,7 @@ def _make(world: World, state: State, product: str) -> None:
 def _note_flags(world: World, state: State, obj: str) -> None:
     aff = world.affordances[obj]
     if aff.known:
-        state.ever.update(("holding_flag", f) for f in aff.abilities)
+        state.ever.update([("holding_flag", f) for f in aff.abilities])
 
 
 def _release(state: State, obj: str) -> None:

@@ -109,8 +109,14 @@ def parse_line(line: str, step: int) -> Call | BadLine:
     return Call(step, name, tuple(args), line.strip())
 
 
+#: ``check_format`` of a text without any tag (bare code)
+_NO_TAGS = tuple(f"expected one <{tag}>...</{tag}>, found 0 open / 0 close" for tag in _TAGS)
+
+
 def parse_plan(text: str) -> ParsedPlan:
     """Split a response into code calls; bad lines are kept as :class:`BadLine`."""
+    if "<" not in text:  # bare code: no tag to look for
+        return _parse_code(text, ParsedPlan(format_ok=False, format_issues=list(_NO_TAGS)))
     issues = check_format(text)
     code = _section(text, "code")
     if code is None:
@@ -121,13 +127,16 @@ def parse_plan(text: str) -> ParsedPlan:
     plan = ParsedPlan(format_ok=not issues, format_issues=issues,
                       steps_text=(_section(text, "steps") or "").strip(),
                       think_text=(_section(text, "think") or "").strip())
-    step = 0
+    return _parse_code(code, plan)
+
+
+def _parse_code(code: str, plan: ParsedPlan) -> ParsedPlan:
+    items = plan.items
     for line in code.splitlines():
         stripped = line.strip()
-        if not stripped or stripped.startswith("#") or _FENCE.match(stripped):
+        if not stripped or stripped[0] == "#" or (stripped[0] == "`" and _FENCE.match(stripped)):
             continue
-        plan.items.append(parse_line(stripped, step))
-        step += 1
+        items.append(parse_line(stripped, len(items)))
     return plan
 
 

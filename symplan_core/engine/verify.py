@@ -34,12 +34,6 @@ HAND_CAPACITY = {"single": 1, "dual": 2}
 _STATIC = frozenset({"inroom"})
 
 
-def _reads_open(action: CompiledAction) -> bool:
-    """The action's checks read whether something is open (reaching into a container, opening)."""
-    return any(p.split(":")[0] in ("accessible", "open_if_openable") for p in action.spec.pre) or \
-        any(r.split(":")[1] == "open" for r in action.spec.redundant)
-
-
 def with_tap_water(problem: Problem) -> Problem:
     """A task with stains and a sink gets the water its sink gives (to soak a cleaning
     tool in: a stain needs a soaked one). B-100 names water only where ``soaked`` appears; the
@@ -67,8 +61,9 @@ class StepOutcome:
 
     errors: list[Finding]
     warnings: list[Finding]
-    added: set[tuple[str, ...]] = field(default_factory=set)
-    removed: set[tuple[str, ...]] = field(default_factory=set)
+    #: filled when traced; a shared empty frozenset otherwise (no two sets per step)
+    added: frozenset[tuple[str, ...]] | set[tuple[str, ...]] = frozenset()
+    removed: frozenset[tuple[str, ...]] | set[tuple[str, ...]] = frozenset()
     applied: bool = True
     diagnostics: Sequence[Finding] = ()  # UNKNOWN_AFFORDANCE (a shared empty tuple: no list per step)
 
@@ -231,7 +226,7 @@ class CompiledTask:
                 return StepOutcome([err], [], applied=False)
             errors.append(err)
         diagnostics = self._assumed_affordances(call, action, args) if self.world.unknown else ()
-        if self.world.assumed_open and _reads_open(action):
+        if self.world.assumed_open and action.reads_open:
             diagnostics = [*diagnostics, *self._assumed_states(state, call, args)]
         redundant = redundant_effect(action, state, args)
         if redundant is not None:
