@@ -84,6 +84,7 @@ demo-camera: data ros
 # pinned sets), so the last summary line is the whole suite's.
 test: data model ros llama-server verl
 	$(VENV)/bin/ruff check --no-cache .
+	$(VENV)/bin/mypy
 	$(PIP) check
 	$(VERL_PY) -m pip check
 	SYMPLAN_REQUIRE_DEPS=1 $(VERL_VENV)/bin/pytest -q -rs tests/verl
@@ -99,6 +100,7 @@ gpu-locks: $(STAMPS)/core
 
 lint: $(STAMPS)/core
 	$(VENV)/bin/ruff check --no-cache .
+	$(VENV)/bin/mypy
 
 bench: data ros
 	$(PY) bench/bench_parse.py

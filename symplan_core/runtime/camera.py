@@ -106,7 +106,11 @@ class CameraFeed:
         return frames
 
     def on_info(self, msg: Any) -> Exception | None:
-        return self._guarded("camera_info", lambda: self.stream.on_info(msg) or [])
+        def take() -> list[Frame]:
+            self.stream.on_info(msg)
+            return []
+
+        return self._guarded("camera_info", take)
 
     # ---- for a goal -------------------------------------------------------------------------
     def recent(self, window_s: float) -> list[Frame]:

@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from symplan_core.prompts.builder import Variant
+
 __all__ = [
     "CameraSection",
     "DiagnosticsSection",
@@ -34,7 +36,7 @@ class _Section(BaseModel):
 class PlannerSection(_Section):
     backend: str = Field("reference", description=(
         "planner backend spec, e.g. reference or openai:http://host:8000/v1?model=NAME"))
-    prompt_variant: str = Field("guided", description="prompt variant passed to build_prompt")
+    prompt_variant: Variant = Field("guided", description="prompt variant passed to build_prompt")
     repair_rounds: int = Field(2, ge=0, le=10, description="extra LLM calls that feed engine errors back")
     max_tokens: int = Field(2048, ge=1, le=32768, description=(
         "most tokens one LLM answer may have (bounds a planning call's time)"))

@@ -129,7 +129,7 @@ def repair_sample(
         return Attempt(round_index, source, completion, result, result is not None and accept(result))
 
     trace = RepairTrace(strict_pass_at_round=[])
-    history = list(messages)
+    history: Sequence[Mapping[str, str]] = list(messages)
     conversation: list[dict[str, str]] = list(map(dict, messages))
     response, result = "", None
     for round_index in range(rounds + 1):

@@ -236,7 +236,7 @@ def replay(config: ReplayConfig, progress: Progress | None = None) -> ReplayOutc
 
         report["overlays"] = [str(p) for p in write_overlays(frames, result.provenance, config.overlay,
                                                              result.accepted)]
-    if not result.accepted:
+    if not result.accepted or result.problem is None or result.bddl is None:
         return ReplayOutcome(False, report, None, result.reasons)
     files = {TASK_FILE: result.bddl, sidecar_path(Path(TASK_FILE)).name: json.dumps(result.provenance, indent=2) + "\n"}
     reasons: list[str] = []

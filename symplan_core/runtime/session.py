@@ -24,6 +24,7 @@ from symplan_core.errors import SymPlanError
 from symplan_core.llm import PlannerBackend, Sampling
 from symplan_core.planners.reference_backend import make_planner_backend
 from symplan_core.prompts import build_prompt
+from symplan_core.prompts.builder import Variant
 from symplan_core.runtime.config import EngineSection, ExecutionSection, PlannerSection, RuntimeConfig
 from symplan_core.runtime.repair import repair_sample
 from symplan_core.runtime.sources import Scene, SceneError, SceneSource, TaskRequest
@@ -323,7 +324,7 @@ def subgoals_for(task: CompiledTask, state: State, calls: Sequence[Call], plan_i
     return out
 
 
-def prompt_messages(task: CompiledTask, state: State, variant: str,
+def prompt_messages(task: CompiledTask, state: State, variant: Variant,
                     history: Sequence[str]) -> tuple[list[dict[str, str]], CompiledTask]:
     """(chat messages, task for PlannerPrompt.task) for planning from ``state``.
 

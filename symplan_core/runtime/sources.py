@@ -154,6 +154,8 @@ class CameraSceneSource:
         notify("perceiving", 0, f"{len(key)} key frames of {len(frames)} recent frames")
         config = PerceptionConfig(goal=perception.goal, llm=perception.llm or None, judge=perception.judge or None,
                                   robot=request.robot or self.robot, keyframes=keyframes)
+        if self.detector is None:  # wait_for_frames reports why first; this keeps the promise explicit
+            raise SceneError(f"camera: detector unavailable: {self.feed.detector_error}")
         try:
             result = run_perception(key, request.instruction, self.detector, intrinsics, config)
         except PerceptionError as exc:
@@ -164,7 +166,7 @@ class CameraSceneSource:
         notify("checking_scene", 0, summary + "".join(f" | {r}" for r in result.reasons))
         details = {"origin": "camera", "accepted": result.accepted, "verdicts": verdicts,
                    "provenance": result.provenance, "timings_ms": result.timings_ms}
-        if not result.accepted:
+        if not result.accepted or result.problem is None or result.bddl is None:
             raise SceneError(f"camera: scene rejected ({'; '.join(result.reasons)})", result.reasons, details)
         return Scene(result.problem, result.bddl, f"camera ({len(key)} key frames)", details,
                      goal_evidence=perception.goal == "retrieval")

@@ -49,12 +49,19 @@ class ParamSpec:
         return desc
 
 
+def _bound(info: FieldInfo, kind: type[annotated_types.Ge] | type[annotated_types.Le]) -> float | None:
+    """The field's ``ge`` or ``le`` bound (a number in every section of the model)."""
+    for m in info.metadata:
+        if isinstance(m, kind):
+            value = m.ge if isinstance(m, annotated_types.Ge) else m.le
+            return float(value) if isinstance(value, int | float) else None
+    return None
+
+
 def _spec(name: str, section: str, field: str, info: FieldInfo) -> ParamSpec:
-    low = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
-    high = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
     choices = typing.get_args(info.annotation) if typing.get_origin(info.annotation) is typing.Literal else ()
     return ParamSpec(name, section, field, info.default, info.description or "", tuple(choices),
-                     None if low is None else float(low), None if high is None else float(high))
+                     _bound(info, annotated_types.Ge), _bound(info, annotated_types.Le))
 
 
 def _specs(model: type[RuntimeConfig]) -> Iterator[ParamSpec]:

@@ -26,7 +26,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.action.server import ServerGoalHandle
 from rclpy.callback_groups import ReentrantCallbackGroup
-from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
+from rclpy.lifecycle import LifecycleNode, LifecyclePublisher, LifecycleState, TransitionCallbackReturn
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from std_msgs.msg import String
@@ -75,9 +75,9 @@ class PlannerNode(LifecycleNode):
         self.scene_source: SceneSource | None = None
         self.camera = CameraFeed()
         self._entities: list[Callable[[], Any]] = []  # destroyers of what on_configure created
-        self._subgoal_pub: Any = None
-        self._bddl_pub: Any = None
-        self._status_pub: Any = None
+        self._subgoal_pub: LifecyclePublisher[SubgoalMsg] | None = None
+        self._bddl_pub: LifecyclePublisher[String] | None = None
+        self._status_pub: LifecyclePublisher[PlanStatus] | None = None
         self._active = False
         self._busy = False
         self.limits = InputLimits()
@@ -195,8 +195,9 @@ class PlannerNode(LifecycleNode):
             return goal_handle.is_cancel_requested or not self._active
 
         def feedback(stage: str, attempt: int, message: str, index: int = 0, count: int = 0) -> None:
-            goal_handle.publish_feedback(Plan.Feedback(stage=stage, attempt=attempt, message=message,
-                                                       subgoal_index=index, subgoal_count=count))
+            # rclpy 9's annotation names the wrapped FeedbackMessage; the method takes the Feedback.
+            goal_handle.publish_feedback(Plan.Feedback(  # type: ignore[arg-type]
+                stage=stage, attempt=attempt, message=message, subgoal_index=index, subgoal_count=count))
             state = PlanStatus.STATE_EXECUTING if stage == "executing" else PlanStatus.STATE_PLANNING
             self._publish_status(state, message=f"{stage}: {message}")
 

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+from typing import TypeVar
 
 import rclpy
+from rclpy.context import Context
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
+from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 RCLError = _rclpy.RCLError
+NodeT = TypeVar("NodeT", bound=Node)
 
 # Late joiners (a simulator started after the goal) still get the current problem/status.
 LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
@@ -29,7 +32,7 @@ def executor_threads() -> int:
     return max(MIN_EXECUTOR_THREADS, cpus)
 
 
-def spin_until_shutdown(node: Any) -> None:
+def spin_until_shutdown(node: Node) -> None:
     """Spin ``node`` in a MultiThreadedExecutor until Ctrl-C / context shutdown, then clean up.
 
     Multi-threaded because the planner's action callback blocks while waiting for skill status.
@@ -56,13 +59,13 @@ def spin_until_shutdown(node: Any) -> None:
 class BackgroundExecutor:
     """A MultiThreadedExecutor spinning in a daemon thread."""
 
-    def __init__(self, context: Any = None, num_threads: int = 6) -> None:
+    def __init__(self, context: Context | None = None, num_threads: int = 6) -> None:
         self.executor = MultiThreadedExecutor(num_threads=num_threads, context=context)
-        self.nodes: list[Any] = []
+        self.nodes: list[Node] = []
         self.thread = threading.Thread(target=self.executor.spin, daemon=True)
         self.thread.start()
 
-    def add(self, node: Any) -> Any:
+    def add(self, node: NodeT) -> NodeT:
         self.executor.add_node(node)
         self.nodes.append(node)
         return node

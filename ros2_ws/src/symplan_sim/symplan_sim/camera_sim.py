@@ -32,6 +32,12 @@ def camera_info_msg(intrinsics: Any, header: Any) -> CameraInfo:
                       r=np.eye(3).reshape(-1).tolist(), p=np.hstack([k, np.zeros((3, 1))]).reshape(-1).tolist())
 
 
+def _depth(depth: np.ndarray | None) -> np.ndarray:
+    if depth is None:  # the renderer gives every frame its depth
+        raise ValueError("a rendered frame without depth")
+    return depth
+
+
 def image_msg(array: np.ndarray, encoding: str, header: Any) -> Image:
     from symplan_core.rosio.images import numpy_to_image_fields
 
@@ -72,7 +78,8 @@ class CameraSimNode(Node):
                  else NoiseConfig.default().scaled(float(noise_setting)))
         scene = render_task(load_problem(self.get_parameter("task").value), seed=int(self.get_parameter("seed").value))
         frames = scene.frames(max(1, int(self.get_parameter("frames").value)), noise)
-        depth_mm = [np.nan_to_num(f.depth * 1000.0, nan=0.0).clip(0, 65535).round().astype(np.uint16) for f in frames]
+        depth_mm = [np.nan_to_num(_depth(f.depth) * 1000.0, nan=0.0).clip(0, 65535).round().astype(np.uint16)
+                    for f in frames]
         return scene, [(f.rgb, d) for f, d in zip(frames, depth_mm, strict=True)]
 
     def publish_frame(self) -> None:

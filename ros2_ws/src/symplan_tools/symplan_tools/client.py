@@ -17,6 +17,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from lifecycle_msgs.msg import Transition
 from lifecycle_msgs.srv import ChangeState, GetState
 from rclpy.action import ActionClient
+from rclpy.client import Client
 from rclpy.node import Node
 from rclpy.task import Future
 from symplan_interfaces.action import Plan
@@ -98,9 +99,10 @@ class PlannerClient:
         self.node = node
         self.resend_after_s = resend_after_s  # a service request without an answer is sent again
         self.plan_client = GoalClient(node, Plan, f"{planner}/plan")
-        self.change_state = node.create_client(ChangeState, f"{planner}/change_state")
-        self.get_state = node.create_client(GetState, f"{planner}/get_state")
-        self.verify = node.create_client(VerifyPlan, f"{planner}/verify_plan")
+        # rclpy's create_client cannot name the request/response types it returns.
+        self.change_state: Client[Any, Any] = node.create_client(ChangeState, f"{planner}/change_state")
+        self.get_state: Client[Any, Any] = node.create_client(GetState, f"{planner}/get_state")
+        self.verify: Client[Any, Any] = node.create_client(VerifyPlan, f"{planner}/verify_plan")
         self.subgoals: list[Subgoal] = []
         self.diagnostics: deque[DiagnosticArray] = deque(maxlen=2000)  # the newest (a long run's client stays small)
         self._on_subgoal = on_subgoal
