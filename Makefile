@@ -63,7 +63,10 @@ $(STAMPS)/verl: pyproject.toml | $(STAMPS)/core
 verl: $(STAMPS)/verl
 
 # Always run: no-ops (no network) once the data directory / model are complete.
+# The real RGB-D frame comes from a Debian package (`apt-get download`): a fresh machine may have
+# no package lists yet, so they are read once when none are there.
 data: $(STAMPS)/core
+	@ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt-get update -qq
 	$(VENV)/bin/symplan data fetch --eai --wordnet --perception
 	$(VENV)/bin/symplan data verify --eai --wordnet --perception
 
