@@ -165,7 +165,7 @@ def run(n_tasks: int, reps: int, profile: bool, wall: bool = False,
         "plans_per_s_one_core": round(len(per_plan) / sum(per_plan)),
         "batch_task": f"b100/{name}", "batch_size": BATCH,
         "batch_s_median": round(statistics.median(batch_times), 4),
-        "targets": {"us_per_step": 20, "median_us_per_plan": 200, "plans_per_s_one_core": 5000, "batch_s": 0.2},
+        "targets": {"us_per_step": 5, "median_us_per_plan": 100, "plans_per_s_one_core": 10000, "batch_s": 0.2},
     }
     if profile:
         prof = cProfile.Profile()

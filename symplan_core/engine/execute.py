@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 
 from symplan_core.engine.actions import ActionSpec
 from symplan_core.engine.checks import (
@@ -32,6 +33,8 @@ from symplan_core.engine.state import State
 from symplan_core.engine.world import World
 from symplan_core.errors import EngineConfigError
 
+_SECOND = itemgetter(1)
+
 
 def reach(world: World, state: State, target: str) -> frozenset[str]:
     """What ``navigate(target)`` reaches: target and what is transitively on/in/under it or
@@ -40,7 +43,7 @@ def reach(world: World, state: State, target: str) -> frozenset[str]:
         return frozenset((target,))
     unders = [fact for fact in state.facts if fact[0] in ATTACHMENT_RELATIONS]
     # Fast path (most navigate targets are small objects): nothing rests on/in/under target.
-    if all(t != target for _r, t in state.support.values()) and all(f[2] != target for f in unders):
+    if target not in set(map(_SECOND, state.support.values())) and all(f[2] != target for f in unders):
         return frozenset((target,))
     reached = {target}
     frontier = [target]

@@ -31,6 +31,7 @@ from symplan_core.engine.world import WATER_TAPS, World, build_world
 from symplan_core.errors import SymPlanError, TaskError
 
 HAND_CAPACITY = {"single": 1, "dual": 2}
+_RESOLVED_MAX = 50_000  # bound on the per-task cache of resolved calls
 _STATIC = frozenset({"inroom"})
 
 
@@ -130,6 +131,9 @@ class CompiledTask:
         self.action_set_name = actions or ("b100" if problem.domain == "igibson" else "b1k")
         self.specs: dict[str, ActionSpec] = action_set(self.action_set_name)
         self.actions: dict[str, CompiledAction] = {n: compile_action(s) for n, s in self.specs.items()}
+        #: (action, raw args) -> (compiled action, full args) of well-formed calls already resolved
+        #: (an RL batch scores the same calls many times); never mutated by a caller
+        self._resolved: dict[tuple[str, tuple[str, ...]], tuple[CompiledAction, list[str]]] = {}
         added = frozenset(self.problem.objects) - frozenset(problem.objects)  # substances from normalization
         self.goal_evidence = goal_evidence
         self.world: World = build_world(self.problem, problem.domain, added, goal_evidence, open_defaults)
@@ -157,6 +161,7 @@ class CompiledTask:
         for spec in specs:
             self.specs[spec.name] = spec
             self.actions[spec.name] = compile_action(spec, checks)
+        self._resolved.clear()
 
     def _build_initial(self) -> State:
         state = State(substances=frozenset(o for o in self.world.objects if self.world.is_substance(o)))
@@ -192,6 +197,9 @@ class CompiledTask:
     # -- calls ------------------------------------------------------------
     def resolve(self, call: Call) -> tuple[CompiledAction | None, list[str], Finding | None]:
         """Check a call is well-formed: known action, arity, known objects."""
+        known = self._resolved.get((call.action, call.args))
+        if known is not None:  # the same well-formed call, seen before on this task
+            return known[0], known[1], None
         action = self.actions.get(call.action)
         if action is None:
             allowed = ", ".join(sorted(self.actions))
@@ -210,6 +218,8 @@ class CompiledTask:
                                              f"no object {raw!r} in this scene",
                                              "use only objects listed in the environment")
             args.append(full)
+        if len(self._resolved) < _RESOLVED_MAX:
+            self._resolved[(call.action, call.args)] = (action, args)
         return action, args, None
 
     def apply(self, state: State, call: Call, trace: bool = True) -> StepOutcome:
