@@ -107,7 +107,7 @@ class _Search:
         self.state = state
         del self.calls[n:]
 
-    def ensure(self, action: str, args: list[str], depth: int = 0) -> None:
+    def ensure(self, action: str, args: list[str]) -> None:
         """Repair failed preconditions of ``action(args)`` until none is left."""
         compiled = self.t.actions[action]
         for _ in range(_MAX_REPAIRS):
@@ -334,7 +334,7 @@ class _Search:
         self.ensure_open(target)
         if obj not in self.state.held:
             self.do("grasp", obj)
-        self.batch_grasp(action, target)
+        self.batch_grasp()
         self.do(action, obj, target)
 
     def ensure_open(self, target: str) -> None:
@@ -345,7 +345,7 @@ class _Search:
         if box is not None:
             self.do("open", box)
 
-    def batch_grasp(self, action: str, target: str) -> None:
+    def batch_grasp(self) -> None:
         """Dual-arm: while here, also take another object that a pending goal moves."""
         while len(self.state.held) < self.t.capacity:
             extra = next((t.args[0] for t in self.pending if self._carry_candidate(t)), None)
