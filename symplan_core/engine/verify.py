@@ -134,6 +134,7 @@ class CompiledTask:
         #: (action, raw args) -> (compiled action, full args) of well-formed calls already resolved
         #: (an RL batch scores the same calls many times); never mutated by a caller
         self._resolved: dict[tuple[str, tuple[str, ...]], tuple[CompiledAction, list[str]]] = {}
+        self._assumption_texts: dict[str, tuple[str, str, str]] = {}
         added = frozenset(self.problem.objects) - frozenset(problem.objects)  # substances from normalization
         self.goal_evidence = goal_evidence
         self.world: World = build_world(self.problem, problem.domain, added, goal_evidence, open_defaults)
@@ -222,8 +223,9 @@ class CompiledTask:
             self._resolved[(call.action, call.args)] = (action, args)
         return action, args, None
 
-    def apply(self, state: State, call: Call, trace: bool = True) -> StepOutcome:
-        """Execute one call on ``state`` (mutated). Malformed calls change nothing."""
+    def apply(self, state: State, call: Call, trace: bool = True, reported: set[str] | None = None) -> StepOutcome:
+        """Execute one call on ``state`` (mutated). Malformed calls change nothing. ``reported``:
+        objects whose ASSUMED_STATE diagnostic was already given (updated; see ``verify``)."""
         action, args, problem = self.resolve(call)
         if problem is not None:
             return StepOutcome([problem], [], applied=False)
@@ -237,7 +239,9 @@ class CompiledTask:
             errors.append(err)
         diagnostics = self._assumed_affordances(call, action, args) if self.world.unknown else ()
         if self.world.assumed_open and action.reads_open:
-            diagnostics = [*diagnostics, *self._assumed_states(state, call, args)]
+            assumed = self._assumed_states(state, call, args, reported)
+            if assumed:
+                diagnostics = [*diagnostics, *assumed]
         redundant = redundant_effect(action, state, args)
         if redundant is not None:
             redundant = self.shorten_text(redundant)
@@ -266,10 +270,11 @@ class CompiledTask:
                     ""))
         return out
 
-    def _assumed_states(self, state: State, call: Call, args: list[str]) -> list[Finding]:
+    def _assumed_states(self, state: State, call: Call, args: list[str],
+                        reported: set[str] | None = None) -> list[Finding]:
         """One ASSUMED_STATE diagnostic per unstated ``open`` this call reads: an argument's own,
-        or that of a container an argument is (transitively) inside. ``verify`` keeps the first
-        per object."""
+        or that of a container an argument is (transitively) inside; none for an object in
+        ``reported`` (``verify`` passes the objects it has reported, so each comes once per plan)."""
         assumed = self.world.assumed_open
         seen = []
         for arg in args:
@@ -278,14 +283,25 @@ class CompiledTask:
                     seen.append(obj)
         out = []
         for obj in seen:
-            is_open, why = assumed[obj]
-            name = self.names.short(obj)
-            out.append(Finding(call.step, call.text, ErrorKind.ASSUMED_STATE,
-                                   f"the task does not state whether {name} is open; assumed "
-                                   f"{'open' if is_open else 'closed'} ({why})",
-                                   f"state (open {name}) or (not (open {name})) in the task to decide it",
-                                   f"(open {name})" if is_open else f"(not (open {name}))"))
+            if reported is not None:
+                if obj in reported:
+                    continue
+                reported.add(obj)
+            message, hint, literal = self._assumption_text(obj)
+            out.append(Finding(call.step, call.text, ErrorKind.ASSUMED_STATE, message, hint, literal))
         return out
+
+    def _assumption_text(self, obj: str) -> tuple[str, str, str]:
+        """(message, hint, literal) of the ASSUMED_STATE diagnostic about ``obj`` (built once)."""
+        text = self._assumption_texts.get(obj)
+        if text is None:
+            is_open, why = self.world.assumed_open[obj]
+            name = self.names.short(obj)
+            text = self._assumption_texts[obj] = (
+                f"the task does not state whether {name} is open; assumed {'open' if is_open else 'closed'} ({why})",
+                f"state (open {name}) or (not (open {name})) in the task to decide it",
+                f"(open {name})" if is_open else f"(not (open {name}))")
+        return text
 
     # -- goal ---------------------------------------------------------------
     def goal_report(self, state: State) -> tuple[list[bool], float]:
@@ -327,7 +343,7 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
     errors: list[Finding] = []
     warnings: list[Finding] = []
     diagnostics: list[Finding] = []
-    assumed_seen: set[str] = set()  # ASSUMED_STATE: reported once per object
+    assumed_seen: set[str] = set()  # objects whose ASSUMED_STATE was reported (once per plan)
     steps: list[dict] = []
     prefix = None
     for item in parsed.items:
@@ -336,13 +352,11 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
                                       "write one call per line as action(arg, ...)"))
             outcome_errors: list[Finding] = [errors[-1]]
         else:
-            outcome = task.apply(state, item, trace=trace)
+            outcome = task.apply(state, item, trace=trace, reported=assumed_seen)
             errors.extend(outcome.errors)
             warnings.extend(outcome.warnings)
             if outcome.diagnostics:
-                diagnostics.extend(d for d in outcome.diagnostics if d.kind is not ErrorKind.ASSUMED_STATE
-                                   or d.precondition not in assumed_seen)
-                assumed_seen.update(d.precondition for d in outcome.diagnostics if d.kind is ErrorKind.ASSUMED_STATE)
+                diagnostics.extend(outcome.diagnostics)
             outcome_errors = outcome.errors
             if trace:
                 steps.append({"step": item.step, "call": item.text, "applied": outcome.applied,
