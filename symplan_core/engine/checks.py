@@ -137,12 +137,13 @@ def _free_hand(w, s, a, cap):
 def can_carry(w: World, obj: str) -> bool:
     """``obj`` can be picked up: a known non-fixture, non-substance, or one the goal moves."""
     aff = w.affordances[obj]
-    return (aff.known or obj in w.moved) and not w.is_fixture(obj) and not aff.substance
+    return ((aff.known and aff.liftable_known) or obj in w.moved) and not w.is_fixture(obj) and not aff.substance
 
 
 def _graspable(w, s, a, _cap):
     obj = a[0]
-    if not w.affordances[obj].known and obj not in w.moved:
+    aff = w.affordances[obj]
+    if not (aff.known and aff.liftable_known) and obj not in w.moved:
         return _affordance("graspable", f"{obj} ({w.objects[obj]}) is in no BEHAVIOR synset table, so it is not "
                            "graspable by default", f"act on {obj} in place, or grasp an object of a known type")
     if w.is_fixture(obj):

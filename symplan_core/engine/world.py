@@ -34,6 +34,9 @@ class Affordances:
     abilities: frozenset[str] = frozenset()
     substance: bool = False
     object_type: str = ""  # BEHAVIOR objectType: rigidBody, cloth, softBody, rope, liquid, ...
+    #: False for a synset only iGibson's scene data knows (``vehicle.n.01``): its abilities are
+    #: known, whether it can be picked up is not (not graspable unless the goal moves it)
+    liftable_known: bool = True
 
     def allows(self, ability: str) -> bool:
         return not self.known or ability in self.abilities
@@ -166,7 +169,7 @@ def _lookup_affordances(synset: str, igibson: bool = False) -> Affordances:
     info = synset_info(synset)
     if info is None and igibson and synset in igibson_abilities():  # in iGibson's table only
         row = igibson_abilities()[synset]
-        aff = Affordances(True, frozenset(a for a in row if a in IGIBSON_OWN), False, "rigidBody")
+        aff = Affordances(True, frozenset(a for a in row if a in IGIBSON_OWN), False, "rigidBody", False)
         return replace(aff, abilities=aff.abilities | _derived_abilities(synset, aff, igibson))
     if info is None:
         return Affordances(known=False)
