@@ -90,6 +90,10 @@ PHYSICAL = {
         ("covered", ("cookie_sheet.n.01_1", "stain.n.01_1"), False)),
     "dust_comes_off_with_a_dry_rag": ("b1k/clean_a_suitcase", ["navigate(bag_1)", "grasp(rag_1)", "clean(bag_1)"],
                                       ("covered", ("bag.n.06_1", "dirt.n.02_1"), False)),
+    "thaw_a_fish_out_of_the_fridge": (
+        "b100/thawing_frozen_food", ["navigate(electric_refrigerator_1)", "open(electric_refrigerator_1)",
+                                     "grasp(fish_1)", "navigate(sink_1)", "place_next_to(fish_1, sink_1)", "thaw(fish_1)"],
+        ("frozen", ("fish.n.02_1",), False)),
     "water_a_fixed_plant_from_a_held_watering_can": (
         "b1k/watering_outdoor_flowers", ["navigate(watering_can_1)", "grasp(watering_can_1)", "navigate(pot_plant_1)",
                                          "saturate(pot_plant_1, water_1)"],
