@@ -16,9 +16,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # Tests exercise the source tree of the workspace's Python packages (no rebuild needed after an
-# edit); the helpers live in symplan_ros_testkit.py next to this file.
+# edit); the helpers live in symplan_ros_testkit.py next to this file and tests/runtime/runtime_testkit.py.
 PKG_SRCS = [ROOT / "ros2_ws" / "src" / name for name in ("symplan_ros", "symplan_sim", "symplan_tools")]
-for p in (*map(str, PKG_SRCS), str(ROOT), str(Path(__file__).parent)):
+for p in (*map(str, PKG_SRCS), str(ROOT), str(Path(__file__).parent), str(ROOT / "tests" / "runtime")):
     if p not in sys.path:
         sys.path.insert(0, p)
 

@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+from symplan_ros_testkit import CONFIG
 from symplan_tools.waits import WAIT_S, wait_until
 
 pytestmark = pytest.mark.needs_ros
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 TASK = "b1k/attach_a_camera_to_a_tripod"
 INSTRUCTION = "attach the camera to the tripod"
 RGB, DEPTH, INFO = "/camera/color/image_raw", "/camera/depth/image_raw", "/camera/color/camera_info"

@@ -3,16 +3,14 @@ endpoint as ERROR, and the node stays up (real OpenAI-compatible backend, real D
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from symplan_ros_testkit import CONFIG
 from symplan_tools.waits import wait_until
 
 pytestmark = pytest.mark.needs_ros
 
 pytest.importorskip("httpx", reason="the openai backend needs the `llm` extra (httpx)")
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 DOWN = "openai:http://127.0.0.1:9/v1?model=none&max_retries=0&connect_timeout=2"  # port 9: discard, closed
 
 

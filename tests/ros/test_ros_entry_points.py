@@ -14,13 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from symplan_ros_testkit import ROOT, domain_id_for
+from symplan_ros_testkit import CONFIG, domain_id_for
 from symplan_tools.waits import wait_until
 
 pytestmark = pytest.mark.needs_ros
 
 BIN = Path(sys.executable).parent
-CONFIG = ROOT / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 
 
 @pytest.fixture(scope="module")

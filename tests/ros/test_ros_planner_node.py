@@ -8,10 +8,9 @@ one MultiThreadedExecutor (the planner's action callback blocks waiting for skil
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
-from symplan_ros_testkit import (
+from runtime_testkit import (
     BENCH,
     GOOD_PLAN,
     TASK,
@@ -19,11 +18,11 @@ from symplan_ros_testkit import (
     replay,
     suffix_backend,
 )
+from symplan_ros_testkit import CONFIG
 from symplan_tools.waits import WAIT_S, wait_future, wait_until
 
 pytestmark = pytest.mark.needs_ros
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 
 
 def _factory(spec: str):

@@ -4,13 +4,11 @@ published, unless `engine.allow_unknown_affordances` is set."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from symplan_ros_testkit import CONFIG
 
 pytestmark = pytest.mark.needs_ros
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 # A real B-1K task whose plan must grasp tape_1 (tape.n.01 is in no BEHAVIOR table).
 TASK, BENCH = "buying_office_supplies", "b1k"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from symplan_ros_testkit import BENCH, GOOD_PLAN, TASK
+from runtime_testkit import BENCH, GOOD_PLAN, TASK
 
 from symplan_core.bddl.writer import write_problem
 from symplan_core.tasks import load_problem

@@ -17,16 +17,16 @@ import time
 from pathlib import Path
 
 import pytest
+from runtime_testkit import BENCH, TASK
 from soakkit.fuzz import padded
 from soakkit.rig import Rig, RigConfig
-from symplan_ros_testkit import BENCH, TASK
+from symplan_ros_testkit import CONFIG
 from symplan_tools.waits import wait_future, wait_until
 
 from symplan_core.tasks import problem_path
 
 pytestmark = pytest.mark.needs_ros
 
-CONFIG = Path(__file__).resolve().parents[2] / "ros2_ws/src/symplan_bringup/config/planner.yaml"
 CLOSED = "openai:http://127.0.0.1:9/v1?model=none&max_retries=0&connect_timeout=1"
 
 

@@ -3,7 +3,7 @@ found by the soak, where a cancel at `planning` waited for every repair round an
 
 from __future__ import annotations
 
-from symplan_ros_testkit import BENCH, TASK
+from runtime_testkit import BENCH, TASK
 
 from symplan_core.llm.base import FunctionBackend
 from symplan_core.planners.reference_backend import make_planner_backend

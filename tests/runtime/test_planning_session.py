@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symplan_ros_testkit import (
+from runtime_testkit import (
     BENCH,
     TASK,
     garbage_backend,
