@@ -21,8 +21,9 @@ runtime        ``runtime.sources.SceneError``, ``runtime.limits.RequestRejected`
 
 Classes that were ``ValueError`` (or another built-in) before keep it as a second base, so code
 that caught the built-in still works. What the engine finds in a plan is no exception: it is data,
-``engine.Finding`` (an error, warning or diagnostic of one step; formerly ``EngineError``). This module imports nothing from the project: every layer
-may import it.
+``engine.Finding`` (an error, warning or diagnostic of one step; formerly ``EngineError``).
+
+This module imports nothing from the project: every layer may import it.
 """
 
 from __future__ import annotations
