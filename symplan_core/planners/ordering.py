@@ -11,7 +11,7 @@ re-grounding pass may then pick other objects).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from symplan_core.planners.grounding import Target
 
@@ -26,8 +26,8 @@ class Searcher(Protocol):
     def holds(self, target: Target) -> bool: ...
     def achieve(self, target: Target) -> None: ...
     def ways(self, target: Target) -> list[Callable[[], None]]: ...
-    def snapshot(self) -> object: ...
-    def restore(self, snap: object) -> None: ...
+    def snapshot(self) -> Any: ...  # whatever restore() takes back
+    def restore(self, snap: Any) -> None: ...
 
 
 def achieve_in_order(search: Searcher, targets: list[Target]) -> None:

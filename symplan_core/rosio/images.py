@@ -69,7 +69,7 @@ def _as_bytes(data: Any) -> bytes | memoryview:
     if isinstance(data, bytes):
         return data
     if isinstance(data, np.ndarray):
-        return memoryview(np.ascontiguousarray(data, dtype=np.uint8))
+        return np.ascontiguousarray(data, dtype=np.uint8).data
     return memoryview(data).cast("B")
 
 
