@@ -27,7 +27,7 @@ log() { printf '[setup_ros] %s\n' "$*"; }
 # Runtime (rclpy + message packages) and build tools (rosidl generators, ament, colcon).
 WHEELS=(
   "ros-kilted-rclpy[fastrtps]" ros-kilted-std-msgs ros-kilted-sensor-msgs ros-kilted-std-srvs
-  ros-kilted-diagnostic-msgs ros-kilted-lifecycle-msgs ros-kilted-action-msgs
+  ros-kilted-diagnostic-msgs ros-kilted-lifecycle-msgs ros-kilted-action-msgs ros-kilted-visualization-msgs
   ros-kilted-builtin-interfaces
   ros-kilted-rosidl-default-generators ros-kilted-rosidl-core-generators ros-kilted-ament-cmake
   ros-kilted-ament-package ros-kilted-ament-cmake-include-directories

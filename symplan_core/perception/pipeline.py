@@ -512,3 +512,60 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         drafts.append(finish(name, rg.objects, rg.sources, rg.init, rg.goal, dict(rg.fact_sources), regions,
                              draft_scene, info, wanted=wanted))
     return drafts
+
+
+@dataclass(frozen=True)
+class SeenObject:
+    """One object of :func:`observe_scene`: the scene's instance name (``synset_k``), what identifies
+    it across perceptions (its marker id, else None), its fused world box and its image box."""
+
+    instance: str
+    synset: str
+    label: str
+    marker_id: int | None
+    box: Any  # lifting.Box3D, world frame (z up)
+    image_box: tuple[float, float, float, float] | None  # x0, y0, x1, y1 in the last frame that saw it
+    score: float
+
+
+@dataclass(frozen=True)
+class SceneSnapshot:
+    """What one perception shows, without a goal: objects and the relations between them (the
+    same detection, grounding, lifting and relation stages as :func:`perceive`)."""
+
+    objects: dict[str, SeenObject]
+    relations: tuple[tuple[str, ...], ...]  # (predicate, arg, ...) over instance names and rooms
+    pose: Any  # 4 x 4 camera -> world of the frames (the first frame's, else the config default)
+    notes: tuple[str, ...] = ()
+
+
+def observe_scene(frames: Sequence[Frame], detector: Detector, intrinsics: CameraIntrinsics,
+                  config: PerceptionConfig | None = None) -> SceneSnapshot:
+    """Key frames -> the objects and relations they show (no goal, no verifier): what execution
+    monitoring compares a subgoal's expected effects with. Raises like :func:`perceive`
+    (``NoDetectionsError`` when nothing could be grounded or placed)."""
+    config = config or PerceptionConfig()
+    frames = list(frames)
+    if not frames:
+        raise FrameError("no frames to perceive from")
+    for frame in frames:
+        intrinsics.check(frame)
+        if frame.depth is None:
+            raise DepthError(f"{frame.label} has no depth: 3-D lifting needs a depth image per frame")
+    detections = [[d.in_frame(i) for d in detector.detect(f, [])] for i, f in enumerate(frames)]
+    dropped: dict[str, dict] = {}
+    grounded = _ground(detections, {}, config.aliases, dropped)
+    observed, notes = observe(frames, grounded, intrinsics, config.default_pose(), config.lift)
+    scene = _instances(observed, config.domain or "omnigibson")
+    found = infer_relations(scene.regions, config.relations)
+    objects: dict[str, SeenObject] = {}
+    for inst, synset in scene.seen.items():
+        obs = scene.evidence[inst]
+        sighting = obs.sightings[0]
+        dets = [d for s in obs.sightings for d in s.detections]
+        last = max(dets, key=lambda d: d.frame) if dets else None
+        objects[inst] = SeenObject(inst, synset, obs.label, obs.marker_id, sighting.box,
+                                   tuple(float(v) for v in last.box) if last is not None else None, obs.score)
+    relations = tuple(dict.fromkeys((rel.predicate, *rel.args) for rel in found.relations))
+    pose = frames[0].pose if frames[0].pose is not None else config.default_pose()
+    return SceneSnapshot(objects, relations, pose, tuple(notes) + tuple(scene.notes))

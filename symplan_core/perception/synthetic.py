@@ -77,7 +77,9 @@ class _Face:
 class SyntheticScene:
     """A rendered task: camera, fiducial map, ground truth and the frames it yields."""
 
-    def __init__(self, problem: Problem, seed: int = 0) -> None:
+    def __init__(self, problem: Problem, seed: int = 0, marker_ids: dict[str, int] | None = None) -> None:
+        """``marker_ids``: instance (or ``room:NAME``) -> tag id to keep (a re-render of a changed
+        world keeps each thing's tag, so a detector's map stays right); others get unused ids."""
         self.problem = problem
         self.seed = seed
         rng = np.random.default_rng(seed)
@@ -86,12 +88,14 @@ class SyntheticScene:
         self.truth: dict[int, str] = {}
         markers: dict[int, MarkerEntry] = {}
         ids: dict[str, int] = {}
+        fixed = dict(marker_ids or {})
+        free = (i for i in range(max(fixed.values(), default=-1) + 1, 1 << 20) if i not in fixed.values())
         for item in self.items:  # one id per instance (every patch of a substance shares it) and room
             if item.kind == "room":
                 continue
             who = item.instance or f"room:{item.room}"
             if who not in ids:
-                ids[who] = len(ids)
+                ids[who] = fixed[who] if who in fixed else len(ids) if not fixed else next(free)
                 self.truth[ids[who]] = who
                 markers[ids[who]] = MarkerEntry(synset=item.synset, room=item.room)
             item.marker_id = ids[who]
@@ -261,6 +265,7 @@ def _tag_image(dictionary, marker_id: int, width: int, height: int) -> np.ndarra
     return cv2.resize(canvas, (max(width, 1), max(height, 1)), interpolation=cv2.INTER_AREA)
 
 
-def render_task(problem: Problem, seed: int = 0) -> SyntheticScene:
-    """A synthetic scene for a parsed BEHAVIOR problem (see the module docstring)."""
-    return SyntheticScene(problem, seed)
+def render_task(problem: Problem, seed: int = 0, marker_ids: dict[str, int] | None = None) -> SyntheticScene:
+    """A synthetic scene for a parsed BEHAVIOR problem (see the module docstring); ``marker_ids``
+    keeps given things' tag ids (a re-render of a changed world)."""
+    return SyntheticScene(problem, seed, marker_ids)

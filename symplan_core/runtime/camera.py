@@ -140,6 +140,26 @@ class CameraFeed:
             with self._arrived:
                 self._arrived.wait(min(0.05, remaining))
 
+    def frames_after(self, since: float, min_frames: int, timeout_s: float,
+                     should_cancel: Callable[[], bool] = lambda: False) -> tuple[list[Frame], CameraIntrinsics]:
+        """(frames received after ``since`` (``time.monotonic()``), intrinsics) once ``min_frames`` of
+        them are there; as many as came when ``timeout_s`` (counted from ``since``) ends, if any;
+        CameraUnavailable otherwise (execution monitoring: frames of the world after a skill)."""
+        wanted = min(max(1, min_frames), self.config.buffer_frames)
+        deadline = since + timeout_s
+        while True:
+            with self._lock:
+                frames = [frame for at, frame in self._recent if at >= since]
+            intrinsics = self.stream.intrinsics
+            remaining = deadline - time.monotonic()
+            if intrinsics is not None and (len(frames) >= wanted or (frames and remaining <= 0)):
+                return frames[-wanted:], intrinsics
+            if remaining <= 0 or should_cancel():
+                raise CameraUnavailable(self.frame_problem(waited_s=timeout_s) or
+                                        f"no frame within {timeout_s:g} s of the report")
+            with self._arrived:
+                self._arrived.wait(min(0.05, max(remaining, 0.001)))
+
     # ---- health -----------------------------------------------------------------------------
     def blocking_problem(self) -> str:
         """A configuration problem that no waiting can fix ("" when there is none)."""

@@ -54,6 +54,14 @@ class ExecutionSection(_Section):
     replan_limit: int = Field(3, ge=0, le=50, description="replans allowed per goal after FAILED or timed-out subgoals")
     skill_timeout_s: float = Field(30.0, ge=0.01, le=3600.0, description=(
         "seconds to wait for SUCCEEDED/FAILED of one subgoal"))
+    monitor: Literal["auto", "off", "camera"] = Field("auto", description=(
+        "check each SUCCEEDED subgoal's observable effects with the camera: camera, off, or auto "
+        "(camera when scene.source is camera); a contradicted subgoal is replanned from the perceived state"))
+    monitor_frames: int = Field(3, ge=1, le=64, description="fresh frames perceived to check one subgoal")
+    monitor_wait_s: float = Field(5.0, ge=0.0, le=3600.0, description=(
+        "how long to wait for fresh frames after a SUCCEEDED report (none: the effects are unobservable)"))
+    monitor_settle_s: float = Field(0.2, ge=0.0, le=60.0, description=(
+        "frames received within this many seconds after the report are not used (the scene settles)"))
 
 
 class SceneSection(_Section):

@@ -12,6 +12,7 @@ LLM output is only ever parsed by the engine (data, never code).
 from __future__ import annotations
 
 import itertools
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from symplan_core.planners.reference_backend import make_planner_backend
 from symplan_core.prompts import build_prompt
 from symplan_core.prompts.builder import Variant
 from symplan_core.runtime.config import EngineSection, ExecutionSection, PlannerSection, RuntimeConfig
+from symplan_core.runtime.monitor import ExecutionMonitor, MonitorResult, Verdict, reground
 from symplan_core.runtime.repair import repair_sample
 from symplan_core.runtime.sources import Scene, SceneError, SceneSource, TaskRequest
 
@@ -74,6 +76,7 @@ class SessionResult:
     canceled: bool = False
     plans: list[ValidatedPlan] = field(default_factory=list)  # every plan validated, aborted ones too
     scene: dict[str, Any] = field(default_factory=dict)  # how the scene was made (camera: verdicts, provenance)
+    checks: list[tuple[Subgoal, MonitorResult]] = field(default_factory=list)  # execution monitoring verdicts
 
 
 class _Canceled(Exception):
@@ -83,6 +86,7 @@ class _Canceled(Exception):
 # (stage, attempt, message[, subgoal_index, subgoal_count])
 Feedback = Callable[..., None]
 Dispatch = Callable[[Subgoal], tuple[Outcome, str]]  # run one subgoal, report its outcome
+OnCheck = Callable[[Subgoal, MonitorResult], None]  # told each execution-monitoring verdict
 
 
 class PlanningSession:
@@ -94,8 +98,10 @@ class PlanningSession:
     """
 
     def __init__(self, backend: PlannerBackend, robot: str = "single", planner: PlannerSection | None = None,
-                 execution: ExecutionSection | None = None, engine: EngineSection | None = None) -> None:
+                 execution: ExecutionSection | None = None, engine: EngineSection | None = None,
+                 monitor: ExecutionMonitor | None = None) -> None:
         self.backend = backend
+        self.monitor = monitor  # None: SUCCEEDED is believed (execution.monitor off)
         self.planner = planner or PlannerSection()
         self.execution = execution or ExecutionSection()
         self.engine = engine or EngineSection()
@@ -109,12 +115,14 @@ class PlanningSession:
         return self.backend.name
 
     @classmethod
-    def from_config(cls, config: RuntimeConfig, backend: PlannerBackend | None = None) -> PlanningSession:
+    def from_config(cls, config: RuntimeConfig, backend: PlannerBackend | None = None,
+                    monitor: ExecutionMonitor | None = None) -> PlanningSession:
         """The session a configuration describes; ``backend`` None: built from ``planner.backend``
-        by the one planner factory (raises BackendSpecError / BackendUnavailableError)."""
+        by the one planner factory (raises BackendSpecError / BackendUnavailableError); ``monitor``:
+        the execution monitor (``runtime.monitor.monitor_for``), None when monitoring is off."""
         planner = config.planner
         return cls(backend or make_planner_backend(planner.backend), config.robot, planner, config.execution,
-                   config.engine)
+                   config.engine, monitor)
 
     # ---- planning ----------------------------------------------------------------------
     def accepts(self, result: VerifyResult) -> bool:
@@ -178,9 +186,11 @@ class PlanningSession:
     # ---- the whole goal ----------------------------------------------------------------
     def run(self, request: TaskRequest, scene_source: SceneSource, dispatch: Dispatch,
             feedback: Feedback, should_cancel: Callable[[], bool] = lambda: False,
-            on_scene: Callable[[Scene, str, str], None] | None = None) -> SessionResult:
+            on_scene: Callable[[Scene, str, str], None] | None = None,
+            on_check: OnCheck | None = None) -> SessionResult:
         """Plan and execute one goal; never raises for bad input (see SessionResult.errors).
-        ``on_scene(scene, goal_id, robot)`` is told the problem before anything is planned."""
+        ``on_scene(scene, goal_id, robot)`` is told the problem before anything is planned;
+        ``on_check(subgoal, verdict)`` each execution-monitoring verdict."""
         goal_id = uuid.uuid4().hex[:8]
         robot = request.robot or self.robot
         feedback("scene", 0, "resolving the scene")
@@ -202,6 +212,8 @@ class PlanningSession:
                                  errors=[f"bddl_check: {type(exc).__name__}: {exc}"], scene=scene.details)
         state = task.initial_state()
         result = SessionResult(False, "", bddl=scene.bddl_text, scene=scene.details)
+        if self.monitor is not None:
+            self.monitor.bind(dict(scene.problem.objects), scene.details)
         history: list[str] = []
         attempt = 0
         while True:
@@ -221,7 +233,7 @@ class PlanningSession:
                 result.executed.extend(plan.subgoals)  # validated, reported, not dispatched
                 result.success, result.message = True, "plan validated (execute=false)"
                 return result
-            failure = self._execute(task, state, plan, dispatch, feedback, should_cancel, result)
+            failure = self._execute(task, state, plan, dispatch, feedback, should_cancel, result, on_check)
             if failure is None:
                 result.success = True
                 result.message = f"goal reached with {len(result.executed)} subgoals, {result.replans} replans"
@@ -239,7 +251,7 @@ class PlanningSession:
 
     def _execute(self, task: CompiledTask, state: State, plan: ValidatedPlan, dispatch: Dispatch,
                  feedback: Feedback, should_cancel: Callable[[], bool],
-                 result: SessionResult) -> str | None:
+                 result: SessionResult, on_check: OnCheck | None = None) -> str | None:
         """Run the plan's subgoals in order; None when all succeeded, else why it stopped."""
         feedback("executing", plan.attempt, f"{len(plan.subgoals)} validated subgoals from {plan.source}",
                  0, len(plan.subgoals))
@@ -258,12 +270,37 @@ class PlanningSession:
                 return "canceled"
             if outcome is not Outcome.SUCCEEDED:
                 return f"subgoal {sub.index} {sub.text} {outcome.value}: {message}".rstrip(": ")
+            if self.monitor is not None:
+                contradiction = self._monitor(task, state, sub, time.monotonic(), feedback, should_cancel,
+                                              plan.attempt, result, on_check)
+                if contradiction:
+                    return contradiction
             errors = apply_effects(task, state, sub.call)
             result.executed.append(sub)
             if errors:
                 # The controller says done but the engine cannot apply it: the state is unknown.
                 return f"subgoal {sub.index} {sub.text} not applicable to the symbolic state: {errors}"
         return None
+
+    def _monitor(self, task: CompiledTask, state: State, sub: Subgoal, reported_at: float, feedback: Feedback,
+                 should_cancel: Callable[[], bool], attempt: int, result: SessionResult,
+                 on_check: OnCheck | None) -> str | None:
+        """Check a SUCCEEDED subgoal with the camera; why it failed when the camera contradicts it
+        (``state`` is then re-grounded on what was seen), else None (the effects are applied)."""
+        assert self.monitor is not None
+        where = f"subgoal {sub.index + 1}/{sub.count}: {sub.text}"
+        feedback("monitoring", attempt, f"{where}: checking its effects on fresh camera frames", sub.index, sub.count)
+        check, seen = self.monitor.check(sub.expected_add, sub.expected_del, reported_at, should_cancel)
+        result.checks.append((sub, check))
+        if on_check is not None:
+            on_check(sub, check)
+        feedback("monitoring", attempt, f"{where} -> {check.verdict.value.upper()}: {check.reason}",
+                 sub.index, sub.count)
+        if check.verdict is not Verdict.CONTRADICTED or seen is None:
+            return None
+        changes = reground(state, seen, task)
+        return (f"subgoal {sub.index} {sub.text} reported SUCCEEDED but the camera contradicts it: {check.reason}"
+                + (f"; re-grounded on the camera: {'; '.join(changes)}" if changes else ""))
 
     @staticmethod
     def _canceled(result: SessionResult) -> SessionResult:

@@ -10,6 +10,10 @@ Interfaces (relative to the node's name, e.g. /symplan_planner/...):
   ~/subgoal       symplan_interfaces/Subgoal        only subgoals of engine-validated plans
   ~/skill_status  symplan_interfaces/SkillStatus    (subscribed) controller reports
   ~/plan_status   symplan_interfaces/PlanStatus, transient-local
+  ~/execution_check symplan_interfaces/ExecutionCheck  execution monitoring's verdict on each
+                                                     SUCCEEDED subgoal (execution.monitor: camera)
+  ~/scene_markers visualization_msgs/MarkerArray    what the planner perceives (camera frame):
+                                                     objects, relations, the running subgoal's objects
   /diagnostics    diagnostic_msgs/DiagnosticArray   planner, LLM endpoint and camera health
 Needs a MultiThreadedExecutor: the action callback waits for skill_status callbacks.
 """
@@ -31,7 +35,7 @@ from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from std_msgs.msg import String
 from symplan_interfaces.action import Plan
-from symplan_interfaces.msg import PlanStatus, SkillStatus
+from symplan_interfaces.msg import ExecutionCheck, PlanStatus, SkillStatus
 from symplan_interfaces.msg import Subgoal as SubgoalMsg
 from symplan_interfaces.srv import VerifyPlan
 
@@ -41,6 +45,7 @@ from symplan_core.runtime.camera import CameraFeed
 from symplan_core.runtime.config import RuntimeConfig
 from symplan_core.runtime.health import ERROR, OK, WARN, Health
 from symplan_core.runtime.limits import InputLimits, RequestRejected
+from symplan_core.runtime.monitor import ExecutionMonitor, MonitorResult, Verdict, monitor_for
 from symplan_core.runtime.session import Outcome, PlanningSession, SessionResult, Subgoal
 from symplan_core.runtime.sources import Scene, SceneSource, TaskRequest, scene_source_for
 from symplan_ros.messages import (
@@ -74,6 +79,9 @@ class PlannerNode(LifecycleNode):
         self.session: PlanningSession | None = None
         self.scene_source: SceneSource | None = None
         self.camera = CameraFeed()
+        self.monitor: ExecutionMonitor | None = None
+        self._check_pub: LifecyclePublisher[ExecutionCheck] | None = None
+        self._skill_message = ""  # the last SUCCEEDED/FAILED report's message (for ~/execution_check)
         self._entities: list[Callable[[], Any]] = []  # destroyers of what on_configure created
         self._subgoal_pub: LifecyclePublisher[SubgoalMsg] | None = None
         self._bddl_pub: LifecyclePublisher[String] | None = None
@@ -102,13 +110,15 @@ class PlannerNode(LifecycleNode):
             return TransitionCallbackReturn.FAILURE
         self.config = cfg
         self.limits = InputLimits.from_config(cfg.limits, cfg.scene)
-        self.session = PlanningSession.from_config(cfg, backend)
         self.scene_source, self.camera = scene_source_for(cfg)
+        self.monitor = monitor_for(cfg, self.camera, getattr(self.scene_source, "detector", None))
+        self.session = PlanningSession.from_config(cfg, backend, self.monitor)
         if self.camera.detector_error:
             self.get_logger().error(f"camera scene source: detector unavailable: {self.camera.detector_error}")
         self._subgoal_pub = self.create_lifecycle_publisher(SubgoalMsg, "~/subgoal", RELIABLE)
         self._bddl_pub = self.create_lifecycle_publisher(String, "~/task_bddl", LATCHED)
         self._status_pub = self.create_lifecycle_publisher(PlanStatus, "~/plan_status", LATCHED)
+        self._check_pub = self.create_lifecycle_publisher(ExecutionCheck, "~/execution_check", RELIABLE)
         subs = [self.create_subscription(SkillStatus, "~/skill_status", self._on_skill_status, RELIABLE,
                                          callback_group=self._cb)]
         camera = cfg.camera
@@ -125,7 +135,7 @@ class PlannerNode(LifecycleNode):
         self._entities = [*(partial(self.destroy_subscription, sub) for sub in subs), action.destroy,
                           partial(self.destroy_service, service), partial(self.destroy_timer, timer),
                           *(partial(self.destroy_lifecycle_publisher, pub)
-                            for pub in (self._subgoal_pub, self._bddl_pub, self._status_pub))]
+                            for pub in (self._subgoal_pub, self._bddl_pub, self._status_pub, self._check_pub))]
         self._lifecycle = "inactive"
         self.get_logger().info(f"configured: backend={cfg.planner.backend} robot={cfg.robot} scene={cfg.scene.source}")
         return TransitionCallbackReturn.SUCCESS
@@ -163,6 +173,7 @@ class PlannerNode(LifecycleNode):
             destroy()
         self._entities = []
         self._subgoal_pub = self._bddl_pub = self._status_pub = None
+        self._check_pub = None
         # Backends own threads and connections (the OpenAI client: an event-loop thread and its
         # sockets); the next configure builds new ones, so these are released now.
         if self.session is not None:
@@ -198,7 +209,7 @@ class PlannerNode(LifecycleNode):
             # rclpy 9's annotation names the wrapped FeedbackMessage; the method takes the Feedback.
             goal_handle.publish_feedback(Plan.Feedback(  # type: ignore[arg-type]
                 stage=stage, attempt=attempt, message=message, subgoal_index=index, subgoal_count=count))
-            state = PlanStatus.STATE_EXECUTING if stage == "executing" else PlanStatus.STATE_PLANNING
+            state = PlanStatus.STATE_EXECUTING if stage in ("executing", "monitoring") else PlanStatus.STATE_PLANNING
             self._publish_status(state, message=f"{stage}: {message}")
 
         try:
@@ -208,7 +219,7 @@ class PlannerNode(LifecycleNode):
                                   instruction=g.instruction, robot=g.robot)
                 result = self.session.run(request, self.scene_source,
                                           lambda sub: self._dispatch(sub, cancelled), feedback,
-                                          cancelled, on_scene=self._publish_bddl)
+                                          cancelled, on_scene=self._publish_bddl, on_check=self._publish_check)
             except RequestRejected as exc:
                 self._count("rejected_requests")
                 result = SessionResult(False, f"request: {exc}", errors=[f"request: {r}" for r in exc.reasons])
@@ -253,6 +264,7 @@ class PlannerNode(LifecycleNode):
                     status = self._status
                     if status is not None:
                         outcome = Outcome.SUCCEEDED if status[0] == SkillStatus.SUCCEEDED else Outcome.FAILED
+                        self._skill_message = status[1]
                         return outcome, status[1]
                     if cancelled():
                         return Outcome.CANCELED, "canceled"
@@ -273,6 +285,16 @@ class PlannerNode(LifecycleNode):
             if msg.status in (SkillStatus.SUCCEEDED, SkillStatus.FAILED):
                 self._status = (int(msg.status), msg.message[:_STATUS_MESSAGE_CHARS])
                 self._status_cv.notify_all()
+
+    def _publish_check(self, sub: Subgoal, check: MonitorResult) -> None:
+        if check.verdict is Verdict.CONTRADICTED:
+            self.get_logger().warning(f"subgoal {sub.text} reported SUCCEEDED, camera contradicts it: {check.reason}")
+        if self._check_pub is not None:
+            self._check_pub.publish(ExecutionCheck(
+                plan_id=sub.plan_id, index=sub.index, text=sub.text, skill_status=SkillStatus.SUCCEEDED,
+                skill_message=self._skill_message, verdict=check.verdict.value, reason=check.reason[:1000],
+                checks=[c.line()[:500] for c in check.checks], frames=check.frames, latency_s=check.latency_s))
+        self.publish_diagnostics()
 
     def _publish_bddl(self, scene: Scene, goal_id: str, robot: str) -> None:
         if self._bddl_pub is not None:
@@ -332,7 +354,24 @@ class PlannerNode(LifecycleNode):
         spec = self.config.planner.backend if self.config else ""
         items.append(Health("llm endpoint", ERROR if err else OK, err or "ok", {"backend": spec}))
         items.append(self.camera.health())
+        if self.monitor is not None:
+            items.append(self._monitor_health(self.monitor))
         return items
+
+    @staticmethod
+    def _monitor_health(monitor: ExecutionMonitor) -> Health:
+        last = monitor.last
+        values = {name: str(count) for name, count in monitor.counts.items()}
+        if last is not None:
+            values.update(last_verdict=last.verdict.value, last_reason=last.reason[:200],
+                          last_latency_s=f"{last.latency_s:.3f}")
+        if monitor.detector is None:
+            return Health("execution monitor", ERROR, f"no detector: {monitor.detector_error}"[:200], values)
+        if last is not None and last.verdict is Verdict.CONTRADICTED:
+            return Health("execution monitor", WARN, f"last subgoal contradicted by the camera: {last.reason}"[:200],
+                          values)
+        return Health("execution monitor", OK, f"camera checks: {values['confirmed']} confirmed, "
+                      f"{values['contradicted']} contradicted, {values['unobservable']} unobservable", values)
 
     def publish_diagnostics(self) -> None:
         self._diag_pub.publish(diagnostic_array(self.get_name(), self.get_clock().now().to_msg(),
