@@ -95,8 +95,10 @@ def main() -> int:
         if args.camera:
             params += _start_camera(spinner, ctx, args.task)
         planner = spinner.add(PlannerNode(context=ctx, parameter_overrides=params))
-        spinner.add(SkillSimNode(context=ctx, parameter_overrides=[
-            Parameter("fail_at", value=args.fail_at), Parameter("robot", value=args.robot)]))
+        skill_params = [Parameter("fail_at", value=args.fail_at), Parameter("robot", value=args.robot)]
+        if args.camera:  # the camera shows what the skill simulator did; it reports once the camera does
+            skill_params.append(Parameter("camera_sync_topic", value="/symplan_camera_sim/rendered"))
+        spinner.add(SkillSimNode(context=ctx, parameter_overrides=skill_params))
         client = PlannerClient(spinner.add(Node("symplan_demo_client", context=ctx)))
         if planner.trigger_configure().name != "SUCCESS" or planner.trigger_activate().name != "SUCCESS":
             print("planner failed to configure/activate (see log above)", file=sys.stderr)
@@ -117,7 +119,7 @@ def _start_camera(spinner: object, ctx: object, task: str) -> list:
     map_file = Path(tempfile.mkdtemp(prefix="symplan-demo-")) / "fiducials.yaml"
     camera = spinner.add(CameraSimNode(context=ctx, parameter_overrides=[
         Parameter("task", value=task), Parameter("map_file", value=str(map_file)),
-        Parameter("noise", value="default")]))
+        Parameter("noise", value="default"), Parameter("world_topic", value="/symplan_skill_sim/world")]))
     print(f"camera: streaming a rendered scene of {task} on {camera.get_parameter('rgb_topic').value} "
           f"(+ depth, camera info); fiducial map {map_file}")
     return perceiving_parameters(camera)

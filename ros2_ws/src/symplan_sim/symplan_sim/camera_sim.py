@@ -6,6 +6,12 @@ The scene is a real task's ``:init`` laid out as fiducial-tagged boxes and rende
 with sensor-data QoS on the topics a RealSense-style driver uses. The fiducial map a lab would
 print is written to ``map_file`` so the planner's ``fiducial:MAP`` detector can read the tags.
 A few distinct frames (``frames``, with the ``noise`` setting) are rendered once and cycled.
+
+With ``world_topic`` set (the skill simulator's ``~/world``), the camera shows the world as the
+skill simulator changed it: each world message (a BDDL problem of the simulator's state) is
+re-rendered, every thing keeping its tag id (``symplan_core.runtime.simworld.WorldCamera``), and
+``~/rendered`` then carries the world's version line, so the skill simulator reports success only
+once the camera shows its result (a real camera sees a change at once).
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import CameraInfo, Image
-from symplan_ros.plumbing import spin_until_shutdown
+from std_msgs.msg import String
+from symplan_ros.plumbing import LATCHED, spin_until_shutdown
 
 DEFAULT_TASK = "b1k/attach_a_camera_to_a_tripod"
 
@@ -58,6 +65,9 @@ class CameraSimNode(Node):
         p("info_topic", "camera/color/camera_info", ParameterDescriptor(description="CameraInfo topic"))
         p("frame_id", "camera_color_optical_frame", ParameterDescriptor(description="header frame id"))
         p("map_file", "", ParameterDescriptor(description="write the fiducial map here (empty: do not)"))
+        p("world_topic", "", ParameterDescriptor(
+            description="the skill simulator's world (std_msgs/String BDDL) to show as it changes (empty: static)"))
+        self.world_version = ""
         self.scene, self._frames = self._render()
         map_file = self.get_parameter("map_file").value
         if map_file:
@@ -67,20 +77,49 @@ class CameraSimNode(Node):
         self._depth = self.create_publisher(Image, self.get_parameter("depth_topic").value, qos_profile_sensor_data)
         self._info = self.create_publisher(CameraInfo, self.get_parameter("info_topic").value, qos_profile_sensor_data)
         self.published = 0
+        self.rendered = 0  # world messages shown
+        self._rendered_pub = self.create_publisher(String, "~/rendered", LATCHED)
+        world_topic = self.get_parameter("world_topic").value
+        if world_topic:
+            self.create_subscription(String, world_topic, self._on_world, LATCHED)
         self._timer = self.create_timer(1.0 / float(self.get_parameter("rate_hz").value), self.publish_frame)
 
-    def _render(self) -> tuple[Any, list[tuple[np.ndarray, np.ndarray]]]:
-        from symplan_core.perception import NoiseConfig, render_task
-        from symplan_core.tasks import load_problem
+    def _noise(self) -> Any:
+        from symplan_core.perception import NoiseConfig
 
         noise_setting = str(self.get_parameter("noise").value)
-        noise = (None if noise_setting == "none" else NoiseConfig.default() if noise_setting == "default"
-                 else NoiseConfig.default().scaled(float(noise_setting)))
-        scene = render_task(load_problem(self.get_parameter("task").value), seed=int(self.get_parameter("seed").value))
-        frames = scene.frames(max(1, int(self.get_parameter("frames").value)), noise)
+        return (None if noise_setting == "none" else NoiseConfig.default() if noise_setting == "default"
+                else NoiseConfig.default().scaled(float(noise_setting)))
+
+    def _render(self) -> tuple[Any, list[tuple[np.ndarray, np.ndarray]]]:
+        from symplan_core.runtime.simworld import WorldCamera
+        from symplan_core.tasks import load_problem
+
+        self.world = WorldCamera(load_problem(self.get_parameter("task").value),
+                                 seed=int(self.get_parameter("seed").value))
+        return self.world.scene, self._frames_of(self.world.scene)
+
+    def _frames_of(self, scene: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+        frames = scene.frames(max(1, int(self.get_parameter("frames").value)), self._noise())
         depth_mm = [np.nan_to_num(_depth(f.depth) * 1000.0, nan=0.0).clip(0, 65535).round().astype(np.uint16)
                     for f in frames]
-        return scene, [(f.rgb, d) for f, d in zip(frames, depth_mm, strict=True)]
+        return [(f.rgb, d) for f, d in zip(frames, depth_mm, strict=True)]
+
+    def _on_world(self, msg: String) -> None:
+        """Show the skill simulator's changed world; ~/rendered then carries its version line."""
+        from symplan_core.bddl import parse_problem
+        from symplan_core.errors import SymPlanError
+
+        version = msg.data.split("\n", 1)[0]
+        try:
+            scene = self.world.show(parse_problem(msg.data, filename="<world>"))
+            frames = self._frames_of(scene)
+        except (SymPlanError, ValueError) as exc:  # a world it cannot draw leaves the picture as it was
+            self.get_logger().error(f"cannot render the world: {type(exc).__name__}: {exc}")
+            return
+        self.scene, self._frames, self.world_version = scene, frames, version
+        self.rendered += 1
+        self._rendered_pub.publish(String(data=version))
 
     def publish_frame(self) -> None:
         rgb, depth = self._frames[self.published % len(self._frames)]

@@ -8,10 +8,20 @@ by ``fail_at`` (the N-th subgoal received, 0-based, failed ``fail_times`` times)
 unchanged, as a real failed grasp would. ``silent_at`` never answers one subgoal, to exercise the
 planner's skill timeout. The world uses the robot named in the problem's header line
 (``; symplan goal_id=ID robot=R``), else the ``robot`` parameter.
+
+Silent faults (what execution monitoring is for): ``silent_fault`` ``nothing`` reports SUCCEEDED
+and changes nothing; ``other`` does the same action on other objects (the wrong mug, the wrong
+table) and reports SUCCEEDED (``symplan_core.runtime.simworld.execute``). They hit the subgoal
+received ``silent_fault_at`` (0-based, ``silent_fault_times`` in a row) or every
+``silent_fault_every``-th one. After each change the world is published on ``~/world`` (latched
+BDDL of the simulator's state, first line ``; symplan world goal_id=ID version=N``) for the camera
+simulator; with ``camera_sync_topic`` set (its ``~/rendered``) a SUCCEEDED is reported only once
+the camera shows that version (up to ``camera_sync_s``).
 """
 
 from __future__ import annotations
 
+import random
 import sys
 import threading
 import time
@@ -27,9 +37,11 @@ from symplan_ros.messages import read_task_message
 from symplan_ros.plumbing import LATCHED, RELIABLE, spin_until_shutdown
 
 from symplan_core.bddl import parse_problem
+from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task, verify
 from symplan_core.errors import SymPlanError
-from symplan_core.runtime.session import apply_effects, error_lines
+from symplan_core.runtime.session import error_lines
+from symplan_core.runtime.simworld import FAULTS, Fault, execute, world_problem
 
 
 class SkillSimNode(Node):
@@ -44,9 +56,30 @@ class SkillSimNode(Node):
         p("delay_s", 0.0, ParameterDescriptor(description="simulated execution time per subgoal"))
         p("silent_at", -1, ParameterDescriptor(
             description="0-based count of a subgoal never answered (a hung controller; -1: none)"))
+        p("silent_fault", "nothing", ParameterDescriptor(
+            description="what a silent fault does: nothing (report SUCCEEDED, change nothing) or other "
+                        "(the same action on other objects, reported SUCCEEDED)"))
+        p("silent_fault_at", -1, ParameterDescriptor(description="0-based count of the subgoal that fails silently"))
+        p("silent_fault_times", 1, ParameterDescriptor(description="how many subgoals in a row fail silently"))
+        p("silent_fault_every", 0, ParameterDescriptor(description="every N-th subgoal fails silently (0: never)"))
+        p("camera_sync_topic", "", ParameterDescriptor(
+            description="the camera simulator's ~/rendered: report SUCCEEDED once it shows the world (empty: off)"))
+        p("camera_sync_s", 5.0, ParameterDescriptor(description="longest wait for the camera to show a change"))
+        if self.get_parameter("silent_fault").value not in FAULTS[1:]:
+            raise ValueError(f"silent_fault must be one of {FAULTS[1:]}")
         planner = self.get_parameter("planner").value.rstrip("/")
         self._lock = threading.Lock()
         self._world: tuple[str, Any, Any] | None = None  # (goal_id, compiled task, state)
+        self._problem: Any = None  # the goal's problem (what the world is drawn from)
+        self._version = 0
+        self._shown = threading.Condition()
+        self._shown_version = ""
+        self.silent_faults = 0
+        self._world_pub = self.create_publisher(String, "~/world", LATCHED)
+        sync = self.get_parameter("camera_sync_topic").value
+        if sync:
+            self.create_subscription(String, sync, self._on_rendered, LATCHED,
+                                     callback_group=MutuallyExclusiveCallbackGroup())
         self._world_cv = threading.Condition(self._lock)
         self.received = 0
         self.failures_injected = 0
@@ -70,7 +103,33 @@ class SkillSimNode(Node):
             return
         with self._world_cv:
             self._world = (goal_id, task, task.initial_state())
+            self._problem = parse_problem(msg.data, filename="<task_bddl>")
             self._world_cv.notify_all()
+        self._publish_world()
+
+    def _publish_world(self) -> str:
+        """Publish the world on ~/world; its version line (what ~/rendered echoes)."""
+        with self._lock:
+            if self._world is None or self._problem is None:
+                return ""
+            goal_id, task, state = self._world
+            self._version += 1
+            header = f"; symplan world goal_id={goal_id} version={self._version}"
+            text = header + "\n" + write_problem(world_problem(self._problem, task, state))
+        self._world_pub.publish(String(data=text))
+        return header
+
+    def _on_rendered(self, msg: String) -> None:
+        with self._shown:
+            self._shown_version = msg.data
+            self._shown.notify_all()
+
+    def _wait_shown(self, header: str) -> None:
+        if not header or not self.get_parameter("camera_sync_topic").value:
+            return
+        with self._shown:
+            self._shown.wait_for(lambda: self._shown_version == header,
+                                 timeout=float(self.get_parameter("camera_sync_s").value))
 
     def _report(self, sub: Subgoal, status: int, message: str) -> None:
         self._pub.publish(SkillStatus(plan_id=sub.plan_id, index=sub.index, status=status, message=message))
@@ -100,13 +159,21 @@ class SkillSimNode(Node):
             self.failures_injected += 1
             return self._finish(sub, SkillStatus.FAILED, f"injected failure at subgoal #{count}")
         _, task, state = world
+        at, times = int(self.get_parameter("silent_fault_at").value), int(self.get_parameter("silent_fault_times").value)
+        every = int(self.get_parameter("silent_fault_every").value)
+        silent = 0 <= at <= count < at + times or (every > 0 and count % every == every - 1)
+        fault: Fault = self.get_parameter("silent_fault").value if silent else "none"
         with self._lock:
             result = verify(task, sub.text, state=state)
             if result.errors or not result.calls:
                 return self._finish(sub, SkillStatus.FAILED, "; ".join(error_lines(result)) or "no call")
-            errors = apply_effects(task, state, result.calls[0])
-        if errors:
-            return self._finish(sub, SkillStatus.FAILED, "; ".join(errors))
+            ok, message = execute(task, state, sub.text, fault, random.Random(count))
+        if not ok:
+            return self._finish(sub, SkillStatus.FAILED, message)
+        if silent:
+            self.silent_faults += 1
+            self.get_logger().info(f"silent fault '{fault}' at subgoal #{count}: {sub.text} reported SUCCEEDED")
+        self._wait_shown(self._publish_world())
         return self._finish(sub, SkillStatus.SUCCEEDED, "done")
 
     def _finish(self, sub: Subgoal, status: int, message: str) -> None:
