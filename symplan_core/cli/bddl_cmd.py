@@ -24,6 +24,11 @@ bddl_app = typer.Typer(help="Parse, check and print BDDL problems.", no_args_is_
                        cls=OneLineUsageErrors)
 
 
+def register(app: typer.Typer) -> None:
+    """Add the ``bddl`` group to the ``symplan`` app."""
+    app.add_typer(bddl_app, name="bddl")
+
+
 @bddl_app.command("parse")
 def bddl_parse(
     task: str = typer.Argument(..., help="Activity name, BENCH/activity, or a .bddl file path."),

@@ -26,6 +26,13 @@ class BenchmarkOrAll(str, Enum):
     all = "all"
 
 
+class ActionSetName(str, Enum):
+    default = "default"
+    b100 = "b100"
+    b1k = "b1k"
+    full = "full"
+
+
 def benchmarks_of(choice: BenchmarkOrAll) -> list[str]:
     return ["b100", "b1k"] if choice is BenchmarkOrAll.all else [choice.value]
 

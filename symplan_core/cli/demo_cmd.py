@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typer
 from rich.panel import Panel
 
 from symplan_core.bddl.checks import check_problem
@@ -11,7 +12,13 @@ from symplan_core.cli.common import console, fail
 from symplan_core.fetch import DataError
 
 
-def run_demo(task: str) -> None:
+def register(app: typer.Typer) -> None:
+    """Add ``demo`` to the ``symplan`` app."""
+    app.command("demo")(demo)
+
+
+def demo(task: str = typer.Argument("b100/assembling_gift_baskets", help="Task to show.")) -> None:
+    """Show one real task end to end: parse, check, environment view."""
     from symplan_core.tasks import load_problem
 
     try:
