@@ -12,8 +12,12 @@ last-known place) and compares the subgoal's expected add/delete literals with i
 
 * support (``ontop``, ``onfloor`` and what rests on its target: ``attached``, ``draped``,
   ``overlaid``), containment (``inside``) and ``nextto`` are observable when the moved object is
-  seen; state literals (``open``, ``cooked``...) only when the snapshot reports that predicate;
-  literals about the robot itself (``holding``, the agent's place) never are;
+  seen; ``covered``/``filled`` (a substance on or in a thing) when the thing is seen (a patch the
+  detector sees); other state literals (``open``, ``cooked``...) only when the snapshot reports
+  that predicate; literals about the robot itself (``holding``, the agent's place) never are; an
+  object the subgoal does not move seen resting elsewhere than in the last snapshot contradicts it
+  (the controller did something else); objects the camera could not identify when the scene was
+  perceived (no tag in its map, made during the task) are not tracked;
 * verdict **confirmed** (something observable agrees, nothing disagrees): the session applies the
   effects; **contradicted** (an observable literal is seen false): the subgoal counts as failed,
   the effects are not applied, the symbolic state is re-grounded on what the camera shows
@@ -48,6 +52,7 @@ __all__ = ["ExecutionMonitor", "IdentityMap", "LiteralCheck", "MonitorResult", "
 SUPPORT = frozenset({"ontop", "onfloor"})
 RESTS_ON = frozenset({"attached", "draped", "overlaid"})  # the object lies on its target
 CONTAINMENT = frozenset({"inside"})
+SUBSTANCE_STATES = frozenset({"covered", "filled"})  # substance patches on / in a thing
 AGENT_SIDE = frozenset({"holding", "grasped", "near", "future", "real"})
 AGENT_SYNSET = "agent.n.01"
 
@@ -141,7 +146,9 @@ def _check(pred: str, args: tuple[str, ...], expected: bool, seen: Perceived,
             return Verdict.CONTRADICTED, f"{obj} seen {actual[0]} {actual[1]}"
         if actual == (relation, target) or seen.holds(relation, args):
             return Verdict.CONTRADICTED, f"{obj} still seen {relation} {target}"
-        return Verdict.CONFIRMED, f"{obj} seen " + (f"{actual[0]} {actual[1]}" if actual else "elsewhere")
+        if actual is None:
+            return Verdict.UNOBSERVABLE, f"{obj} seen but its support was not"
+        return Verdict.CONFIRMED, f"{obj} seen {actual[0]} {actual[1]}"
     if pred == "nextto" and len(args) == 2:
         a, b = args
         if a not in seen.seen or b not in seen.seen:
@@ -156,6 +163,18 @@ def _check(pred: str, args: tuple[str, ...], expected: bool, seen: Perceived,
         if sa is not None and sb is not None and sa[1] != sb[1] and sa[1] != b and sb[1] != a:
             return Verdict.CONTRADICTED, f"{a} seen {sa[0]} {sa[1]}, {b} {sb[0]} {sb[1]}"
         return Verdict.UNOBSERVABLE, "on the same support, not within the next-to gap"
+    if pred in SUBSTANCE_STATES and len(args) == 2:
+        obj, stuff = args
+        if obj not in seen.seen:
+            return Verdict.UNOBSERVABLE, f"{obj} not seen"
+        if seen.holds(pred, args):
+            return (Verdict.CONFIRMED, f"{stuff} seen on {obj}") if expected else \
+                (Verdict.CONTRADICTED, f"{stuff} still seen on {obj}")
+        if not expected:
+            return Verdict.CONFIRMED, f"{obj} seen without {stuff}"
+        if stuff in seen.seen:  # the detector sees that substance elsewhere, not on obj
+            return Verdict.CONTRADICTED, f"{obj} seen without {stuff}"
+        return Verdict.UNOBSERVABLE, f"{stuff} not seen anywhere"
     if pred in seen.predicates:
         if not all(a in seen.seen for a in args):
             return Verdict.UNOBSERVABLE, "not seen"
@@ -165,9 +184,27 @@ def _check(pred: str, args: tuple[str, ...], expected: bool, seen: Perceived,
     return Verdict.UNOBSERVABLE, f"no detector or state source reports ({pred} ...)"
 
 
+def _moved(before: Perceived, seen: Perceived, movable: set[str], tracked: set[str]) -> list[LiteralCheck]:
+    """Objects the subgoal does not move, seen resting elsewhere than before it (the controller
+    did something else): one contradicted check each, as the delete of the support seen before."""
+    out = []
+    for obj, link in sorted(before.support.items()):
+        now = seen.support.get(obj)
+        if obj in movable or obj not in tracked or obj in seen.agents or now is None or now == link:
+            continue
+        if link[1] in movable and now[1] in movable:
+            continue  # resting on what the subgoal moves, under another name of the same support
+        out.append(LiteralCheck(f"({link[0]} {obj} {link[1]})", True, Verdict.CONTRADICTED,
+                                f"{obj} moved though the subgoal does not move it: seen {now[0]} {now[1]}"))
+    return out
+
+
 def check_effects(expected_add: Sequence[str], expected_del: Sequence[str], seen: Perceived,
-                  tracked: Iterable[str]) -> MonitorResult:
-    """The verdict on a subgoal's expected literals against what the camera saw (pure)."""
+                  tracked: Iterable[str], before: Perceived | None = None,
+                  movable: Iterable[str] = ()) -> MonitorResult:
+    """The verdict on a subgoal's expected literals against what the camera saw (pure). With
+    ``before`` (the last snapshot), an object not among ``movable`` (the subgoal's arguments)
+    seen resting elsewhere than before contradicts the subgoal too."""
     tracked_set = set(tracked)
     checks = []
     for literals, expected in ((expected_add, True), (expected_del, False)):
@@ -175,6 +212,8 @@ def check_effects(expected_add: Sequence[str], expected_del: Sequence[str], seen
             pred, args = parse_literal(text)
             verdict, why = _check(pred, args, expected, seen, tracked_set)
             checks.append(LiteralCheck(text, expected, verdict, why))
+    if before is not None:
+        checks += _moved(before, seen, set(movable), tracked_set)
     contradicted = [c for c in checks if c.verdict is Verdict.CONTRADICTED]
     if contradicted:
         return MonitorResult(Verdict.CONTRADICTED, tuple(checks),
@@ -191,12 +230,17 @@ def check_effects(expected_add: Sequence[str], expected_del: Sequence[str], seen
 def reground(state: State, seen: Perceived, task: CompiledTask | None = None) -> list[str]:
     """Re-ground ``state`` (mutated) on what the camera shows: each seen object's support becomes
     the one seen (a held object seen resting somewhere is no longer held), observed next-to pairs
-    are added. An object seen on the robot stays as the state has it (held or not). Returns the
-    changes, one line each."""
+    are added; an object seen on the robot is held. Returns the changes, one line each."""
     changes = []
     substances = state.substances
     for obj, (rel, target) in sorted(seen.support.items()):
-        if obj in substances or target in seen.agents or obj in seen.agents:
+        if obj in substances or obj in seen.agents:
+            continue
+        if target in seen.agents:  # what rests on the robot is what it holds
+            if obj not in state.held:
+                state.detach(obj)
+                state.held.append(obj)
+                changes.append(f"{obj} is held (seen on the robot)")
             continue
         if task is not None and obj in task.world.floors:
             continue
@@ -244,6 +288,22 @@ class IdentityMap:
             if boxes:
                 places[inst] = (float(boxes[0]["center"][0]), float(boxes[0]["center"][1]))
         return cls(types, markers, places)
+
+    def baseline(self, details: Mapping[str, Any]) -> Perceived | None:
+        """What the scene's perception saw (its observed facts), as a snapshot; None without one."""
+        provenance = details.get("provenance") or {}
+        if not provenance.get("objects"):
+            return None
+        seen = Perceived(agents=frozenset(p for p, typ in self.types.items() if typ == AGENT_SYNSET))
+        seen.seen = {inst for inst, e in provenance["objects"].items() if e.get("source") == "detection"}
+        for fact in provenance.get("facts") or []:
+            if fact.get("source") != "observed" or fact["fact"].startswith("(not"):
+                continue
+            pred, args = parse_literal(fact["fact"])
+            seen.relations.add((pred, *args))
+            if pred in ("ontop", "inside") and len(args) == 2 and (args[0] not in seen.support or pred == "inside"):
+                seen.support[args[0]] = (pred, args[1])
+        return seen
 
     @property
     def tracked(self) -> set[str]:
@@ -311,6 +371,7 @@ class ExecutionMonitor:
         self.perception = perception or PerceptionSection()
         self.detector_error = detector_error
         self.identities = IdentityMap({})
+        self.previous: Perceived | None = None  # the last snapshot of this goal (what "moved" compares with)
         self.counts = {v.value: 0 for v in Verdict}
         self.last: MonitorResult | None = None
         self.last_snapshot: tuple[SceneSnapshot, dict[str, str]] | None = None
@@ -319,25 +380,30 @@ class ExecutionMonitor:
     def bind(self, types: Mapping[str, str], details: Mapping[str, Any]) -> None:
         """A new goal: its instances (instance -> synset) and how its scene was made."""
         self.identities = IdentityMap.from_scene(types, details)
+        self.previous = self.identities.baseline(details)
 
     def check(self, expected_add: Sequence[str], expected_del: Sequence[str], since: float,
-              should_cancel: Callable[[], bool] = lambda: False) -> tuple[MonitorResult, Perceived | None]:
+              should_cancel: Callable[[], bool] = lambda: False,
+              movable: Iterable[str] = (), record: bool = True) -> tuple[MonitorResult, Perceived | None]:
         """Wait for frames received after ``since`` (``time.monotonic()`` of the report) plus the
-        settle time, perceive and judge. No fresh frames or no detector: unobservable, with why."""
+        settle time, perceive and judge; ``movable``: the subgoal's objects (any other seen moved
+        contradicts it). No fresh frames or no detector: unobservable, with why. ``record`` False:
+        a look that judges no subgoal (not counted in :attr:`counts`)."""
         ex = self.execution
         if self.detector is None:
             return self._done(MonitorResult(Verdict.UNOBSERVABLE, reason="camera monitoring has no detector: "
-                                            + (self.detector_error or "unavailable")), since), None
+                                            + (self.detector_error or "unavailable")), since, record), None
         try:
             frames, intrinsics = self.feed.frames_after(since + ex.monitor_settle_s, ex.monitor_frames,
                                                         ex.monitor_wait_s, should_cancel)
         except CameraUnavailable as exc:
-            return self._done(MonitorResult(Verdict.UNOBSERVABLE, reason=f"no fresh frames: {exc}"), since), None
-        result, seen = self.check_frames(expected_add, expected_del, frames, intrinsics)
-        return self._done(result, since), seen
+            return self._done(MonitorResult(Verdict.UNOBSERVABLE, reason=f"no fresh frames: {exc}"), since,
+                              record), None
+        result, seen = self.check_frames(expected_add, expected_del, frames, intrinsics, movable)
+        return self._done(result, since, record), seen
 
     def check_frames(self, expected_add: Sequence[str], expected_del: Sequence[str], frames: Sequence[Any],
-                     intrinsics: Any) -> tuple[MonitorResult, Perceived | None]:
+                     intrinsics: Any, movable: Iterable[str] = ()) -> tuple[MonitorResult, Perceived | None]:
         """Perceive ``frames`` and judge (no waiting, nothing counted): the part of :meth:`check`
         after the frames came."""
         from symplan_core.perception import PerceptionConfig, PerceptionError  # the vision extra
@@ -351,12 +417,15 @@ class ExecutionMonitor:
         names, seen = self.identities.name(snapshot)
         with self._lock:
             self.last_snapshot = (snapshot, names)
-        result = check_effects(expected_add, expected_del, seen, self.identities.tracked)
+        result = check_effects(expected_add, expected_del, seen, self.identities.tracked, self.previous, movable)
+        self.previous = seen
         return MonitorResult(result.verdict, result.checks, result.reason, frames=len(frames), seen=result.seen), seen
 
-    def _done(self, result: MonitorResult, since: float) -> MonitorResult:
+    def _done(self, result: MonitorResult, since: float, record: bool = True) -> MonitorResult:
         out = MonitorResult(result.verdict, result.checks, result.reason, time.monotonic() - since, result.frames,
                             result.seen)
+        if not record:
+            return out
         with self._lock:
             self.counts[out.verdict.value] += 1
             self.last = out

@@ -269,7 +269,10 @@ class PlanningSession:
                 result.canceled = True
                 return "canceled"
             if outcome is not Outcome.SUCCEEDED:
-                return f"subgoal {sub.index} {sub.text} {outcome.value}: {message}".rstrip(": ")
+                failure = f"subgoal {sub.index} {sub.text} {outcome.value}: {message}".rstrip(": ")
+                if self.monitor is not None:
+                    failure += self._relook(task, state, sub, feedback, should_cancel, plan.attempt)
+                return failure
             if self.monitor is not None:
                 contradiction = self._monitor(task, state, sub, time.monotonic(), feedback, should_cancel,
                                               plan.attempt, result, on_check)
@@ -290,7 +293,7 @@ class PlanningSession:
         assert self.monitor is not None
         where = f"subgoal {sub.index + 1}/{sub.count}: {sub.text}"
         feedback("monitoring", attempt, f"{where}: checking its effects on fresh camera frames", sub.index, sub.count)
-        check, seen = self.monitor.check(sub.expected_add, sub.expected_del, reported_at, should_cancel)
+        check, seen = self.monitor.check(sub.expected_add, sub.expected_del, reported_at, should_cancel, sub.args)
         result.checks.append((sub, check))
         if on_check is not None:
             on_check(sub, check)
@@ -298,9 +301,20 @@ class PlanningSession:
                  sub.index, sub.count)
         if check.verdict is not Verdict.CONTRADICTED or seen is None:
             return None
-        changes = reground(state, seen, task)
+        changes = reground(state, seen, task) + _forget_reach(state)
         return (f"subgoal {sub.index} {sub.text} reported SUCCEEDED but the camera contradicts it: {check.reason}"
                 + (f"; re-grounded on the camera: {'; '.join(changes)}" if changes else ""))
+
+    def _relook(self, task: CompiledTask, state: State, sub: Subgoal, feedback: Feedback,
+                should_cancel: Callable[[], bool], attempt: int) -> str:
+        """After a FAILED or timed-out subgoal: re-ground ``state`` on a fresh look and forget the
+        robot's reach (the camera cannot confirm where the robot is); what changed, as a suffix."""
+        assert self.monitor is not None
+        feedback("monitoring", attempt, f"subgoal {sub.index + 1}/{sub.count}: {sub.text} failed: "
+                 "re-grounding the state on fresh camera frames", sub.index, sub.count)
+        _check, seen = self.monitor.check((), (), time.monotonic(), should_cancel, record=False)
+        changes = (reground(state, seen, task) if seen is not None else []) + _forget_reach(state)
+        return f"; re-grounded on the camera: {'; '.join(changes)}" if changes else ""
 
     @staticmethod
     def _canceled(result: SessionResult) -> SessionResult:
@@ -317,6 +331,14 @@ class PlanningSession:
         """One-shot verification for the ~/verify_plan service (nothing executed)."""
         task = compile_task(problem, robot=robot or self.robot)
         return verify(task, plan_text, state=task.initial_state())
+
+
+def _forget_reach(state: State) -> list[str]:
+    """The robot is no longer believed near anything (a replan navigates again)."""
+    if not state.near and state.at is None:
+        return []
+    state.near, state.at = frozenset(), None
+    return ["the robot's reach is forgotten (it navigates again)"]
 
 
 # ---- the engine's answers in the runtime's terms -------------------------------------------------

@@ -37,6 +37,10 @@ def world_problem(problem: Problem, task: CompiledTask, state: State) -> Problem
         init.append(BddlLiteral(Atom(lit[0], tuple(lit[1:]))))
     if agent is not None:
         init += [BddlLiteral(Atom("ontop", (obj, agent))) for obj in state.held]
+    have = {(lit.predicate, *lit.args) for lit in init}
+    # Rooms are the problem's, not the state's: they keep the layout's floors and fixtures in place.
+    init += [lit for lit in base.init if lit.predicate == "inroom" and not lit.negated
+             and (lit.predicate, *lit.args) not in have]
     return Problem(base.name, "omnigibson", dict(base.objects), tuple(init), base.goal if base.goal else And(()))
 
 
@@ -118,5 +122,13 @@ class WorldCamera:
         self.scene = render_task(problem, self.seed, ids)
         return self.scene
 
-    def frames(self, count: int, noise: NoiseConfig | None = None) -> list[Any]:
-        return self.scene.frames(count, noise)
+    def frames(self, count: int, noise: NoiseConfig | None = None, draw: int = 0) -> list[Any]:
+        """``count`` frames of the current world; ``draw`` picks another noise draw (0: the scene's)."""
+        if not draw:
+            return self.scene.frames(count, noise)
+        seed = self.scene.seed
+        self.scene.seed = seed * 1_000_003 + draw  # only the noise draws read it after layout
+        try:
+            return self.scene.frames(count, noise)
+        finally:
+            self.scene.seed = seed

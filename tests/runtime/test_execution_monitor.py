@@ -59,6 +59,19 @@ def test_an_object_seen_on_another_support_contradicts_a_placement() -> None:
     assert result.verdict is Verdict.CONTRADICTED
 
 
+def test_another_object_seen_moved_contradicts_the_subgoal() -> None:
+    before = _seen(camera=("ontop", FLOOR), tripod=("ontop", FLOOR))
+    after = _seen(camera=("ontop", FLOOR), tripod=("ontop", AGENT))  # it grasped the tripod instead
+    result = check_effects([f"(holding {CAMERA})"], [f"(ontop {CAMERA} {FLOOR})"], after, TRACKED, before,
+                           movable=[CAMERA])
+    assert result.verdict is Verdict.CONTRADICTED
+    assert f"{TRIPOD} moved though the subgoal does not move it" in result.reason
+    # The subgoal's own object moving is what it should do.
+    moved = _seen(camera=("ontop", AGENT), tripod=("ontop", FLOOR))
+    assert check_effects([], [f"(ontop {CAMERA} {FLOOR})"], moved, TRACKED, before, movable=[CAMERA]).verdict \
+        is Verdict.CONFIRMED
+
+
 def test_robot_side_state_and_unseen_effects_are_unobservable() -> None:
     assert check_effects([f"(holding {CAMERA})"], [], _seen(), TRACKED).verdict is Verdict.UNOBSERVABLE
     assert check_effects([f"(open {TRIPOD})"], [], _seen(tripod=("ontop", FLOOR)), TRACKED).verdict \
@@ -119,14 +132,14 @@ def _after(world, steps: list[str], fault: str):
 def test_a_real_grasp_is_confirmed_on_the_camera(world) -> None:
     sub, frames = _after(world, ["navigate(digital_camera_1)", "grasp(digital_camera_1)"], "none")
     result, _seen_now = _monitor(world).check_frames(sub.expected_add, sub.expected_del, frames,
-                                                     world.camera.scene.intrinsics)
+                                                     world.camera.scene.intrinsics, sub.args)
     assert result.verdict is Verdict.CONFIRMED, result.reason
 
 
 def test_a_grasp_that_moved_nothing_is_contradicted_on_the_camera(world) -> None:
     sub, frames = _after(world, ["navigate(digital_camera_1)", "grasp(digital_camera_1)"], "nothing")
     result, seen = _monitor(world).check_frames(sub.expected_add, sub.expected_del, frames,
-                                                world.camera.scene.intrinsics)
+                                                world.camera.scene.intrinsics, sub.args)
     assert result.verdict is Verdict.CONTRADICTED, result.reason
     assert seen is not None and seen.support[CAMERA] == ("ontop", FLOOR)
 
@@ -134,7 +147,7 @@ def test_a_grasp_that_moved_nothing_is_contradicted_on_the_camera(world) -> None
 def test_a_navigation_is_unobservable_on_the_camera(world) -> None:
     sub, frames = _after(world, ["navigate(digital_camera_1)"], "none")
     result, _seen_now = _monitor(world).check_frames(sub.expected_add, sub.expected_del, frames,
-                                                     world.camera.scene.intrinsics)
+                                                     world.camera.scene.intrinsics, sub.args)
     assert result.verdict is Verdict.UNOBSERVABLE
 
 
