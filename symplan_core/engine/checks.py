@@ -8,7 +8,7 @@ in ``docs/engine.md``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from symplan_core.engine.errors import ErrorKind
@@ -33,7 +33,7 @@ class Failure(NamedTuple):
         return f"({' '.join((self.predicate, *self.args))})" if self.predicate else ""
 
 
-Check = Callable[[World, State, list[str], int], Failure | None]
+Check = Callable[[World, State, Sequence[str], int], Failure | None]
 
 
 def _temporal(state: State, literal: tuple[str, ...]) -> ErrorKind:

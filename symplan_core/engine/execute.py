@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import NamedTuple
 
 from symplan_core.engine.actions import ActionSpec
 from symplan_core.engine.checks import (
@@ -112,34 +113,85 @@ def compile_action(spec: ActionSpec, extra_checks: Mapping[str, Check] | None = 
                           slotted, tuple(slots), reads_open)
 
 
-def check_preconditions(action: CompiledAction, world: World, state: State, args: list[str],
-                        capacity: int) -> list[Failure]:
-    values = [[args[i] for i in idx] for idx in action.slots]
+class BoundCall(NamedTuple):
+    """A well-formed call: its compiled action applied to concrete (full) object names, with all
+    that does not depend on the state worked out once. A task keeps one per distinct call
+    (``CompiledTask.bind``): RL batches, planners and repair loops verify the same calls again
+    and again, and per step only the state-dependent work is left."""
+
+    action: CompiledAction
+    args: list[str]
+    #: each precondition check with the argument values it reads (tuples: shared, never copied)
+    checks: tuple[tuple[Check, tuple[str, ...]], ...]
+    #: (positive, predicate, values, literal text): the effect is redundant when the literal's
+    #: truth equals ``positive``; predicate ``held`` reads the hands, ``at`` the last navigate
+    redundant: tuple[tuple[bool, str, tuple[str, ...], str], ...]
+    #: (effect name, literal parts, argument values)
+    effects: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
+
+
+def _bound_checks(action: CompiledAction, args: list[str]) -> tuple[tuple[Check, tuple[str, ...]], ...]:
+    values = [tuple([args[i] for i in idx]) for idx in action.slots]
+    return tuple([(check, values[slot]) for check, slot in action.slotted])
+
+
+def _bound_redundant(action: CompiledAction, args: list[str]) -> tuple[tuple[bool, str, tuple[str, ...], str], ...]:
+    out = []
+    for positive, pred, idx in action.redundant:
+        values = tuple(args[i] for i in idx)
+        atom = f"({pred} {' '.join(values)})"
+        out.append((positive, pred, values, atom if positive else f"(not {atom})"))
+    if action.spec.name == "navigate":  # going where the agent already is
+        out.append((True, "at", (args[0],), f"(at agent {args[0]})"))
+    return tuple(out)
+
+
+def bind(action: CompiledAction, args: list[str]) -> BoundCall:
+    """``action`` applied to ``args`` (full names, already checked to exist and fit its arity)."""
+    effects = tuple((name, literal, tuple(args[i] for i in idx)) for name, literal, idx in action.effects)
+    return BoundCall(action, list(args), _bound_checks(action, args), _bound_redundant(action, args), effects)
+
+
+def failed_checks(checks: tuple[tuple[Check, tuple[str, ...]], ...], world: World, state: State,
+                  capacity: int) -> list[Failure]:
     failures = []
-    for check, slot in action.slotted:
-        failure = check(world, state, values[slot], capacity)
+    for check, values in checks:
+        failure = check(world, state, values, capacity)
         if failure is not None:
             failures.append(failure)
     return failures
 
 
-def redundant_effect(action: CompiledAction, state: State, args: list[str]) -> str | None:
-    for positive, pred, idx in action.redundant:
-        values = tuple(args[i] for i in idx)
+def check_preconditions(action: CompiledAction, world: World, state: State, args: list[str],
+                        capacity: int) -> list[Failure]:
+    return failed_checks(_bound_checks(action, args), world, state, capacity)
+
+
+def already_holds(redundant: tuple[tuple[bool, str, tuple[str, ...], str], ...], state: State) -> str | None:
+    """The literal text of the first redundant effect that already holds (None: none does)."""
+    for positive, pred, values, text in redundant:
         if pred == "held":
             holds = values[0] in state.held
+        elif pred == "at":
+            holds = state.at == values[0]
         else:
             holds = state.holds(pred, values)
         if holds == positive:
-            return f"({pred} {' '.join(values)})" if positive else f"(not ({pred} {' '.join(values)}))"
-    if action.spec.name == "navigate" and state.at == args[0]:
-        return f"(at agent {args[0]})"
+            return text
     return None
 
 
+def redundant_effect(action: CompiledAction, state: State, args: list[str]) -> str | None:
+    return already_holds(_bound_redundant(action, args), state)
+
+
 def apply_effects(action: CompiledAction, world: World, state: State, args: list[str]) -> None:
-    for name, literal, idx in action.effects:
-        vals = [args[i] for i in idx]
+    run_effects(bind(action, args).effects, world, state)
+
+
+def run_effects(effects: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...], world: World,
+                state: State) -> None:
+    for name, literal, vals in effects:
         if name == "navigate":
             state.near = near = reach(world, state, vals[0])
             state.at = vals[0]

@@ -130,6 +130,10 @@ def parse_plan(text: str) -> ParsedPlan:
     return _parse_code(code, plan)
 
 
+#: ``Call(*fields)`` without the named tuple's Python-level ``__new__`` (same object, half the cost)
+_new_tuple = tuple.__new__
+
+
 def _parse_code(code: str, plan: ParsedPlan) -> ParsedPlan:
     items = plan.items
     plain = _PLAIN.fullmatch
@@ -139,8 +143,9 @@ def _parse_code(code: str, plan: ParsedPlan) -> ParsedPlan:
             continue
         m = plain(stripped)
         if m is not None:  # parse_line's fast path, inline (arguments hold no spaces: drop them)
-            raw = m.group(2)
-            items.append(Call(len(items), m.group(1), tuple(raw.replace(" ", "").split(",")) if raw else (), stripped))
+            name, raw = m.groups()
+            items.append(_new_tuple(Call, (len(items), name, tuple(raw.replace(" ", "").split(",")) if raw else (),
+                                           stripped)))
         else:
             items.append(parse_line(stripped, len(items)))
     return plan

@@ -18,11 +18,12 @@ from symplan_core.bddl.normalize import SUBSTANCE_RULES, substance_instance, to_
 from symplan_core.engine.actions import ActionSpec, action_set
 from symplan_core.engine.errors import SKIPPED_KINDS, ErrorKind, Finding
 from symplan_core.engine.execute import (
+    BoundCall,
     CompiledAction,
-    apply_effects,
-    check_preconditions,
+    already_holds,
+    bind,
     compile_action,
-    redundant_effect,
+    run_effects,
 )
 from symplan_core.engine.goals import GoalEvaluator
 from symplan_core.engine.plan_text import BadLine, Call, ParsedPlan, format_call, parse_plan
@@ -131,9 +132,9 @@ class CompiledTask:
         self.action_set_name = actions or ("b100" if problem.domain == "igibson" else "b1k")
         self.specs: dict[str, ActionSpec] = action_set(self.action_set_name)
         self.actions: dict[str, CompiledAction] = {n: compile_action(s) for n, s in self.specs.items()}
-        #: (action, raw args) -> (compiled action, full args) of well-formed calls already resolved
-        #: (an RL batch scores the same calls many times); never mutated by a caller
-        self._resolved: dict[tuple[str, tuple[str, ...]], tuple[CompiledAction, list[str]]] = {}
+        #: (action, raw args) -> the bound call, for well-formed calls already resolved (an RL
+        #: batch scores the same calls many times); never mutated by a caller
+        self._resolved: dict[tuple[str, tuple[str, ...]], BoundCall] = {}
         self._assumption_texts: dict[str, tuple[str, str, str]] = {}
         added = frozenset(self.problem.objects) - frozenset(problem.objects)  # substances from normalization
         self.goal_evidence = goal_evidence
@@ -201,62 +202,87 @@ class CompiledTask:
     # -- calls ------------------------------------------------------------
     def resolve(self, call: Call) -> tuple[CompiledAction | None, list[str], Finding | None]:
         """Check a call is well-formed: known action, arity, known objects."""
+        bound, problem = self.bind(call)
+        if bound is None:
+            return None, [], problem
+        return bound.action, bound.args, None
+
+    def bind(self, call: Call) -> tuple[BoundCall | None, Finding | None]:
+        """The call bound to this task's objects (cached per distinct call), or why it is malformed."""
         known = self._resolved.get((call.action, call.args))
         if known is not None:  # the same well-formed call, seen before on this task
-            return known[0], known[1], None
+            return known, None
         action = self.actions.get(call.action)
         if action is None:
             allowed = ", ".join(sorted(self.actions))
-            return None, [], Finding(call.step, call.text, ErrorKind.UNKNOWN_ACTION,
-                                         f"unknown action {call.action!r}", f"use one of: {allowed}")
+            return None, Finding(call.step, call.text, ErrorKind.UNKNOWN_ACTION,
+                                 f"unknown action {call.action!r}", f"use one of: {allowed}")
         want = len(action.spec.params)
         if len(call.args) != want:
-            return None, [], Finding(call.step, call.text, ErrorKind.ARITY,
-                                         f"{call.action} takes {want} argument(s), got {len(call.args)}",
-                                         f"call it as {action.spec.signature}")
+            return None, Finding(call.step, call.text, ErrorKind.ARITY,
+                                 f"{call.action} takes {want} argument(s), got {len(call.args)}",
+                                 f"call it as {action.spec.signature}")
         args = []
         for raw in call.args:
             full = self.names.full(raw)
             if full is None:
-                return None, [], Finding(call.step, call.text, ErrorKind.UNKNOWN_OBJECT,
-                                             f"no object {raw!r} in this scene",
-                                             "use only objects listed in the environment")
+                return None, Finding(call.step, call.text, ErrorKind.UNKNOWN_OBJECT,
+                                     f"no object {raw!r} in this scene",
+                                     "use only objects listed in the environment")
             args.append(full)
+        bound = bind(action, args)
         if len(self._resolved) < _RESOLVED_MAX:
-            self._resolved[(call.action, call.args)] = (action, args)
-        return action, args, None
+            self._resolved[(call.action, call.args)] = bound
+        return bound, None
 
     def apply(self, state: State, call: Call, trace: bool = True, reported: set[str] | None = None) -> StepOutcome:
         """Execute one call on ``state`` (mutated). Malformed calls change nothing. ``reported``:
         objects whose ASSUMED_STATE diagnostic was already given (updated; see ``verify``)."""
-        action, args, problem = self.resolve(call)
-        if problem is not None:
-            return StepOutcome([problem], [], applied=False)
-        failures = check_preconditions(action, self.world, state, args, self.capacity)
-        errors, warnings = [], []
-        for failure in failures:
-            err = Finding(call.step, call.text, failure.kind, self.shorten_text(failure.message),
-                              self.shorten_text(failure.hint), self.shorten_text(failure.literal))
-            if failure.kind in SKIPPED_KINDS:
-                return StepOutcome([err], [], applied=False)
-            errors.append(err)
-        diagnostics = self._assumed_affordances(call, action, args) if self.world.unknown else ()
-        if self.world.assumed_open and action.reads_open:
-            assumed = self._assumed_states(state, call, args, reported)
-            if assumed:
-                diagnostics = [*diagnostics, *assumed]
-        redundant = redundant_effect(action, state, args)
-        if redundant is not None:
-            redundant = self.shorten_text(redundant)
-            warnings.append(Finding(call.step, call.text, ErrorKind.ADDITIONAL_STEP,
-                                        f"{redundant} already holds", "drop this step", redundant))
+        errors: list[Finding] = []
+        warnings: list[Finding] = []
+        diagnostics: list[Finding] = []
         before = state.literals() if trace else None
-        apply_effects(action, self.world, state, args)
-        outcome = StepOutcome(errors, warnings, diagnostics=diagnostics)
-        if trace:
+        if not self.step(state, call, errors, warnings, diagnostics, reported):
+            return StepOutcome(errors, [], applied=False)
+        outcome = StepOutcome(errors, warnings, diagnostics=diagnostics if diagnostics or self.world.unknown else ())
+        if before is not None:
             after = state.literals()
             outcome.added, outcome.removed = after - before, before - after
         return outcome
+
+    def step(self, state: State, call: Call, errors: list[Finding], warnings: list[Finding],
+             diagnostics: list[Finding], reported: set[str] | None = None) -> bool:
+        """:meth:`apply` without building a :class:`StepOutcome` (``verify``'s loop): the call's
+        findings are appended to the three lists. Returns whether its effects were applied."""
+        bound, problem = self.bind(call)
+        if bound is None:
+            errors.append(problem)  # type: ignore[arg-type]
+            return False
+        world, first = self.world, len(errors)
+        for check, values in bound.checks:
+            failure = check(world, state, values, self.capacity)
+            if failure is None:
+                continue
+            err = Finding(call.step, call.text, failure.kind, self.shorten_text(failure.message),
+                          self.shorten_text(failure.hint), self.shorten_text(failure.literal))
+            if failure.kind in SKIPPED_KINDS:  # malformed for these objects: only this error counts
+                del errors[first:]
+                errors.append(err)
+                return False
+            errors.append(err)
+        action = bound.action
+        if world.unknown:
+            diagnostics.extend(self._assumed_affordances(call, action, bound.args))
+        if world.assumed_open and action.reads_open:
+            diagnostics.extend(self._assumed_states(state, call, bound.args, reported))
+        if bound.redundant:
+            redundant = already_holds(bound.redundant, state)
+            if redundant is not None:
+                redundant = self.shorten_text(redundant)
+                warnings.append(Finding(call.step, call.text, ErrorKind.ADDITIONAL_STEP,
+                                        f"{redundant} already holds", "drop this step", redundant))
+        run_effects(bound.effects, world, state)
+        return True
 
     def _assumed_affordances(self, call: Call, action: CompiledAction, args: list[str]) -> list[Finding]:
         """One UNKNOWN_AFFORDANCE diagnostic per argument whose abilities a check assumed."""
@@ -349,24 +375,24 @@ def verify(task: CompiledTask, plan: str | ParsedPlan, state: State | None = Non
     assumed_seen: set[str] = set()  # objects whose ASSUMED_STATE was reported (once per plan)
     steps: list[dict] = []
     prefix = None
+    step = task.step
     for item in parsed.items:
+        first = len(errors)
         if isinstance(item, BadLine):
             errors.append(Finding(item.step, item.text, ErrorKind.PARSE, item.reason,
-                                      "write one call per line as action(arg, ...)"))
-            outcome_errors: list[Finding] = [errors[-1]]
+                                  "write one call per line as action(arg, ...)"))
+        elif not trace:
+            step(state, item, errors, warnings, diagnostics, assumed_seen)
         else:
-            outcome = task.apply(state, item, trace=trace, reported=assumed_seen)
+            outcome = task.apply(state, item, trace=True, reported=assumed_seen)
             errors.extend(outcome.errors)
             warnings.extend(outcome.warnings)
-            if outcome.diagnostics:
-                diagnostics.extend(outcome.diagnostics)
-            outcome_errors = outcome.errors
-            if trace:
-                steps.append({"step": item.step, "call": item.text, "applied": outcome.applied,
-                              "errors": [e.kind.value for e in outcome.errors],
-                              "added": sorted(map(list, outcome.added)),
-                              "removed": sorted(map(list, outcome.removed))})
-        if outcome_errors and prefix is None:
+            diagnostics.extend(outcome.diagnostics)
+            steps.append({"step": item.step, "call": item.text, "applied": outcome.applied,
+                          "errors": [e.kind.value for e in outcome.errors],
+                          "added": sorted(map(list, outcome.added)),
+                          "removed": sorted(map(list, outcome.removed))})
+        if prefix is None and len(errors) > first:
             prefix = item.step
     conjuncts, grounded = task.goal_report(state)
     gcr = sum(conjuncts) / len(conjuncts) if conjuncts else 1.0
