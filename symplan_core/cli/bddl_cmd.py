@@ -78,7 +78,8 @@ def bddl_check(
         ]
     except DataError as exc:
         fail(str(exc))
-    failures, counts, listed = [], {}, []
+    failures, listed = [], []
+    counts: dict[str, int] = {}
     parsed = 0
     for path in track(paths, description="checking", console=console, disable=json_out or len(paths) < 50):
         try:

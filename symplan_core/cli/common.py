@@ -58,7 +58,9 @@ class OneLineUsageErrors(TyperGroup):
     shape as every other input error of the CLI.
     """
 
-    def invoke(self, ctx: typer.Context):
+    # Typer passes its own typer.Context, a subclass of the Context of the click it vendors,
+    # which has no public name to annotate with.
+    def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
         try:
             return super().invoke(ctx)
         except _UsageError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -22,6 +23,7 @@ from symplan_core.fetch import (
     SSD_OID,
     WORDNET,
     DataError,
+    FetchReport,
     data_dir,
     fetch,
     fetch_eai,
@@ -59,23 +61,28 @@ def data_fetch(
     With --eai, also EAI's BEHAVIOR data (see docs/eai.md); with --wordnet, WordNet 3.0 (see
     docs/perception.md). Data goes to $SYMPLAN_DATA_DIR (default: the user cache dir). A no-op once complete.
     """
-    jobs = [(bench, fetch) for bench in benchmarks_of(benchmark)]
+    jobs: list[tuple[str, Callable[[Callable[[str], None]], FetchReport]]] = [
+        (bench, _benchmark_fetcher(bench)) for bench in benchmarks_of(benchmark)]
     if eai:
-        jobs.append((EAI, lambda _name, progress: fetch_eai(progress=progress)))
+        jobs.append((EAI, lambda progress: fetch_eai(progress=progress)))
     if wordnet:
-        jobs.append((WORDNET, lambda _name, progress: fetch_wordnet(progress=progress)))
+        jobs.append((WORDNET, lambda progress: fetch_wordnet(progress=progress)))
     if perception:
-        jobs.append((SSD_OID, lambda _name, progress: fetch_ssd_oid(progress=progress)))
-        jobs.append((REAL_FRAMES, lambda _name, progress: fetch_real_frames(progress=progress)))
+        jobs.append((SSD_OID, lambda progress: fetch_ssd_oid(progress=progress)))
+        jobs.append((REAL_FRAMES, lambda progress: fetch_real_frames(progress=progress)))
     for bench, fetcher in jobs:
         try:
             with console.status(f"fetching {bench}"):
-                report = fetcher(bench, progress=lambda msg: console.log(msg))
+                report = fetcher(lambda msg: console.log(msg))
         except DataError as exc:
             fail(str(exc))
         state = "fetched" if report.fetched else "already present"
         what = {EAI: "demos", WORDNET: "files", SSD_OID: "files", REAL_FRAMES: "files"}.get(bench, "problems")
         console.print(f"{bench}: {report.problems} {what} {state} in {report.path}", markup=False, soft_wrap=True)
+
+
+def _benchmark_fetcher(bench: str) -> Callable[[Callable[[str], None]], FetchReport]:
+    return lambda progress: fetch(bench, progress=progress)
 
 
 @data_app.command("verify")

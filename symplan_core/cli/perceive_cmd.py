@@ -13,11 +13,19 @@ pipeline are imported inside the commands, so ``symplan --help`` does not need t
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from symplan_core.cli.common import Benchmark, console, fail, print_json
+
+if TYPE_CHECKING:
+    from symplan_core.perception.frames import Frame
+    from symplan_core.perception.rawlog import Registration
+
+REGISTRATIONS: dict[str, Registration] = {"driver": "driver", "reproject": "reproject"}
 
 perceive_app = typer.Typer(
     help="Camera frames + instruction -> a verified BDDL task (fiducial, grounding-dino, yolo-world or ssd-oid detectors). "
@@ -109,7 +117,8 @@ def perceive(
         return
     if sum(x is not None for x in (images, video, rawlog)) != 1:
         fail("give exactly one of --images DIR or --video FILE (or --rawlog FILE)")
-    if registration not in ("driver", "reproject"):
+    registration_mode = REGISTRATIONS.get(registration)
+    if registration_mode is None:
         fail(f"--registration must be driver or reproject, not {registration!r}")
     if not instruction:
         fail("--instruction is required")
@@ -132,16 +141,22 @@ def perceive(
 
     config = _config(config_file, goal=goal, llm=llm, judge=judge, robot=robot,
                      keyframes={"max_frames": max_key_frames})
+    stream: Iterable[Frame]
     try:
         if rawlog is not None:
             from symplan_core.perception.rawlog import frames_from_rawlog
 
-            stream, intrinsics = frames_from_rawlog(rawlog, registration)
+            stream, intrinsics = frames_from_rawlog(rawlog, registration_mode)
             if camera_info is not None:
                 intrinsics = CameraIntrinsics.load(camera_info)
         else:
+            assert camera_info is not None, "checked above: needed without --rawlog"
             intrinsics = CameraIntrinsics.load(camera_info)
-            stream = frames_from_dir(images, depth, depth_scale) if images else frames_from_video(video, depth, depth_scale)
+            if images is not None:
+                stream = frames_from_dir(images, depth, depth_scale)
+            else:
+                assert video is not None, "checked above: exactly one of --images, --video, --rawlog"
+                stream = frames_from_video(video, depth, depth_scale)
         frames = KeyFrameSelector(config.keyframes).extend(stream)
         chosen = make_detector(detector)
         try:
@@ -257,7 +272,8 @@ def evaluate(
         return
     levels = [float(x) for x in sweep.split(",")] if sweep else None
     runs = []
-    for level in levels or [None]:
+    run_levels: list[float | None] = list(levels) if levels else [None]
+    for level in run_levels:
         noise_config = _noise(noise) if level is None else _noise(str(level))
         options = EvalOptions(benchmark=benchmark.value, seed=seed, frames=frames, noise=noise_config,
                               instruction=instruction, holdout=holdout, perception=config)
@@ -340,6 +356,7 @@ def render(
     (out / "rgb").mkdir(parents=True, exist_ok=True)
     (out / "depth").mkdir(parents=True, exist_ok=True)
     for i, frame in enumerate(scene.frames(frames, _noise(noise))):
+        assert frame.depth is not None, "a rendered frame has depth"
         cv2.imwrite(str(out / "rgb" / f"{i:06d}.png"), cv2.cvtColor(frame.rgb, cv2.COLOR_RGB2BGR))
         cv2.imwrite(str(out / "depth" / f"{i:06d}.png"), np.clip(frame.depth * 1000.0, 0, 65535).astype(np.uint16))
     k = scene.intrinsics

@@ -52,14 +52,15 @@ def solve(
     with Progress(console=console, disable=json_out) as bar:
         progress = bar.add_task("census", total=len(jobs))
         rows = run_census(jobs, workers or None, lambda: bar.advance(progress))
-    report = {"summary": summarize(rows), "tasks": rows}
+    summary = summarize(rows)
+    report = {"summary": summary, "tasks": rows}
     if out:
         out.write_text(json.dumps(report, indent=1) + "\n")
     if json_out:
         print_json(report)
         return
     table = Table("benchmark/robot", "total", "solved", "strict_pass", "median cmds", "p90 cmds", "median s")
-    for key, s in report["summary"].items():
+    for key, s in summary.items():
         table.add_row(key, str(s["total"]), str(s["solved"]), str(s["strict_pass"]), str(s["median_commands"]),
                       f"{s['p90_commands']:.1f}", f"{s['median_seconds']:.4f}")
     console.print(table)

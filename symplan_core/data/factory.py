@@ -44,7 +44,8 @@ from symplan_core.prompts.dialogue import build_dialogue, paraphrase_dialogue
 from symplan_core.tasks import list_tasks, load_problem
 
 ROBOTS = ("single", "dual")
-SPLITS = ("b1k/train", "b1k/test", "b100/test")
+Split = Literal["b1k/train", "b1k/test", "b100/test"]
+SPLITS: tuple[Split, ...] = ("b1k/train", "b1k/test", "b100/test")
 DISTRACTOR_DRAWS = 3
 _PARAPHRASE_SAMPLING = Sampling(temperature=0.7, top_p=0.9, max_tokens=384, seed=0)
 
@@ -58,7 +59,7 @@ class FactoryConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    splits: tuple[Literal["b1k/train", "b1k/test", "b100/test"], ...] = SPLITS
+    splits: tuple[Split, ...] = SPLITS
     tasks: tuple[str, ...] | None = Field(default=None, description="only these activities (name or bench/name)")
     seed: int = 0
     distractors: int = Field(default=3, ge=0, description="distractors added per definition")
@@ -271,8 +272,8 @@ class Factory:
             yield SampleRow(
                 id=row_id(definition.benchmark, definition.task, robot, definition.source, definition.index),
                 prompt=[ChatTurn(**m) for m in messages], task=definition.task,
-                benchmark=definition.benchmark, robot=robot,  # type: ignore[arg-type]
-                split=definition.split.split("/")[1], source=definition.source,  # type: ignore[arg-type]
+                benchmark=definition.benchmark, robot=robot,
+                split=definition.split.split("/")[1], source=definition.source,
                 augmentation=definition.augmentation, action_set=task.action_set_name, bddl=check.bddl,
                 gold_tokens=None, gold_commands=commands)
 

@@ -24,7 +24,7 @@ def evaluate_outputs(text: str, auto_navigate: bool = False, rules: str = "physi
     verdicts: list[EaiVerdict] = []
     invalid: list[dict] = []
     for entry in read_outputs(text):
-        if not entry.scorable:
+        if not entry.scorable or entry.demo_id is None:  # no identifier (or a repeat): nothing to score against
             invalid.append({"entry": entry.position, "identifier": entry.demo_id, "reason": entry.problem})
             continue
         try:
@@ -32,8 +32,8 @@ def evaluate_outputs(text: str, auto_navigate: bool = False, rules: str = "physi
         except EaiDataError as exc:
             invalid.append({"entry": entry.position, "identifier": entry.demo_id, "reason": str(exc)})
             continue
-        if entry.problem:
-            verdicts.append(verify_unreadable(demo_id, entry.problem, auto_navigate, rules))
+        if entry.problem or entry.response is None:
+            verdicts.append(verify_unreadable(demo_id, entry.problem or "no response", auto_navigate, rules))
         elif isinstance(entry.response, list):
             verdicts.append(verify_entries(demo_id, entry.response, auto_navigate, rules))
         else:

@@ -94,14 +94,15 @@ def open_defaults(evidence: dict[str, dict[str, int]]) -> dict[str, bool]:
 
 def write_open_defaults() -> None:
     evidence = open_evidence()
+    defaults = open_defaults(evidence)
     data = {"source": "EAI's 100 human gold plans (eai-eval==1.0.5 human_annotations) and their prompts' "
                       "initial states, via `symplan data fetch --eai`",
             "generator": "python -m symplan_core.eai.igibson_table --open-defaults",
             "rule": "open by default when the plans use an instance's inside without opening it at least once "
                     "and never open one first; every other openable category is closed by default",
-            "open": open_defaults(evidence), "evidence": evidence}
+            "open": defaults, "evidence": evidence}
     OPEN_OUT.write_text(json.dumps(data, indent=1) + "\n")
-    print(f"{OPEN_OUT}: open by default: {[s for s, v in data['open'].items() if v]}")
+    print(f"{OPEN_OUT}: open by default: {[s for s, v in defaults.items() if v]}")
 
 
 if __name__ == "__main__":  # pragma: no cover - a generator, run by hand

@@ -39,7 +39,7 @@ from symplan_core.tasks import load_problem
 _SUFFIX = re.compile(r"^(.*?)_?(\d+)$")
 
 Node = tuple[str, str]            # ("s", scene name) or ("b", instance)
-Edge = tuple[object, ...]         # literal tokens (str) and nodes
+Edge = tuple[Node, ...]           # ("=", literal) tokens and nodes
 
 
 class MappingError(EaiDataError):
@@ -181,13 +181,13 @@ def _check(mapping: NameMapping, demo: Demo, bddl_init: list[list[str]], bddl_go
                            f"is not in b100/{demo.activity}")
     names = set(mapping.to_scene)
 
-    def where_names(line) -> list:
+    def where_names(line: list[str]) -> list[tuple[int, str]]:
         return [(k, t) for k, t in enumerate(line) if t in names]
     if len(demo.goal) != len(bddl_goal):
         raise MappingError(f"{demo.demo_id}: the prompt has {len(demo.goal)} goal lines, EAI's task file "
                            f"{len(bddl_goal)} top-level goal conjuncts")
-    for k, (line, target) in enumerate(zip(demo.goal, bddl_goal, strict=True)):
-        line = [mapping.to_bddl.get(t, t) for t in line if t != "-"]
+    for k, (scene_line, target) in enumerate(zip(demo.goal, bddl_goal, strict=True)):
+        line = [mapping.to_bddl.get(t, t) for t in scene_line if t != "-"]
         if len(line) != len(target) or where_names(line) != where_names(target):
             raise MappingError(f"{demo.demo_id}: goal line {k} {line} (mapped from scene names) does not "
                                f"match EAI's task file: {target}")

@@ -93,7 +93,7 @@ class Translator:
             return inst, False
         part = _PART.match(name)
         whole = self.mapping.instance(part["whole"]) if part else None
-        if whole is None:
+        if part is None or whole is None:
             self._error(step, ErrorKind.UNKNOWN_OBJECT, f"no object {name!r} in this scene",
                         "use only the interactable objects of the prompt (or parts of sliced ones)")
             return None
@@ -112,24 +112,34 @@ class Translator:
         part = _PART.match(name)
         return self.mapping.instance(part["whole"]) if part else None
 
+    def _held(self, name: str) -> str:
+        """The instance of a name in a hand (resolved when it was grasped, so it exists)."""
+        whole = self._whole(name)
+        assert whole is not None, f"{name} was resolved when it was grasped"
+        return whole
+
     def _other(self, hand: str) -> str:
         return "right" if hand == "left" else "left"
 
     # -- actions ---------------------------------------------------------------
     def step(self, step: EaiStep) -> None:
         spec = VOCABULARY[step.action]
-        targets = [self._resolve(step, name) for name in step.objects]
-        if any(t is None for t in targets):
+        resolved = [self._resolve(step, name) for name in step.objects]
+        targets = [t for t in resolved if t is not None]
+        if len(targets) != len(resolved):
             return
         insts = [t[0] for t in targets]
-        if spec.kind == "grasp":
-            self._grasp(step, spec.hand, step.objects[0], insts[0])
-        elif spec.kind in ("place", "nextto_ontop", "release"):
-            self._put(step, spec.kind, spec.hand, spec.ours, insts)
-        elif spec.kind == "transfer":
-            self._transfer(step, spec.hand, spec.ours, insts[0])
-        else:
+        if spec.kind == "state":
             self._state_action(step, spec.ours, insts[0], targets[0][1])
+            return
+        hand = spec.hand
+        assert hand is not None, f"{spec.name} is a hand action"
+        if spec.kind == "grasp":
+            self._grasp(step, hand, step.objects[0], insts[0])
+        elif spec.kind in ("place", "nextto_ontop", "release"):
+            self._put(step, spec.kind, hand, spec.ours, insts)
+        elif spec.kind == "transfer":
+            self._transfer(step, hand, spec.ours, insts[0])
 
     def _grasp(self, step: EaiStep, hand: str, name: str, inst: str) -> None:
         held, other = self.hands[hand], self.hands[self._other(hand)]
@@ -163,7 +173,7 @@ class Translator:
             self._error(step, ErrorKind.MISSING_STEP, f"the {hand} hand holds {held}, not {step.objects[0]}",
                         f"release {held}, or grasp {step.objects[0]} first", f"(holding {step.objects[0]})")
             return
-        whole = self._whole(held)
+        whole = self._held(held)
         self.hands[hand] = None
         if self._whole(self.hands[self._other(hand)]) == whole:
             return  # the other hand still holds a part of it: the engine puts it down with that part
@@ -185,7 +195,7 @@ class Translator:
             self._error(step, ErrorKind.MISSING_STEP, f"the {hand} hand holds nothing to transfer from",
                         f"grasp a container with the {hand} hand first", f"(holding {hand}_hand)")
             return
-        container = self._whole(held)
+        container = self._held(held)
         pieces = sorted(o for o, (_rel, base) in self.state.support.items() if base == container)
         has_substance = any(f[0] in ("filled", "contains") and f[1] == container for f in self.state.facts)
         if has_substance or not pieces:

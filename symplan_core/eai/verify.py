@@ -27,7 +27,7 @@ from symplan_core.eai.outputs import EaiFormatError, read_action_list, steps_of
 from symplan_core.eai.rules import RULES, apply_eai_rules
 from symplan_core.eai.translate import Translation, start_state, translate
 from symplan_core.engine import CompiledTask, ErrorKind, Finding, compile_task, verify
-from symplan_core.engine.plan_text import ParsedPlan
+from symplan_core.engine.plan_text import BadLine, Call, ParsedPlan
 from symplan_core.tasks import load_problem
 
 #: EAI's goal-line classes (``action_sequence_evaluator.py``): relation and state predicates.
@@ -178,6 +178,8 @@ def verify_entries(demo_id: str, entries: list, auto_navigate: bool = False, rul
 
     # EAI's terms: grammar errors stop the plan before it runs; else the first runtime error.
     stop_kinds = [r for r in errors if r["eai_kind"] in GRAMMAR.values()]
+    stop: int | None
+    first: dict | None
     if stop_kinds:
         order = ("parsing", "hallucination", "arguments")
         first = min(stop_kinds, key=lambda r: (order.index(r["eai_kind"]), r["step"]))
@@ -190,7 +192,7 @@ def verify_entries(demo_id: str, entries: list, auto_navigate: bool = False, rul
     if stop is None:
         reached = full_eai
     else:
-        prefix = [c for c, origin in zip(tr.calls, tr.origin, strict=True) if origin < stop]
+        prefix: list[Call | BadLine] = [c for c, origin in zip(tr.calls, tr.origin, strict=True) if origin < stop]
         reached = verify(s.eai_task, ParsedPlan(prefix, format_ok=True), state=start)
     additional = [w for w in warnings if stop is None or w["step"] < stop]
     eai_errors = ([first["eai_kind"]] if first else []) + (["ADDITIONAL_STEP"] if additional else [])

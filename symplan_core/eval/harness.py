@@ -110,6 +110,7 @@ def episodes_for(config: EvalConfig) -> list[Episode]:
         return episodes[: config.limit] if config.limit else episodes
     if config.split == "train":
         raise ValueError("--split train needs --dataset (benchmarks have test and all)")
+    assert config.benchmark is not None, "EvalConfig sets benchmark to None only for a dataset run"
     tasks = split_tasks(config.benchmark, config.split)
     episodes = [Episode(config.benchmark, task, robot) for task in tasks for robot in config.robots]
     return episodes[: config.limit] if config.limit else episodes
@@ -294,7 +295,11 @@ def _stop_on_sigterm() -> Callable[[], None]:
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, interrupt)
-    return lambda: signal.signal(signal.SIGTERM, previous)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
 
 
 def _progress(enabled: bool):

@@ -101,6 +101,7 @@ def plot(records: Sequence[Record], out: Path) -> list[Path]:
         ax.hist(counts, bins=30, alpha=0.5, label=robot)
         for q, style in ((50, "-"), (90, "--")):
             value = percentile(counts, q)
+            assert value is not None, "counts is not empty"
             ax.axvline(value, linestyle=style, color="k" if robot == robots[0] else "gray",
                        label=f"{robot} {'median' if q == 50 else 'P90'} = {value:g}")
     ax.set_xlabel("commands per response")
