@@ -104,4 +104,4 @@ def apply_eai_rules(task, to_scene: dict[str, str]) -> None:
         aff = world.affordances[obj]
         if aff.known and "sceneObject" in aff.abilities and obj not in world.floors:
             world.affordances[obj] = replace(aff, abilities=aff.abilities - {"sceneObject"})
-    world._having.clear()
+    task.world_changed()  # bound calls ran the affordance checks on the world as it was

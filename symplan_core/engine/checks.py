@@ -505,3 +505,6 @@ CHECK_FACTORIES: dict[str, Callable[[str], Check]] = {"ability": _ability, "hold
                                                       "away": _away_from}
 #: Checks that read an argument's affordances (and permit when they are unknown).
 AFFORDANCE_CHECKS = frozenset({"graspable", "ability", "substance", "open_if_openable", "type"})
+#: Checks that read only the static world, never the state (nor the hand capacity): a bound call
+#: runs them once (``execute.bind``). A check added here must never read its state argument.
+STATIC_CHECKS = frozenset({"graspable", "ability", "substance", "type"})

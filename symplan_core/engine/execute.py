@@ -18,6 +18,7 @@ from symplan_core.engine.checks import (
     CHECK_FACTORIES,
     CHECKS,
     CUT_PRODUCTS,
+    STATIC_CHECKS,
     Check,
     Failure,
     ingredient_at_hand,
@@ -44,7 +45,8 @@ def reach(world: World, state: State, target: str) -> frozenset[str]:
         return frozenset((target,))
     unders = [fact for fact in state.facts if fact[0] in ATTACHMENT_RELATIONS]
     # Fast path (most navigate targets are small objects): nothing rests on/in/under target.
-    if target not in set(map(_SECOND, state.support.values())) and all(f[2] != target for f in unders):
+    # (``in`` on the map scans in C without building a set.)
+    if target not in map(_SECOND, state.support.values()) and (not unders or all(f[2] != target for f in unders)):
         return frozenset((target,))
     reached = {target}
     frontier = [target]
@@ -74,6 +76,9 @@ class CompiledAction:
     slots: tuple[tuple[int, ...], ...] = ()
     #: a check reads whether something is open (reaching into a container, opening, closing)
     reads_open: bool = False
+    #: per ``slotted`` check: it reads only the static world (an affordance), so for given
+    #: arguments it passes on every state or on none (``bind`` runs it once)
+    static: tuple[bool, ...] = ()
 
 
 def compile_action(spec: ActionSpec, extra_checks: Mapping[str, Check] | None = None) -> CompiledAction:
@@ -83,16 +88,20 @@ def compile_action(spec: ActionSpec, extra_checks: Mapping[str, Check] | None = 
     checks: list[tuple[Check, tuple[int, ...]]] = []
     slots: list[tuple[int, ...]] = []
     affordance_args: set[int] = set()
+    static: list[bool] = []
     for pre in spec.pre:
         name, *rest = pre.split(":")
         if name in AFFORDANCE_CHECKS:
             affordance_args.add(index[rest[0]])
         if name in CHECK_FACTORIES:  # ``ability:o:FLAG`` / ``holding:FLAG``: the last part configures
             check, rest = CHECK_FACTORIES[name](rest[-1]), rest[:-1]
+            static.append(name in STATIC_CHECKS)
         elif extra_checks and name in extra_checks:
             check = extra_checks[name]
+            static.append(False)  # not the engine's own: never assumed static
         else:
             check = CHECKS[name]
+            static.append(name in STATIC_CHECKS)
         idx = tuple(index[r] for r in rest)
         if idx not in slots:
             slots.append(idx)
@@ -110,7 +119,7 @@ def compile_action(spec: ActionSpec, extra_checks: Mapping[str, Check] | None = 
         any(r.split(":")[1] == "open" for r in spec.redundant)
     slotted = tuple((check, slots.index(idx)) for check, idx in checks)
     return CompiledAction(spec, tuple(checks), tuple(redundant), tuple(effects), tuple(sorted(affordance_args)),
-                          slotted, tuple(slots), reads_open)
+                          slotted, tuple(slots), reads_open, tuple(static))
 
 
 class BoundCall(NamedTuple):
@@ -146,10 +155,20 @@ def _bound_redundant(action: CompiledAction, args: list[str]) -> tuple[tuple[boo
     return tuple(out)
 
 
-def bind(action: CompiledAction, args: list[str]) -> BoundCall:
-    """``action`` applied to ``args`` (full names, already checked to exist and fit its arity)."""
+def bind(action: CompiledAction, args: list[str], world: World | None = None) -> BoundCall:
+    """``action`` applied to ``args`` (full names, already checked to exist and fit its arity).
+
+    With the task's ``world``, the static checks (affordances) are run once here: when all of
+    them pass they would pass on every state, so the bound call leaves them out. When one
+    fails, the call keeps every check, so each step reports exactly what it reported before."""
+    checks = _bound_checks(action, args)
+    if world is not None and any(action.static):
+        static = [(check, values) for (check, values), is_static in zip(checks, action.static, strict=True)
+                  if is_static]
+        if all(check(world, None, values, 0) is None for check, values in static):  # type: ignore[arg-type]
+            checks = tuple(c for c, is_static in zip(checks, action.static, strict=True) if not is_static)
     effects = tuple((name, literal, tuple(args[i] for i in idx)) for name, literal, idx in action.effects)
-    return BoundCall(action, list(args), _bound_checks(action, args), _bound_redundant(action, args), effects)
+    return BoundCall(action, list(args), checks, _bound_redundant(action, args), effects)
 
 
 def failed_checks(checks: tuple[tuple[Check, tuple[str, ...]], ...], world: World, state: State,

@@ -70,14 +70,18 @@ class State:
         return any((rel, a, b) in self.facts or (rel, b, a) in self.facts for rel in ATTACHMENT_RELATIONS
                    if rel != "under")
 
-    def container_chain(self, obj: str):
-        """Yield (relation, target) up the support chain of ``obj``."""
+    def container_chain(self, obj: str) -> list[tuple[str, str]]:
+        """(relation, target) up the support chain of ``obj``, nearest first. (A list: chains are
+        short and read on most steps, and a generator costs more to set up than the walk.)"""
+        support = self.support
+        chain = []
         seen = {obj}
-        current = self.support.get(obj)
+        current = support.get(obj)
         while current is not None and current[1] not in seen:
-            yield current
+            chain.append(current)
             seen.add(current[1])
-            current = self.support.get(current[1])
+            current = support.get(current[1])
+        return chain
 
     def hands_used(self) -> int:
         return len(self.held)

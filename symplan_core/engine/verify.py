@@ -168,6 +168,12 @@ class CompiledTask:
             self.actions[spec.name] = compile_action(spec, checks)
         self._resolved.clear()
 
+    def world_changed(self) -> None:
+        """Call after editing this compiled task's world (the EAI profile's grasping): bound calls
+        ran its static checks once, and ``World.having`` caches its answers."""
+        self._resolved.clear()
+        self.world._having.clear()
+
     def _build_initial(self) -> State:
         state = State(substances=frozenset(o for o in self.world.objects if self.world.is_substance(o)))
         agent = self.world.agent
@@ -230,7 +236,7 @@ class CompiledTask:
                                      f"no object {raw!r} in this scene",
                                      "use only objects listed in the environment")
             args.append(full)
-        bound = bind(action, args)
+        bound = bind(action, args, self.world)
         if len(self._resolved) < _RESOLVED_MAX:
             self._resolved[(call.action, call.args)] = bound
         return bound, None
