@@ -2,6 +2,8 @@
 nothing; the camera simulator (showing the skill simulator's world) still shows the object where it
 was; the planner does not apply the effect, says why (~/execution_check, feedback, /diagnostics),
 replans from the perceived state and reaches the goal; the DDS audit finds no unverified subgoal.
+The same goal's ~/scene_markers: one box and label per perceived object in the images' frame, ids
+stable across updates, the running subgoal's objects highlighted.
 """
 
 from __future__ import annotations
@@ -50,10 +52,12 @@ def rig(ros_context, spinner, tmp_path_factory):
     audit = DdsAudit(client_node, "/symplan_planner")
     checks: list = []
     diagnostics: list = []
+    markers: list = []
     lock = threading.Lock()
     from diagnostic_msgs.msg import DiagnosticArray
     from symplan_interfaces.msg import ExecutionCheck
-    from symplan_ros.plumbing import RELIABLE
+    from symplan_ros.plumbing import LATCHED, RELIABLE
+    from visualization_msgs.msg import MarkerArray
 
     def keep(store):
         def cb(msg):
@@ -63,10 +67,11 @@ def rig(ros_context, spinner, tmp_path_factory):
 
     client_node.create_subscription(ExecutionCheck, "/symplan_planner/execution_check", keep(checks), RELIABLE)
     client_node.create_subscription(DiagnosticArray, "/diagnostics", keep(diagnostics), 10)
+    client_node.create_subscription(MarkerArray, "/symplan_planner/scene_markers", keep(markers), LATCHED)
     assert client.transition(Transition.TRANSITION_CONFIGURE)
     assert client.transition(Transition.TRANSITION_ACTIVATE)
     return {"client": client, "audit": audit, "checks": checks, "diagnostics": diagnostics, "skill": skill,
-            "camera": camera, "planner": planner}
+            "camera": camera, "planner": planner, "markers": markers, "results": []}
 
 
 def test_a_grasp_that_moved_nothing_is_caught_replanned_from_the_camera_and_the_goal_reached(rig) -> None:
@@ -76,6 +81,7 @@ def test_a_grasp_that_moved_nothing_is_caught_replanned_from_the_camera_and_the_
     client, skill = rig["client"], rig["skill"]
     feedback: list = []
     result, status = client.run(Plan.Goal(instruction=INSTRUCTION), feedback.append)
+    rig["results"].append(result)
     assert status == GoalStatus.STATUS_SUCCEEDED, (result.message, result.errors)
     assert skill.silent_faults == 1
     assert result.replans == 1
@@ -100,3 +106,40 @@ def test_a_grasp_that_moved_nothing_is_caught_replanned_from_the_camera_and_the_
     # Every subgoal that went over DDS belongs to a plan that strict-passed from its state.
     assert rig["audit"].settle(result) == []
     assert rig["audit"].counts.subgoals >= len(result.subgoals) + 1  # the contradicted grasp went out too
+
+
+def test_scene_markers_show_each_perceived_object_in_the_camera_frame_with_stable_ids(rig) -> None:
+    import json
+
+    from visualization_msgs.msg import Marker
+
+    assert rig["results"], "runs after the monitored goal"
+    scene = json.loads(rig["results"][0].scene_json)
+    perceived = {inst for inst, e in scene["provenance"]["objects"].items() if e["source"] == "detection"}
+    # The topic is a state (latched, depth 1): a late or slow subscriber gets the newest array, so
+    # the test waits for what must have been shown, not for a count of arrays.
+
+    def shown(name: str) -> bool:
+        return any(m.ns == "labels" and m.text == f"{name}  [subgoal]" for a in list(rig["markers"]) for m in a.markers)
+
+    wait_until(lambda: shown("camera_tripod.n.01_1") and len(rig["markers"]) >= 2)
+    arrays = list(rig["markers"])
+    frame = rig["camera"].get_parameter("frame_id").value
+    ids: dict[str, int] = {}
+    highlighted = set()
+    for array in arrays:
+        added = [m for m in array.markers if m.action == Marker.ADD]
+        assert added and all(m.header.frame_id == frame for m in array.markers)
+        labels = {m.text.split()[0]: m for m in added if m.ns == "labels"}
+        boxes = {m.id for m in added if m.ns == "objects" and m.type == Marker.CUBE}
+        assert {m.id for m in labels.values()} == boxes  # a label per box, same id
+        for name, m in labels.items():
+            assert ids.setdefault(name, m.id) == m.id, f"{name} changed its marker id"
+            if m.text.endswith("[subgoal]"):
+                highlighted.add(name)
+        assert all(m.points and len(m.points) == 2 for m in added if m.ns == "relations")
+    seen = {m.text.split()[0] for a in arrays for m in a.markers if m.ns == "labels" and m.action == Marker.ADD}
+    assert seen == perceived  # every object perceived, nothing else
+    assert len(set(ids.values())) == len(ids)  # distinct objects, distinct ids
+    assert "camera_tripod.n.01_1" in highlighted
+    assert any(m.ns == "relations" for a in arrays for m in a.markers)

@@ -38,6 +38,7 @@ from symplan_interfaces.action import Plan
 from symplan_interfaces.msg import ExecutionCheck, PlanStatus, SkillStatus
 from symplan_interfaces.msg import Subgoal as SubgoalMsg
 from symplan_interfaces.srv import VerifyPlan
+from visualization_msgs.msg import MarkerArray
 
 from symplan_core.llm import PlannerBackend
 from symplan_core.planners.reference_backend import make_planner_backend
@@ -46,8 +47,10 @@ from symplan_core.runtime.config import RuntimeConfig
 from symplan_core.runtime.health import ERROR, OK, WARN, Health
 from symplan_core.runtime.limits import InputLimits, RequestRejected
 from symplan_core.runtime.monitor import ExecutionMonitor, MonitorResult, Verdict, monitor_for
+from symplan_core.runtime.scene_view import SceneView, view_from_provenance, view_from_snapshot
 from symplan_core.runtime.session import Outcome, PlanningSession, SessionResult, Subgoal
 from symplan_core.runtime.sources import Scene, SceneSource, TaskRequest, scene_source_for
+from symplan_ros.markers import MarkerIds, marker_array
 from symplan_ros.messages import (
     diagnostic_array,
     fill_verify_response,
@@ -82,6 +85,10 @@ class PlannerNode(LifecycleNode):
         self.monitor: ExecutionMonitor | None = None
         self._check_pub: LifecyclePublisher[ExecutionCheck] | None = None
         self._skill_message = ""  # the last SUCCEEDED/FAILED report's message (for ~/execution_check)
+        self._markers_pub: LifecyclePublisher[MarkerArray] | None = None
+        self._marker_ids = MarkerIds()
+        self._view: SceneView | None = None  # what ~/scene_markers shows
+        self._frame_id = ""  # the camera frame, from the images' headers
         self._entities: list[Callable[[], Any]] = []  # destroyers of what on_configure created
         self._subgoal_pub: LifecyclePublisher[SubgoalMsg] | None = None
         self._bddl_pub: LifecyclePublisher[String] | None = None
@@ -119,6 +126,8 @@ class PlannerNode(LifecycleNode):
         self._bddl_pub = self.create_lifecycle_publisher(String, "~/task_bddl", LATCHED)
         self._status_pub = self.create_lifecycle_publisher(PlanStatus, "~/plan_status", LATCHED)
         self._check_pub = self.create_lifecycle_publisher(ExecutionCheck, "~/execution_check", RELIABLE)
+        self._markers_pub = self.create_lifecycle_publisher(MarkerArray, "~/scene_markers", LATCHED)
+        self._marker_ids, self._view = MarkerIds(), None
         subs = [self.create_subscription(SkillStatus, "~/skill_status", self._on_skill_status, RELIABLE,
                                          callback_group=self._cb)]
         camera = cfg.camera
@@ -135,7 +144,8 @@ class PlannerNode(LifecycleNode):
         self._entities = [*(partial(self.destroy_subscription, sub) for sub in subs), action.destroy,
                           partial(self.destroy_service, service), partial(self.destroy_timer, timer),
                           *(partial(self.destroy_lifecycle_publisher, pub)
-                            for pub in (self._subgoal_pub, self._bddl_pub, self._status_pub, self._check_pub))]
+                            for pub in (self._subgoal_pub, self._bddl_pub, self._status_pub, self._check_pub,
+                                        self._markers_pub))]
         self._lifecycle = "inactive"
         self.get_logger().info(f"configured: backend={cfg.planner.backend} robot={cfg.robot} scene={cfg.scene.source}")
         return TransitionCallbackReturn.SUCCESS
@@ -173,7 +183,7 @@ class PlannerNode(LifecycleNode):
             destroy()
         self._entities = []
         self._subgoal_pub = self._bddl_pub = self._status_pub = None
-        self._check_pub = None
+        self._check_pub = self._markers_pub = None
         # Backends own threads and connections (the OpenAI client: an event-loop thread and its
         # sockets); the next configure builds new ones, so these are released now.
         if self.session is not None:
@@ -255,6 +265,8 @@ class PlannerNode(LifecycleNode):
             self._awaiting, self._status = (sub.plan_id, sub.index), None
         try:
             self._subgoal_pub.publish(subgoal_msg(sub))
+            if self._view is not None:  # the running subgoal's objects, highlighted
+                self._publish_markers(self._view.with_active(sub.args))
             self._publish_status(PlanStatus.STATE_EXECUTING, plan_id=sub.plan_id, index=sub.index,
                                  count=sub.count, message=sub.text)
             timeout = self.config.execution.skill_timeout_s
@@ -286,7 +298,16 @@ class PlannerNode(LifecycleNode):
                 self._status = (int(msg.status), msg.message[:_STATUS_MESSAGE_CHARS])
                 self._status_cv.notify_all()
 
+    def _publish_markers(self, view: SceneView) -> None:
+        self._view = view
+        if self._markers_pub is not None:
+            self._markers_pub.publish(marker_array(view, self._frame_id, self.get_clock().now().to_msg(),
+                                                   self._marker_ids))
+
     def _publish_check(self, sub: Subgoal, check: MonitorResult) -> None:
+        if self.monitor is not None and self.monitor.last_snapshot is not None:
+            snapshot, names = self.monitor.last_snapshot
+            self._publish_markers(view_from_snapshot(snapshot, names).with_active(sub.args))
         if check.verdict is Verdict.CONTRADICTED:
             self.get_logger().warning(f"subgoal {sub.text} reported SUCCEEDED, camera contradicts it: {check.reason}")
         if self._check_pub is not None:
@@ -296,7 +317,17 @@ class PlannerNode(LifecycleNode):
                 checks=[c.line()[:500] for c in check.checks], frames=check.frames, latency_s=check.latency_s))
         self.publish_diagnostics()
 
+    def _publish_scene_markers(self, scene: Scene) -> None:
+        """A perceived scene's objects and observed relations on ~/scene_markers (camera frame)."""
+        provenance = scene.details.get("provenance")
+        if not provenance:
+            return
+        from symplan_core.perception import PerceptionConfig  # the vision extra: a camera scene has it
+
+        self._publish_markers(view_from_provenance(provenance, PerceptionConfig().default_pose()))
+
     def _publish_bddl(self, scene: Scene, goal_id: str, robot: str) -> None:
+        self._publish_scene_markers(scene)
         if self._bddl_pub is not None:
             self._bddl_pub.publish(String(data=task_message(scene.bddl_text, goal_id, robot)))
 
@@ -327,6 +358,7 @@ class PlannerNode(LifecycleNode):
 
     # ---- cameras and diagnostics -----------------------------------------------------------
     def _on_rgb(self, msg: Image | CompressedImage) -> None:
+        self._frame_id = msg.header.frame_id or self._frame_id
         if self.camera.on_rgb(msg) is not None:
             self.publish_diagnostics()  # report a rejected frame at once, not at the next tick
 
