@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
-from symplan_core.bddl.model import And, Atom, Literal, Not, ObjectDecl, Or, Param, Problem
+from symplan_core.bddl.model import And, Atom, Imply, Literal, Not, ObjectDecl, Or, Param, Problem, Quantifier
 
 new = object.__new__
 
@@ -31,8 +31,30 @@ and_parts, and_pos = slot_setter(And, "parts"), slot_setter(And, "pos")
 or_parts, or_pos = slot_setter(Or, "parts"), slot_setter(Or, "pos")
 not_body, not_pos = slot_setter(Not, "body"), slot_setter(Not, "pos")
 param_var, param_type, param_pos = (slot_setter(Param, n) for n in ("var", "type", "pos"))
+imply_antecedent, imply_consequent, imply_pos = (slot_setter(Imply, n) for n in ("antecedent", "consequent", "pos"))
+quant_kind, quant_params, quant_body, quant_count, quant_pos = (
+    slot_setter(Quantifier, n) for n in ("kind", "params", "body", "count", "pos"))
 #: One setter per Problem field, in field order.
 PROBLEM_SETTERS = tuple(slot_setter(Problem, f.name) for f in fields(Problem))
+
+
+def new_problem(*values: object) -> Problem:
+    """A Problem from its field values in field order (unrolled: a loop over the setters
+    costs twice as much as the nine calls)."""
+    name, domain, objects, init, goal, decls, duplicates, source, notes = values
+    set_name, set_domain, set_objects, set_init, set_goal, set_decls, set_duplicates, set_source, set_notes = \
+        PROBLEM_SETTERS
+    problem = new(Problem)
+    set_name(problem, name)
+    set_domain(problem, domain)
+    set_objects(problem, objects)
+    set_init(problem, init)
+    set_goal(problem, goal)
+    set_decls(problem, decls)
+    set_duplicates(problem, duplicates)
+    set_source(problem, source)
+    set_notes(problem, notes)
+    return problem
 
 
 def make_decls(src: object, groups: list[tuple[tuple[str, ...], str, int]]) -> tuple[ObjectDecl, ...]:

@@ -17,16 +17,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from symplan_core.bddl.build import (
-    PROBLEM_SETTERS,
     and_parts,
     and_pos,
     atom_args,
     atom_pos,
     atom_predicate,
+    imply_antecedent,
+    imply_consequent,
+    imply_pos,
     lit_atom,
     lit_negated,
     make_decls,
     new,
+    new_problem,
     not_body,
     not_pos,
     or_parts,
@@ -34,6 +37,11 @@ from symplan_core.bddl.build import (
     param_pos,
     param_type,
     param_var,
+    quant_body,
+    quant_count,
+    quant_kind,
+    quant_params,
+    quant_pos,
 )
 from symplan_core.bddl.diagnostics import Diagnostic
 from symplan_core.bddl.model import (
@@ -110,12 +118,8 @@ class _Parser(TokenStream):
         if domain is None or init is None or goal is None:
             missing = [n for n, v in ((":domain", domain), (":init", init), (":goal", goal)) if v is None]
             raise self.error(f"missing section(s) {', '.join(missing)}", 0)
-        problem = new(Problem)
-        for setter, value in zip(PROBLEM_SETTERS, (
-                name, domain, objects, init, goal, Deferred(make_decls, self.src, groups),
-                tuple(duplicates), self.src.name, tuple(self.notes)), strict=True):
-            setter(problem, value)
-        return problem
+        return new_problem(name, domain, objects, init, goal, Deferred(make_decls, self.src, groups),
+                           tuple(duplicates), self.src.name, tuple(self.notes))
 
     def header(self) -> str:
         """``( define ( problem NAME )``: the first six tokens; returns NAME."""
@@ -310,7 +314,10 @@ class _Parser(TokenStream):
         elif head == "imply":
             antecedent, i = self.formula(i, bound, depth)
             consequent, i = self.formula(i, bound, depth)
-            node = Imply(antecedent, consequent, pos)
+            node = new(Imply)
+            imply_antecedent(node, antecedent)
+            imply_consequent(node, consequent)
+            imply_pos(node, pos)
         else:
             parts = []
             while toks[i] == "(":
@@ -352,7 +359,13 @@ class _Parser(TokenStream):
         body, i = self.formula(i, inner, depth)
         if toks[i] != ")":
             raise self.unexpected(i, "')'")
-        return Quantifier(kind, params, body, count, pos), i + 1  # type: ignore[arg-type]
+        node = new(Quantifier)
+        quant_kind(node, kind)
+        quant_params(node, params)
+        quant_body(node, body)
+        quant_count(node, count)
+        quant_pos(node, pos)
+        return node, i + 1
 
     def param(self, i: int) -> Param:
         """``(?var - type)`` starting at ``i`` (always five tokens)."""
