@@ -9,6 +9,12 @@ the ratio ours / bddl (target <= 1.0). Usage::
 
 bddl's ``parse_problem`` returns raw nested lists; ours returns the typed model (with
 lazily resolved positions and declarations, see docs/bddl.md).
+
+``--floor`` also times, in the same interleaved loop, the two parts of our parse that no
+parsing logic can avoid: splitting the text into tokens, and building the model's nodes
+(every Atom, Literal, connective, quantifier, Param and the Problem, with the parser's own
+fast constructors, from already parsed values). Their sum over bddl's time is the lowest
+ratio this model can reach in pure Python.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from collections.abc import Callable
 
 from bddl.parsing import parse_problem as bddl_parse_problem
 
-from symplan_core.bddl import parse_problem
+from symplan_core.bddl import build, parse_problem
+from symplan_core.bddl.model import And, Atom, Deferred, Formula, Imply, Not, Or, Param, Problem, Quantifier
+from symplan_core.bddl.tokens import END, split_tokens
 from symplan_core.fetch import BENCHMARKS, data_dir
 
 
@@ -34,6 +42,68 @@ def load_texts() -> list[tuple[str, str]]:
     if not files:
         sys.exit(f"no BEHAVIOR files under {data_dir()}; run `symplan data fetch`")
     return [(str(p), p.read_text(encoding="utf-8")) for p in files]
+
+
+def rebuild_formula(f: Formula) -> Formula:
+    """``f`` built again node by node the way the parser builds nodes (no parsing)."""
+    if isinstance(f, Atom):
+        node = build.new(Atom)
+        build.atom_predicate(node, f.predicate)
+        build.atom_args(node, f.args)
+        build.atom_pos(node, (None, 0))
+        return node
+    if isinstance(f, (And, Or)):
+        node = build.new(type(f))
+        parts = tuple([rebuild_formula(p) for p in f.parts])
+        if isinstance(f, And):
+            build.and_parts(node, parts)
+            build.and_pos(node, (None, 0))
+        else:
+            build.or_parts(node, parts)
+            build.or_pos(node, (None, 0))
+        return node
+    if isinstance(f, Not):
+        node = build.new(Not)
+        build.not_body(node, rebuild_formula(f.body))
+        build.not_pos(node, (None, 0))
+        return node
+    if isinstance(f, Imply):
+        node = build.new(Imply)
+        build.imply_antecedent(node, rebuild_formula(f.antecedent))
+        build.imply_consequent(node, rebuild_formula(f.consequent))
+        build.imply_pos(node, (None, 0))
+        return node
+    params = []
+    for p in f.params:
+        param = build.new(Param)
+        build.param_var(param, p.var)
+        build.param_type(param, p.type)
+        build.param_pos(param, (None, 0))
+        params.append(param)
+    node = build.new(Quantifier)
+    build.quant_kind(node, f.kind)
+    build.quant_params(node, tuple(params))
+    build.quant_body(node, rebuild_formula(f.body))
+    build.quant_count(node, f.count)
+    build.quant_pos(node, (None, 0))
+    return node
+
+
+def rebuild_problem(values: tuple) -> Problem:
+    """The Problem built again from (name, domain, objects, init rows, goal): every node, no parsing."""
+    name, domain, objects, rows, goal = values
+    init = []
+    for predicate, args, negated in rows:
+        atom = build.new(Atom)
+        build.atom_predicate(atom, predicate)
+        build.atom_args(atom, args)
+        build.atom_pos(atom, (None, 0))
+        lit = build.new(build.Literal)
+        build.lit_atom(lit, atom)
+        build.lit_negated(lit, negated)
+        init.append(lit)
+    return build.new_problem(name, domain, dict(objects), tuple(init), rebuild_formula(goal),
+                             Deferred(tuple), (), name, ())
 
 
 def time_pass(fn: Callable[[], None]) -> tuple[float, float]:
@@ -46,6 +116,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=21)
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ap.add_argument("--floor", action="store_true",
+                    help="also time tokenizing alone and building the model's nodes alone (the floor)")
     args = ap.parse_args()
 
     texts = load_texts()
@@ -62,12 +134,29 @@ def main() -> None:
             for (_, text), domain in zip(texts, domains, strict=True):
                 bddl_parse_problem(None, None, domain, predefined_problem=text)
 
-    for fn in (ours, theirs):  # warm-up: imports, regex compilation, caches
+    parsed = [parse_problem(text, name) for name, text in texts]
+    values = [(p.name, p.domain, p.objects, [(lit.predicate, lit.args, lit.negated) for lit in p.init], p.goal)
+              for p in parsed]
+
+    def tokens_only() -> None:
+        for _, text in texts:
+            toks = split_tokens(text)
+            toks.extend([END] * 6)
+            tuple(toks)
+
+    def nodes_only() -> None:
+        for v in values:
+            rebuild_problem(v)
+
+    passes: dict[str, Callable[[], None]] = {"symplan": ours, "bddl": theirs}
+    if args.floor:
+        passes.update({"tokens_only": tokens_only, "nodes_only": nodes_only})
+    for fn in passes.values():  # warm-up: imports, regex compilation, caches
         fn()
-    samples: dict[str, list[tuple[float, float]]] = {"symplan": [], "bddl": []}
+    samples: dict[str, list[tuple[float, float]]] = {who: [] for who in passes}
     for _ in range(args.repeats):
-        samples["symplan"].append(time_pass(ours))
-        samples["bddl"].append(time_pass(theirs))
+        for who, fn in passes.items():
+            samples[who].append(time_pass(fn))
 
     def per_file_ms(values: list[float]) -> dict[str, float]:
         return {"median": statistics.median(values) / n * 1e3, "min": min(values) / n * 1e3}
@@ -80,16 +169,21 @@ def main() -> None:
     ms = summary["ms_per_file"]
     summary["ratio"] = {kind: round(ms["symplan"][kind]["median"] / ms["bddl"][kind]["median"], 3)
                         for kind in ("wall", "cpu")}
+    if args.floor:
+        summary["floor_ratio_cpu"] = round(sum(ms[w]["cpu"]["median"] for w in ("tokens_only", "nodes_only"))
+                                           / ms["bddl"]["cpu"]["median"], 3)
     if args.json:
         print(json.dumps(summary, indent=2))
         return
     print(f"{n} files, {args.repeats} repeats, Python {summary['python']} ({summary['machine']})")
-    for who in ("symplan", "bddl"):
+    for who in passes:
         w, c = ms[who]["wall"], ms[who]["cpu"]
-        print(f"  {who:8s} wall median {w['median']:.4f} ms/file (min {w['min']:.4f})   "
+        print(f"  {who:11s} wall median {w['median']:.4f} ms/file (min {w['min']:.4f})   "
               f"cpu median {c['median']:.4f} ms/file (min {c['min']:.4f})")
     print(f"  ratio symplan/bddl (medians): wall {summary['ratio']['wall']:.2f}, cpu {summary['ratio']['cpu']:.2f}"
           f"  -> {1 / summary['ratio']['cpu']:.2f}x")
+    if args.floor:
+        print(f"  floor (tokens_only + nodes_only) / bddl, cpu: {summary['floor_ratio_cpu']:.2f}")
 
 
 if __name__ == "__main__":
