@@ -25,9 +25,9 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import torch
 from accelerate.utils import gather, gather_object
@@ -54,6 +54,15 @@ def overlong_reward(prompts: Sequence[Any] | None = None, completions: Sequence[
 
 
 REWARD_FUNCS = (format_reward, answer_reward, length_reward, overlong_reward)
+
+
+@runtime_checkable
+class _Rows(Protocol):
+    """A map-style dataset: rows by index (a ``datasets.Dataset``; not an iterable one)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int) -> Mapping[str, Any]: ...
 
 
 class RewardStateCallback(TrainerCallback):
@@ -88,6 +97,15 @@ class SymPlanGRPOTrainer(GRPOTrainer):
         self.reward_log = Path(reward_log) if reward_log else None
         self._topup_rng = random.Random(self.args.seed * 1000 + self.accelerator.process_index)
         self._local_informative: list[bool] = []
+        if self.num_generations is None:
+            raise ValueError("GRPO scores whole groups: num_generations must be set")
+        self._group_train: int = self.num_generations
+        self._group_eval: int = self.num_generations_eval or self.num_generations
+
+    @property
+    def _training(self) -> bool:
+        """The model is in training mode (the trainer holds its model from construction on)."""
+        return self.model is not None and self.model.training
 
     # -- rewards: group-level logic after the gather -----------------------------
     def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
@@ -100,7 +118,7 @@ class SymPlanGRPOTrainer(GRPOTrainer):
         facts = gather(facts)
         keys = gather_object([str(k) for k in columns["id"]])
         lengths = [int(x) for x in facts[:, 2].tolist()]
-        group = self.num_generations if self.model.training else (self.num_generations_eval or self.num_generations)
+        group = self._group_train if self._training else self._group_eval
         shaped = self.rewarder.shaper.rewards(
             lengths, [bool(x) for x in facts[:, 0].tolist()], [bool(x) for x in facts[:, 1].tolist()], keys,
             [i // group for i in range(len(lengths))])
@@ -113,7 +131,7 @@ class SymPlanGRPOTrainer(GRPOTrainer):
         flags = [g for g in informative_groups(total, group) for _ in range(group)]
         start = self.accelerator.process_index * len(prompts)
         self._local_informative = flags[start:start + len(prompts)]
-        mode = "train" if self.model.training else "eval"
+        mode = "train" if self._training else "eval"
         stats = {**shaped.metrics(), "symplan/strict_pass": sum(facts[:, 0].tolist()) / len(lengths),
                  "symplan/format_ok": sum(facts[:, 1].tolist()) / len(lengths),
                  "symplan/informative_groups": sum(flags) / len(flags)}
@@ -129,9 +147,9 @@ class SymPlanGRPOTrainer(GRPOTrainer):
 
     # -- dynamic sampling -------------------------------------------------------
     def _generate_and_score_completions(self, inputs):
-        if not (self.dynamic_sampling and self.model.training):
+        if not (self.dynamic_sampling and self._training):
             return super()._generate_and_score_completions(inputs)
-        group, target = self.num_generations, len(inputs)
+        group, target = self._group_train, len(inputs)
         if target % group:
             raise ValueError(f"dynamic sampling needs whole groups per process: {target} rows, groups of {group}")
         kept: list[dict] = []
@@ -159,12 +177,18 @@ class SymPlanGRPOTrainer(GRPOTrainer):
 
     def _topup_rows(self, groups: int) -> list[dict]:
         dataset = self.train_dataset
+        if not isinstance(dataset, _Rows):
+            raise ValueError("dynamic sampling draws top-up rows by index: the train dataset must be map-style")
         picks = [self._topup_rng.randrange(len(dataset)) for _ in range(groups)]
-        return [dict(dataset[i]) for i in picks for _ in range(self.num_generations)]
+        return [dict(dataset[i]) for i in picks for _ in range(self._group_train)]
 
     def _pad_id(self) -> int:
         tokenizer = getattr(self.processing_class, "tokenizer", self.processing_class)
-        return int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id)
+        pad, eos = getattr(tokenizer, "pad_token_id", None), getattr(tokenizer, "eos_token_id", None)
+        token = pad if pad is not None else eos
+        if token is None:
+            raise ValueError("the processing class has neither a pad nor an end-of-sequence token id")
+        return int(token)
 
 
 def _take(out: dict, rows: list[int]) -> dict:

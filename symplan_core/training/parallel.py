@@ -68,17 +68,17 @@ class ShardedScorer:
         shards: list[list[tuple[tuple, tuple]]] = [[] for _ in self._pools]
         for key, (slots, texts) in jobs.items():
             first = slots[0]
-            shard = int(key[0][:8] or "0", 16) % len(self._pools)
-            shards[shard].append((tuple(slots), (bddl[first], robots[first], actions[first], names[first], texts)))
+            pool_index = int(key[0][:8] or "0", 16) % len(self._pools)
+            shards[pool_index].append((tuple(slots), (bddl[first], robots[first], actions[first], names[first], texts)))
         futures = [pool.submit(_score_shard, [job for _, job in shard]) if shard else None
                    for pool, shard in zip(self._pools, shards, strict=True)]
         out: list[Verdict | None] = [None] * n
         for future, shard in zip(futures, shards, strict=True):
             if future is None:
                 continue
-            for (slots, _), result in zip(shard, future.result(), strict=True):
+            for (job_slots, _), result in zip(shard, future.result(), strict=True):
                 if isinstance(result, str):
                     raise RewardDataError(result)
-                for slot, verdict in zip(slots, result, strict=True):
+                for slot, verdict in zip(job_slots, result, strict=True):
                     out[slot] = verdict
         return [v for v in out if v is not None]
