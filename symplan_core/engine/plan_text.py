@@ -132,9 +132,25 @@ def parse_plan(text: str) -> ParsedPlan:
 
 #: ``Call(*fields)`` without the named tuple's Python-level ``__new__`` (same object, half the cost)
 _new_tuple = tuple.__new__
+#: A whole line that is one plain call (``_PLAIN``), nothing around it; ``^``/``$`` are line
+#: bounds, and no character of a plain call is a line break, so a match never spans lines.
+_PLAIN_LINE = re.compile(rf"^({_PLAIN.pattern})$", re.MULTILINE)
 
 
 def _parse_code(code: str, plan: ParsedPlan) -> ParsedPlan:
+    """The code lines of a response as calls. Fast path: when every line is a plain call (the
+    usual model output and every generated plan), one regex pass finds them all; its calls are
+    what the per-line loop (:func:`_parse_lines`, the fallback) makes of such text."""
+    found = _PLAIN_LINE.findall(code)
+    lines = code.count("\n") + 1 - code.endswith("\n")  # "\n"-separated lines, a last empty one aside
+    if found and len(found) == lines:  # one match per line: every line is a plain call
+        plan.items.extend([_new_tuple(Call, (k, name, tuple(raw.replace(" ", "").split(",")) if raw else (), line))
+                           for k, (line, name, raw) in enumerate(found)])
+        return plan
+    return _parse_lines(code, plan)
+
+
+def _parse_lines(code: str, plan: ParsedPlan) -> ParsedPlan:
     items = plan.items
     plain = _PLAIN.fullmatch
     for line in code.splitlines():

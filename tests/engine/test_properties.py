@@ -171,6 +171,21 @@ def test_fast_and_general_line_parsing_agree(parts):
         assert (got.action, got.args) == want if isinstance(got, Call) else want is None, candidate
 
 
+PLAN_LINES = st.sampled_from(["grasp(candle_1)", "navigate(cup.n.01_2)", "place_inside(a, b)", "open()",
+                               "x(a,b)", " grasp(a)", "grasp(a) ", "", "# note", "1. grasp(a)", "grasp(a);",
+                               "grasp(a b)", "```", "\r", "grasp(\u00e9)", "\u2028", "\t"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(PLAN_LINES, max_size=8), sep=st.sampled_from(["\n", "\r\n", "\n\n"]),
+       tail=st.sampled_from(["", "\n", " "]))
+def test_whole_text_and_per_line_plan_parsing_agree(lines, sep, tail):
+    from symplan_core.engine.plan_text import ParsedPlan, _parse_code, _parse_lines
+
+    code = sep.join(lines) + tail
+    assert _parse_code(code, ParsedPlan()).items == _parse_lines(code, ParsedPlan()).items, code
+
+
 def reference_reach(world, state, target: str) -> frozenset[str]:
     """Plain BFS over supports and `under`/attachment facts: the definition `execute.reach` must match."""
     if target in world.floors:
