@@ -197,7 +197,7 @@ def instruction_for(problem: Problem, activity: str, mode: str) -> str:
 
 def _conjuncts(goal: Formula) -> set[Formula]:
     parts = goal.parts if isinstance(goal, And) else (goal,)
-    out = set()
+    out: set[Formula] = set()
     for part in parts:
         out |= _conjuncts(part) if isinstance(part, And) else {part}
     return out
@@ -312,7 +312,7 @@ def summarize(reports: list[TaskReport]) -> dict:
     def rate(flag: Callable[[TaskReport], bool]) -> float:
         return round(100.0 * sum(1 for r in reports if flag(r)) / n, 2)
 
-    out = {
+    out: dict[str, object] = {
         "tasks": len(reports),
         "engine_loading": rate(lambda r: r.loads),
         "verifier_acceptance": rate(lambda r: r.accepted),

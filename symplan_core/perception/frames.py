@@ -138,7 +138,7 @@ class CameraIntrinsics(BaseModel):
             k = matrix.get("data") if isinstance(matrix, dict) else None
             return cls.from_k(k or [], int(data.get("image_width", 0)), int(data.get("image_height", 0)))
         if "k" in data or "K" in data:
-            return cls.from_k(data.get("k") or data.get("K"), int(data.get("width", 0)), int(data.get("height", 0)))
+            return cls.from_k(data.get("k") or data.get("K") or [], int(data.get("width", 0)), int(data.get("height", 0)))
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

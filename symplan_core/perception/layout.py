@@ -87,7 +87,7 @@ def pack(sizes: list[tuple[float, float]], gap: float, aspect: float = 1.0) -> t
     order = sorted(range(len(sizes)), key=lambda i: (-sizes[i][1], -sizes[i][0], i))
     widest = max(w for w, _ in sizes)
     area = sum((w + gap) * (d + gap) for w, d in sizes)
-    best = None
+    best: tuple[float, list[tuple[float, float]], tuple[float, float]] | None = None
     for stretch in (0.8, 1.0, 1.25, 1.5, 2.0):
         row_width = max(widest, math.sqrt(area * aspect) * stretch)
         x = y = row_depth = 0.0
@@ -103,6 +103,7 @@ def pack(sizes: list[tuple[float, float]], gap: float, aspect: float = 1.0) -> t
         score = max(extent[0] / aspect, extent[1])
         if best is None or score < best[0] - 1e-9:
             best = (score, spots, extent)
+    assert best is not None, "the first stretch always sets it"
     return best[1], best[2]
 
 
@@ -163,9 +164,9 @@ class _Builder:
         for obj, room in self.room_of.items():
             if obj in self.drawn and room not in rooms:
                 rooms.append(room)
-        for floor in floors:
-            if self._floor_room(floor) not in rooms:
-                rooms.append(self._floor_room(floor))
+        for floor_name in floors:
+            if self._floor_room(floor_name) not in rooms:
+                rooms.append(self._floor_room(floor_name))
         if not rooms:
             rooms.append("room")
         # One floor region per floor instance (a room with a floor and a lawn has two), one per
@@ -174,7 +175,7 @@ class _Builder:
         first: dict[str, Item] = {}
         ordered: list[Item] = []
         for room in rooms:
-            mine = [f for f in floors if self._floor_room(f) == room] or [None]
+            mine: list[str | None] = [f for f in floors if self._floor_room(f) == room] or [None]
             for floor in mine:
                 region = Item(key=f"room:{room}:{floor or ''}", kind="room", room=room)
                 if room not in first:
@@ -204,8 +205,8 @@ class _Builder:
             if obj in self.under and self.under[obj] in frames:
                 items[self.under[obj]].interior.append(item)
             elif link and link[1] in items:
-                host = items[link[1]]
-                (host.interior if link[0] == "inside" and host.kind == "container" else host.top).append(item)
+                holder = items[link[1]]
+                (holder.interior if link[0] == "inside" and holder.kind == "container" else holder.top).append(item)
             elif link and link[1] in region_of_floor:
                 region_of_floor[link[1]].top.append(item)
             elif obj in self.room_of and self.room_of[obj] in regions:

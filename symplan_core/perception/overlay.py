@@ -31,7 +31,7 @@ _FONT = cv2.FONT_HERSHEY_SIMPLEX
 def colour(name: str) -> tuple[int, int, int]:
     """A stable, saturated RGB colour for an instance name."""
     hue = int(hashlib.sha256(name.encode()).hexdigest()[:4], 16) % 180
-    hsv = np.uint8([[[hue, 220, 255]]])
+    hsv = np.array([[[hue, 220, 255]]], np.uint8)
     r, g, b = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[0, 0]
     return int(r), int(g), int(b)
 
@@ -42,7 +42,8 @@ def image_boxes(provenance: dict[str, Any], frame: int) -> dict[str, list[tuple[
     for inst, entry in provenance.get("objects", {}).items():
         for item in entry.get("image_boxes", []):
             if item.get("frame") == frame:
-                out.setdefault(inst, []).append(tuple(float(v) for v in item["box"]))
+                x0, y0, x1, y1 = (float(v) for v in item["box"])
+                out.setdefault(inst, []).append((x0, y0, x1, y1))
     return out
 
 

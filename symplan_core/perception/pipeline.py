@@ -234,29 +234,29 @@ def _instances(observed: list[Observed], domain: str) -> _Scene:
     seen: dict[str, str] = {}
     regions: list[Region] = []
     evidence: dict[str, Observed] = {}
-    things = [o for o in observed if o.synset]
-    things.sort(key=lambda o: (o.synset, o.marker_id if o.marker_id is not None else 1 << 30,
-                               o.sightings[0].box.cx, o.sightings[0].box.cy))
+    things = [(o, o.synset) for o in observed if o.synset]
+    things.sort(key=lambda t: (t[1], t[0].marker_id if t[0].marker_id is not None else 1 << 30,
+                               t[0].sightings[0].fused.cx, t[0].sightings[0].fused.cy))
     counts: dict[str, int] = {}
-    for obs in things:
-        substance = is_substance(obs.synset, domain)
+    for obs, synset in things:
+        substance = is_substance(synset, domain)
         places = obs.sightings if substance else obs.sightings[:1]
         if not substance and len(obs.sightings) > 1 and obs.marker_id is not None:
             notes.append(f"marker {obs.marker_id} ({obs.synset}) seen at {len(obs.sightings)} places; "
                          "kept the one seen in most frames")
         groups = [places] if substance or obs.marker_id is not None else [[s] for s in obs.sightings]
         for group in groups:
-            counts[obs.synset] = counts.get(obs.synset, 0) + 1
-            inst = f"{obs.synset}_{counts[obs.synset]}"
-            seen[inst] = obs.synset
-            evidence[inst] = Observed(obs.key, obs.label, obs.marker_id, obs.synset, obs.room, list(group))
-            kind = "substance" if substance else "floor" if is_floor(obs.synset) else "object"
+            counts[synset] = counts.get(synset, 0) + 1
+            inst = f"{synset}_{counts[synset]}"
+            seen[inst] = synset
+            evidence[inst] = Observed(obs.key, obs.label, obs.marker_id, synset, obs.room, list(group))
+            kind = "substance" if substance else "floor" if is_floor(synset) else "object"
             for k, sighting in enumerate(group):
-                regions.append(Region(f"{inst}#{k}", inst, sighting.box, kind, is_fixture(obs.synset), obs.room))
+                regions.append(Region(f"{inst}#{k}", inst, sighting.fused, kind, is_fixture(synset), obs.room))
     for obs in observed:
         if not obs.synset and obs.room:
             evidence[f"room:{obs.room}"] = obs
-            regions.append(Region(f"room:{obs.room}", None, obs.sightings[0].box, "room", False, obs.room))
+            regions.append(Region(f"room:{obs.room}", None, obs.sightings[0].fused, "room", False, obs.room))
     return _Scene(seen, regions, evidence, notes)
 
 
@@ -371,7 +371,7 @@ def _clarify(result: PerceptionResult, drafts: list[Draft], verified, config: Pe
     else:
         others = [d for d in drafts[1:] if _goal_key(d) != key]
         why = "top-rejected"
-    passing = []
+    passing: list[tuple[Draft, PerceptionResult]] = []
     for draft in others:
         alt = verified(draft)
         if alt.accepted and all(_goal_key(draft) != _goal_key(d) for d, _r in passing):
@@ -565,7 +565,7 @@ def observe_scene(frames: Sequence[Frame], detector: Detector, intrinsics: Camer
         dets = [d for s in obs.sightings for d in s.detections]
         last = max(dets, key=lambda d: d.frame) if dets else None
         objects[inst] = SeenObject(inst, synset, obs.label, obs.marker_id, sighting.box,
-                                   tuple(float(v) for v in last.box) if last is not None else None, obs.score)
+                                   last.box if last is not None else None, obs.score)
     relations = tuple(dict.fromkeys((rel.predicate, *rel.args) for rel in found.relations))
     pose = frames[0].pose if frames[0].pose is not None else config.default_pose()
     return SceneSnapshot(objects, relations, pose, tuple(notes) + tuple(scene.notes))

@@ -168,6 +168,7 @@ def _image(r: _Reader) -> np.ndarray:
     if not r.flag("CImage colour flag"):
         raise r.fail("the intensity image is grey-scale; a colour image is needed")
     width, height = r.unpack("ii", "CImage size")
+    bgr: np.ndarray | None
     if width < 0 and height < 0:  # raw BGR rows
         w, h = -width, -height
         bgr = np.frombuffer(r.take(w * h * 3, f"a {w}x{h} BGR image"), np.uint8).reshape(h, w, 3)
@@ -290,10 +291,10 @@ def register_depth(obs: RgbdObservation) -> np.ndarray:
     pv = np.round(rc.fy * cam[1] / cam[2] + rc.cy).astype(np.int64)
     inside = (pu >= 0) & (pu < rc.width) & (pv >= 0) & (pv < rc.height)
     pu, pv, depth = pu[inside], pv[inside], cam[2, inside].astype(np.float32)
-    out = np.full(rc.height * rc.width, np.inf, np.float32)
-    np.minimum.at(out, pv * rc.width + pu, depth)
-    out[~np.isfinite(out)] = 0.0
-    out = out.reshape(rc.height, rc.width)
+    flat = np.full(rc.height * rc.width, np.inf, np.float32)
+    np.minimum.at(flat, pv * rc.width + pu, depth)
+    flat[~np.isfinite(flat)] = 0.0
+    out = flat.reshape(rc.height, rc.width)
     # The colour camera has the wider view here: fill the one-pixel gaps the forward mapping leaves
     # (a 3 x 3 closing on valid readings only), never across depth edges wider than 5 cm.
     filled = cv2.morphologyEx(np.where(out > 0, out, 0).astype(np.float32), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))

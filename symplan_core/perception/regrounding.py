@@ -99,6 +99,7 @@ def _assign(activity: Problem, seen: dict[str, str], observed: set[tuple], skip:
             for m in members:
                 if m in mapping:
                     taken.discard(mapping.pop(m))
+            assert best_choice is not None, "k >= 1 members over a non-empty pool: at least one permutation"
             for m, o in zip(members[:k], best_choice, strict=True):
                 mapping[m] = o
                 taken.add(o)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import cv2
 from pydantic import BaseModel, ConfigDict, Field
 
+from symplan_core.perception.errors import PerceptionError
 from symplan_core.perception.lifting import Box3D
 
 
@@ -43,6 +44,13 @@ class Region:
     kind: str = "object"  # object | floor | room | substance
     fixture: bool = False
     room: str | None = None
+
+    @property
+    def instance(self) -> str:
+        """The instance a relation names for this region (every kind has one but a room marker)."""
+        if self.owner is None:
+            raise PerceptionError(f"region {self.key} ({self.kind}) belongs to no instance")
+        return self.owner
 
 
 @dataclass(frozen=True)
@@ -181,12 +189,12 @@ def _support_facts(a: Region, rel: str, b: Region, regions: list[Region]) -> lis
     if a.kind == "substance":
         if b.kind == "room" or not b.owner:
             return []
-        return [Relation("covered" if rel == "ontop" else "filled", (b.owner, a.owner), keys, f"patch {rel}")]
+        return [Relation("covered" if rel == "ontop" else "filled", (b.instance, a.instance), keys, f"patch {rel}")]
     if b.kind in ("floor", "room"):
         room = b.room or room_of_point(regions, b.box.cx, b.box.cy)
         if a.fixture or b.kind == "room" or not b.owner:
-            return [Relation("inroom", (a.owner, room), keys, "stands on the room's floor")] if room else []
-    return [Relation(rel, (a.owner, b.owner), keys)]
+            return [Relation("inroom", (a.instance, room), keys, "stands on the room's floor")] if room else []
+    return [Relation(rel, (a.instance, b.instance), keys)]
 
 
 def _under(regions: list[Region], tol: float, min_overlap: float) -> list[Relation]:
@@ -199,7 +207,7 @@ def _under(regions: list[Region], tol: float, min_overlap: float) -> list[Relati
                 continue
             if abs(a.box.bottom - b.box.bottom) <= tol and a.box.top < b.box.top - tol / 2 \
                     and overlap_area(a.box, b.box) / max(a.box.area, 1e-9) >= min_overlap:
-                found.append(Relation("under", (a.owner, b.owner), (a.key, b.key)))
+                found.append(Relation("under", (a.instance, b.instance), (a.key, b.key)))
     return found
 
 
@@ -215,5 +223,5 @@ def _nextto(regions: list[Region], supports: dict[str, tuple[str, Region]], gap:
             if overlap_area(a.box, b.box) > 0.05 * min(a.box.area, b.box.area):
                 continue
             if overlap_area(_grown(a.box, gap), b.box) > 0:
-                found.append(Relation("nextto", (a.owner, b.owner), (ka, kb)))
+                found.append(Relation("nextto", (a.instance, b.instance), (ka, kb)))
     return found

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from symplan_core.perception.detection import Detection
+from symplan_core.perception.errors import PerceptionError
 from symplan_core.perception.frames import CameraIntrinsics, Frame
 from symplan_core.perception.lifting import Box3D, DepthLifter, LiftConfig, fuse_boxes
 
@@ -33,6 +34,13 @@ class Sighting:
     detections: list[Detection] = field(default_factory=list)
     boxes: list[Box3D] = field(default_factory=list)
     box: Box3D | None = None
+
+    @property
+    def fused(self) -> Box3D:
+        """The fused box, which :func:`observe` sets on every sighting it returns."""
+        if self.box is None:
+            raise RuntimeError("a sighting's box was read before observe fused it")
+        return self.box
 
     @property
     def frames(self) -> list[int]:
@@ -63,7 +71,9 @@ class Observed:
 def _median_depth(frames: list[Frame]) -> np.ndarray:
     """Per-pixel median of the depth of up to five frames (min/max network, no sort)."""
     picks = [frames[int(round(i * (len(frames) - 1) / 4))] for i in range(5)] if len(frames) >= 5 else frames[:3]
-    ds = [f.depth for f in picks]
+    ds = [f.depth for f in picks if f.depth is not None]
+    if len(ds) < len(picks):
+        raise PerceptionError("a frame without depth cannot be lifted to 3-D")
     if len(ds) < 3:
         return ds[0]
 
@@ -145,7 +155,7 @@ def observe(frames: list[Frame], detections: list[list[Detection]], intrinsics: 
     for obs in found.values():
         for sighting in obs.sightings:
             sighting.box = fuse_boxes(sighting.boxes)
-        obs.sightings.sort(key=lambda s: (-len(s.frames), s.box.cx, s.box.cy))
+        obs.sightings.sort(key=lambda s: (-len(s.frames), s.fused.cx, s.fused.cy))
     return [o for o in found.values() if o.sightings], notes
 
 

@@ -184,7 +184,8 @@ class SsdOidDetector(Detector):
             # OpenCV 5's classic engine returns both raw outputs from one forward pass (the new
             # engine forwards one named output per call): identical numbers, about 40% less time.
             classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-            self.net = cv2.dnn.readNetFromTFLite(str(model), engine=classic) if classic is not None \
+            self.net: cv2.dnn.Net | None = cv2.dnn.readNetFromTFLite(str(model), engine=classic) \
+                if classic is not None \
                 else cv2.dnn.readNetFromTFLite(str(model))
         except cv2.error as exc:
             raise DetectorUnavailableError(f"OpenCV cannot load {model}: {str(exc).strip().splitlines()[-1]}") \
@@ -199,14 +200,17 @@ class SsdOidDetector(Detector):
         resized = cv2.resize(rgb, (INPUT_SIZE, INPUT_SIZE), interpolation=cv2.INTER_LINEAR)  # STRETCH, as MediaPipe
         blob = (resized.astype(np.float32) / 127.5 - 1.0).transpose(2, 0, 1)[None]
         blob = np.ascontiguousarray(blob)
+        net = self.net
+        if net is None:
+            raise DetectorUnavailableError(f"the detector of {self.path} is closed")
         try:
-            self.net.setInput(blob)
-            raw = list(self.net.forward([BOX_OUTPUT, SCORE_OUTPUT]))
+            net.setInput(blob)
+            raw = list(net.forward([BOX_OUTPUT, SCORE_OUTPUT]))
         except cv2.error:  # an engine that forwards one named output per call
             raw = []
             for name in (BOX_OUTPUT, SCORE_OUTPUT):
-                self.net.setInput(blob)
-                raw.append(self.net.forward(name))
+                net.setInput(blob)
+                raw.append(net.forward(name))
         boxes, logits = (np.asarray(r, dtype=np.float32).reshape(len(self.anchors), -1) for r in raw)
         if logits.shape[1] != len(self.labels):
             raise DetectorUnavailableError(f"the model scores {logits.shape[1]} classes but the label map has "

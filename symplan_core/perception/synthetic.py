@@ -101,7 +101,8 @@ class SyntheticScene:
             item.marker_id = ids[who]
             item.color = tuple(int(c) for c in rng.integers(60, 200, 3))
         for room in self.rooms:
-            room.color = tuple(int(c) for c in rng.integers(150, 215, 3))
+            red, green, blue = (int(c) for c in rng.integers(150, 215, 3))
+            room.color = (red, green, blue)
         self.fiducial_map = FiducialMap(dictionary=DEFAULT_DICTIONARY, markers=markers)
         x1 = max(r.x1 for r in self.rooms)
         y1 = max(r.y1 for r in self.rooms)
@@ -127,7 +128,7 @@ class SyntheticScene:
             if item.kind in ("container", "frame"):
                 ledge = ledge_y0(item)
                 if item.kind == "container":  # the interior floor runs under the walls: no gap at the rim
-                    shade, inset = tuple(int(v * 0.7) for v in c), WALL / 3
+                    shade, inset = (int(c[0] * 0.7), int(c[1] * 0.7), int(c[2] * 0.7)), WALL / 3
                     faces.append(_Face(item.x0 + inset, item.y0 + inset, item.x1 - inset, item.y1 - inset,
                                        item.z0 + BASE, shade))
                 z = item.z1
@@ -230,7 +231,8 @@ class SyntheticScene:
         if noise.dropout > 0:
             chance = np.empty(depth.shape, np.uint8)
             cv2.setRNGSeed(int(rng.integers(2**31)))
-            cv2.randu(chance, 0, 256)
+            # OpenCV's stubs type low/high as arrays only; randu documents scalar bounds
+            cv2.randu(chance, 0, 256)  # type: ignore[call-overload]
             depth[chance < noise.dropout * 256] = 0.0
 
 

@@ -31,15 +31,16 @@ def build_tiny_grounding_dino(dest: str | Path, seed: int = 0) -> Path:
     try:  # transformers falls back to the PIL image processor without torchvision; ask for it directly
         from transformers import GroundingDinoImageProcessorPil as ImageProcessor
     except ImportError:  # pragma: no cover - older transformers
-        from transformers import GroundingDinoImageProcessor as ImageProcessor
+        # the older class under the same local name: same constructor, another class to mypy
+        from transformers import GroundingDinoImageProcessor as ImageProcessor  # type: ignore[assignment]
 
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     words = sorted({w for key in lemma_index() for w in key})
     vocab = {w: i for i, w in enumerate([*_SPECIALS, *words])}
     tokenizer = BertTokenizer(vocab=vocab)
-    backbone = SwinConfig(embed_dim=8, depths=[1, 1, 1, 1], num_heads=[1, 1, 1, 1], window_size=7,
-                          out_features=["stage2", "stage3", "stage4"])
+    backbone = SwinConfig(embed_dim=8, depths=[1, 1, 1, 1], num_heads=[1, 1, 1, 1], window_size=7)
+    backbone.out_features = ["stage2", "stage3", "stage4"]  # the setter aligns out_indices, as the keyword did
     text = BertConfig(hidden_size=8, num_hidden_layers=1, num_attention_heads=1, intermediate_size=16,
                       vocab_size=len(vocab), max_position_embeddings=256)
     config = GroundingDinoConfig(backbone_config=backbone, text_config=text, d_model=32, encoder_layers=1,
