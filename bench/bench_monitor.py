@@ -25,7 +25,9 @@ Reported:
   simulated frames is excluded). On a robot the check also waits ``monitor_settle_s`` plus the
   time the camera takes to deliver ``monitor_frames`` frames (0.2 s + 3 frames: 0.8 s at 5 Hz,
   0.3 s at 30 Hz), which is configuration, not computation;
-* goals reached: the session succeeded and the simulated world satisfies the goal.
+* goals reached: the session succeeded and the simulated world satisfies the goal
+  (``execution.replan_limit`` 50: at a 25% fault rate a 40-step task needs about ten replans for
+  the failures it catches alone).
 """
 
 from __future__ import annotations
@@ -103,7 +105,7 @@ def run_episode(activity: str, fault_rate: float, noise: Any, rng: random.Random
         camera.scene.fiducial_map.dump(f"{tmp}/map.yaml")
         detector = make_detector(f"fiducial:{tmp}/map.yaml")
     feed = BenchFeed(camera, noise)
-    execution = ExecutionSection(replan_limit=20, monitor="camera", monitor_settle_s=0.0)
+    execution = ExecutionSection(replan_limit=50, monitor="camera", monitor_settle_s=0.0)
     config = RuntimeConfig(scene={"source": "camera"}, execution=execution)
     monitor = monitor_for(config, feed, detector)  # type: ignore[arg-type]
     assert monitor is not None
@@ -117,6 +119,10 @@ def run_episode(activity: str, fault_rate: float, noise: Any, rng: random.Random
         sim["problem"] = parse_problem(text)
         sim["task"] = compile_task(sim["problem"])
         sim["world"] = sim["task"].initial_state()
+        # Which tag the planner's perception took each instance to be (its provenance): the world is
+        # drawn with those, as the physical objects they are.
+        sim["markers"] = {inst: e["marker_id"] for inst, e in scene.details["provenance"]["objects"].items()
+                          if e.get("marker_id") is not None}
 
     def dispatch(sub: Any) -> tuple[Outcome, str]:
         task, world = sim["task"], sim["world"]
@@ -129,7 +135,7 @@ def run_episode(activity: str, fault_rate: float, noise: Any, rng: random.Random
         tracked = set(monitor.identities.markers.values())  # objects with a tag the map knows
         visible = _visible(task, world, tracked) != _visible(task, expected, tracked)
         faults[(sub.plan_id, sub.index)] = (fault, visible)
-        camera.show(world_problem(sim["problem"], task, world))
+        camera.show(world_problem(sim["problem"], task, world), sim["markers"])
         return Outcome.SUCCEEDED, message
 
     def on_check(sub: Any, check: Any) -> None:

@@ -104,6 +104,7 @@ class Perceived:
     relations: set[tuple[str, ...]] = field(default_factory=set)
     predicates: frozenset[str] = frozenset({"ontop", "inside", "nextto", "under", "inroom"})
     agents: frozenset[str] = frozenset()
+    places: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # centre x, y and top z
 
     def holds(self, pred: str, args: tuple[str, ...]) -> bool:
         if pred == "nextto":
@@ -199,12 +200,35 @@ def _moved(before: Perceived, seen: Perceived, movable: set[str], tracked: set[s
     return out
 
 
+STILL_M = 0.02  # an object expected to move, seen within this of where it was, did not move
+
+
+def _unmoved(expected: Sequence[str], before: Perceived, seen: Perceived, tracked: set[str]) -> list[LiteralCheck]:
+    """Objects the subgoal's effects move (taken, put somewhere) seen exactly where they were."""
+    out = []
+    moving = set()
+    for text in expected:
+        pred, args = parse_literal(text)
+        if args and (pred in ("holding", "grasped") or _support_like(pred) is not None):
+            moving.add(args[-1] if pred == "grasped" else args[0])
+    for obj in sorted(moving & tracked):
+        a, b = before.places.get(obj), seen.places.get(obj)
+        # Same place and the same support seen (or none now): a change of support is the
+        # support checks' to judge, and a renderer may re-lay a scene out around a moved thing.
+        if a is not None and b is not None and math.dist(a, b) < STILL_M \
+                and seen.support.get(obj) in (None, before.support.get(obj)):
+            out.append(LiteralCheck(f"(moved {obj})", True, Verdict.CONTRADICTED,
+                                    f"{obj} seen where it was before the subgoal (it did not move)"))
+    return out
+
+
 def check_effects(expected_add: Sequence[str], expected_del: Sequence[str], seen: Perceived,
                   tracked: Iterable[str], before: Perceived | None = None,
                   movable: Iterable[str] = ()) -> MonitorResult:
     """The verdict on a subgoal's expected literals against what the camera saw (pure). With
     ``before`` (the last snapshot), an object not among ``movable`` (the subgoal's arguments)
-    seen resting elsewhere than before contradicts the subgoal too."""
+    seen resting elsewhere than before contradicts the subgoal too, and so does an object the
+    subgoal should move seen where it was."""
     tracked_set = set(tracked)
     checks = []
     for literals, expected in ((expected_add, True), (expected_del, False)):
@@ -214,6 +238,7 @@ def check_effects(expected_add: Sequence[str], expected_del: Sequence[str], seen
             checks.append(LiteralCheck(text, expected, verdict, why))
     if before is not None:
         checks += _moved(before, seen, set(movable), tracked_set)
+        checks += _unmoved([*expected_add, *expected_del], before, seen, tracked_set)
     contradicted = [c for c in checks if c.verdict is Verdict.CONTRADICTED]
     if contradicted:
         return MonitorResult(Verdict.CONTRADICTED, tuple(checks),
@@ -296,6 +321,11 @@ class IdentityMap:
             return None
         seen = Perceived(agents=frozenset(p for p, typ in self.types.items() if typ == AGENT_SYNSET))
         seen.seen = {inst for inst, e in provenance["objects"].items() if e.get("source") == "detection"}
+        for inst in seen.seen:
+            boxes = provenance["objects"][inst].get("boxes") or []
+            if boxes:
+                box = boxes[0]
+                seen.places[inst] = (float(box["center"][0]), float(box["center"][1]), float(box["top"]))
         for fact in provenance.get("facts") or []:
             if fact.get("source") != "observed" or fact["fact"].startswith("(not"):
                 continue
@@ -338,6 +368,7 @@ class IdentityMap:
             seen.seen.add(planner)
             obj = snapshot.objects[inst]
             self.places[planner] = (obj.box.cx, obj.box.cy)
+            seen.places[planner] = (float(obj.box.cx), float(obj.box.cy), float(obj.box.top))
         for rel in snapshot.relations:
             pred, args = rel[0], rel[1:]
             mapped = tuple(names.get(a, a) for a in args)

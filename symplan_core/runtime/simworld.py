@@ -12,6 +12,7 @@ and ``other`` (do the same action on other objects, :func:`other_call`).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from symplan_core.bddl import And, Atom, Problem
@@ -104,14 +105,24 @@ class WorldCamera:
         self.ids = {who: marker for marker, who in self.scene.truth.items()}
         self.synsets = {who: entry.synset for who, entry in
                         ((self.scene.truth[m], e) for m, e in self.scene.fiducial_map.markers.items())}
+        self.known: dict[str, int] = {}  # instance -> tag id the planner's perception gave it
 
-    def show(self, problem: Problem) -> SyntheticScene:
-        """Render ``problem`` (a changed world) with the kept tag ids; the new scene."""
+    def show(self, problem: Problem, markers: Mapping[str, int] | None = None) -> SyntheticScene:
+        """Render ``problem`` (a changed world) with the kept tag ids; the new scene. ``markers``
+        (instance -> tag id: what the planner's perception took each instance to be, from its
+        provenance) wins over names: a planner may call the first-rendered pear_2 "pear_1"."""
         from symplan_core.perception import render_task
 
         names = set(problem.objects)
-        ids = {who: m for who, m in self.ids.items() if who in names or who.startswith("room:")}
-        spare = [who for who in self.ids if who not in names and not who.startswith("room:")]
+        if markers:
+            self.known.update({inst: int(m) for inst, m in markers.items() if inst in names})
+        ids = {inst: m for inst, m in self.known.items() if inst in names}
+        used = set(ids.values())
+        for who, m in self.ids.items():
+            if who.startswith("room:") or (who in names and who not in ids and m not in used):
+                ids[who] = m
+                used.add(m)
+        spare = [who for who, m in self.ids.items() if m not in used and not who.startswith("room:")]
         for inst, typ in problem.objects.items():
             if inst in ids:
                 continue
