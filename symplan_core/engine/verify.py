@@ -146,9 +146,11 @@ class CompiledTask:
         # so goal_report evaluates each leaf once and derives the conjunct from them.
         self._conjunct_leaves = [self.evaluator.leaves(c) for c in self.conjuncts]
         self._leaves = [leaf for leaves in self._conjunct_leaves for leaf in leaves]
-        # Ground atoms (most leaves) are looked up directly: (predicate, ground args) once per task.
-        self._leaf_atoms = [[(f.predicate, tuple(env.get(a, a) for a in f.args)) if isinstance(f, Atom) else (f, env)
-                             for f, env in leaves] for leaves in self._conjunct_leaves]
+        # Ground atoms (most leaves) are looked up directly: (predicate, ground args) once per task;
+        # other leaves are compiled once per task (quantifiers expanded, see GoalEvaluator.compile).
+        self._leaf_atoms = [[(f.predicate, tuple(env.get(a, a) for a in f.args)) if isinstance(f, Atom)
+                             else (self.evaluator.compile(f, env), None) for f, env in leaves]
+                            for leaves in self._conjunct_leaves]
         self._initial = self._build_initial()
         longest_first = sorted(self.names.to_short, key=len, reverse=True)
         self._full_name = re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
@@ -340,10 +342,10 @@ class CompiledTask:
 
     # -- goal ---------------------------------------------------------------
     def goal_report(self, state: State) -> tuple[list[bool], float]:
-        holds, evaluate = state.holds, self.evaluator.evaluate
+        holds = state.holds
         per_conjunct, true_leaves, n_leaves = [], 0, 0
         for leaves in self._leaf_atoms:
-            values = [holds(f, env) if type(f) is str else evaluate(f, holds, env) for f, env in leaves]
+            values = [holds(f, args) if type(f) is str else f(holds) for f, args in leaves]
             per_conjunct.append(all(values))
             true_leaves += sum(values)
             n_leaves += len(values)
