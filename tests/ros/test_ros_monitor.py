@@ -84,6 +84,7 @@ def test_a_grasp_that_moved_nothing_is_caught_replanned_from_the_camera_and_the_
     rig["results"].append(result)
     assert status == GoalStatus.STATUS_SUCCEEDED, (result.message, result.errors)
     assert skill.silent_faults == 1
+    assert skill._markers  # the planner told the simulators which tag each instance was seen with
     assert result.replans == 1
     # The silent failure: reported SUCCEEDED, contradicted by the camera, not applied.
     wait_until(lambda: any(c.verdict == "contradicted" for c in rig["checks"]))

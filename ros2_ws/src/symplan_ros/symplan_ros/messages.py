@@ -25,9 +25,28 @@ from symplan_core.runtime.sources import TaskRequest
 _HEADER = re.compile(r"^; symplan goal_id=(\S+)(?: robot=(\S+))?")
 
 
-def task_message(bddl_text: str, goal_id: str, robot: str) -> str:
-    """The ~/task_bddl text of a goal's problem."""
-    return f"; symplan goal_id={goal_id} robot={robot}\n{bddl_text}"
+_MARKERS = re.compile(r" markers=(\S+)")
+
+
+def task_message(bddl_text: str, goal_id: str, robot: str, markers: dict[str, int] | None = None) -> str:
+    """The ~/task_bddl text of a goal's problem. ``markers``: for a perceived scene, the fiducial
+    tag each instance was seen with (``markers=inst:id,...`` on the header line), so a simulator
+    can draw each instance as the physical thing the planner took it to be."""
+    tags = f" markers={','.join(f'{inst}:{tag}' for inst, tag in sorted(markers.items()))}" if markers else ""
+    return f"; symplan goal_id={goal_id} robot={robot}{tags}\n{bddl_text}"
+
+
+def read_markers(text: str) -> dict[str, int]:
+    """The ``markers=`` of a ~/task_bddl (or simulator world) header line; {} without."""
+    m = _MARKERS.search(text.split("\n", 1)[0])
+    if not m:
+        return {}
+    out = {}
+    for item in m.group(1).split(","):
+        inst, _, tag = item.rpartition(":")
+        if inst and tag.isdigit():
+            out[inst] = int(tag)
+    return out
 
 
 def read_task_message(text: str) -> tuple[str, str | None]:

@@ -329,7 +329,9 @@ class PlannerNode(LifecycleNode):
     def _publish_bddl(self, scene: Scene, goal_id: str, robot: str) -> None:
         self._publish_scene_markers(scene)
         if self._bddl_pub is not None:
-            self._bddl_pub.publish(String(data=task_message(scene.bddl_text, goal_id, robot)))
+            objects = (scene.details.get("provenance") or {}).get("objects") or {}
+            markers = {inst: int(e["marker_id"]) for inst, e in objects.items() if e.get("marker_id") is not None}
+            self._bddl_pub.publish(String(data=task_message(scene.bddl_text, goal_id, robot, markers)))
 
     def _publish_status(self, state: str, plan_id: str = "", index: int = 0, count: int = 0,
                         replans: int = 0, message: str = "") -> None:

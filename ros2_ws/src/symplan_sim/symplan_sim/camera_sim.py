@@ -107,12 +107,14 @@ class CameraSimNode(Node):
 
     def _on_world(self, msg: String) -> None:
         """Show the skill simulator's changed world; ~/rendered then carries its version line."""
+        from symplan_ros.messages import read_markers
+
         from symplan_core.bddl import parse_problem
         from symplan_core.errors import SymPlanError
 
         version = msg.data.split("\n", 1)[0]
         try:
-            scene = self.world.show(parse_problem(msg.data, filename="<world>"))
+            scene = self.world.show(parse_problem(msg.data, filename="<world>"), read_markers(msg.data))
             frames = self._frames_of(scene)
         except (SymPlanError, ValueError) as exc:  # a world it cannot draw leaves the picture as it was
             self.get_logger().error(f"cannot render the world: {type(exc).__name__}: {exc}")

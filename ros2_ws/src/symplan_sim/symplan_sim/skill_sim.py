@@ -33,7 +33,7 @@ from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallb
 from rclpy.node import Node
 from std_msgs.msg import String
 from symplan_interfaces.msg import SkillStatus, Subgoal
-from symplan_ros.messages import read_task_message
+from symplan_ros.messages import read_markers, read_task_message
 from symplan_ros.plumbing import LATCHED, RELIABLE, spin_until_shutdown
 
 from symplan_core.bddl import parse_problem
@@ -71,6 +71,7 @@ class SkillSimNode(Node):
         self._lock = threading.Lock()
         self._world: tuple[str, Any, Any] | None = None  # (goal_id, compiled task, state)
         self._problem: Any = None  # the goal's problem (what the world is drawn from)
+        self._markers: dict[str, int] = {}  # instance -> the tag the planner saw it with (task_bddl header)
         self._version = 0
         self._shown = threading.Condition()
         self._shown_version = ""
@@ -104,6 +105,7 @@ class SkillSimNode(Node):
         with self._world_cv:
             self._world = (goal_id, task, task.initial_state())
             self._problem = parse_problem(msg.data, filename="<task_bddl>")
+            self._markers = read_markers(msg.data)
             self._world_cv.notify_all()
         self._publish_world()
 
@@ -115,6 +117,8 @@ class SkillSimNode(Node):
             goal_id, task, state = self._world
             self._version += 1
             header = f"; symplan world goal_id={goal_id} version={self._version}"
+            if self._markers:
+                header += " markers=" + ",".join(f"{inst}:{tag}" for inst, tag in sorted(self._markers.items()))
             text = header + "\n" + write_problem(world_problem(self._problem, task, state))
         self._world_pub.publish(String(data=text))
         return header
