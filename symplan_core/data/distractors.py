@@ -61,7 +61,7 @@ def add_distractors(problem: Problem, scene: SceneModel, rng: random.Random, cou
     while options and len(distractors) < count:
         placement: Placement = rng.choices([p for p, _ in options], weights=[n for _, n in options])[0]
         options = [(p, n) for p, n in options if p.synset != placement.synset]
-        support = _support(placement, objects, room_of, avoid, fixtures)
+        support = _support(placement, objects, room_of, avoid)
         if support is None:
             continue
         if support not in objects:
@@ -76,8 +76,7 @@ def add_distractors(problem: Problem, scene: SceneModel, rng: random.Random, cou
     return Extension(_merged(problem, objects, literals, rng), distractors, fixtures)
 
 
-def _support(placement: Placement, objects: dict[str, str], room_of: dict[str, str], avoid: set[str],
-             added: dict[str, str]) -> str | None:
+def _support(placement: Placement, objects: dict[str, str], room_of: dict[str, str], avoid: set[str]) -> str | None:
     """An existing fixture of the placement's kind in its room that the goal leaves alone, else a new
     one (never a tool such as a stove) when the task has no object of that type at all."""
     for inst, typ in objects.items():

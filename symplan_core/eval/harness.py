@@ -291,7 +291,7 @@ def _stop_on_sigterm() -> Callable[[], None]:
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
 
-    def interrupt(signum: int, frame: object) -> None:
+    def interrupt(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, interrupt)

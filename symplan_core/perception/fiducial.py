@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from typing_extensions import override
 
 from symplan_core.perception.detection import Detection, Detector
 from symplan_core.perception.errors import DetectorSpecError, DetectorUnavailableError
@@ -109,6 +110,7 @@ class FiducialDetector(Detector):
         params.adaptiveThreshWinSizeStep = 10
         self._detector = cv2.aruco.ArucoDetector(self.map.aruco_dictionary(), params)
 
+    @override  # a closed-set detector: the Detector interface's prompt is not read
     def detect(self, frame: Frame, prompt: Sequence[str] = ()) -> list[Detection]:
         corners, ids, _rejected = self._detector.detectMarkers(frame.gray())
         if ids is None:

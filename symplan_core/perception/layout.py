@@ -221,10 +221,10 @@ class _Builder:
                          synset=self.problem.objects[substance], height=PATCH_HEIGHT)
             (target.interior if rel == "filled" and target.kind == "container" else target.top).append(patch)
         for obj, item in items.items():
-            item.height = self._base_height(obj, item)
+            item.height = self._base_height(obj)
         return ordered
 
-    def _base_height(self, obj: str, item: Item) -> float:
+    def _base_height(self, obj: str) -> float:
         if obj == self.world.agent:
             return 0.3
         fixture = self.world.is_fixture(obj) or (obj in self.room_of and obj not in self.support)

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from typing_extensions import override
 
 from symplan_core.perception.detection import Detection, Detector
 from symplan_core.perception.errors import DetectorUnavailableError
@@ -217,6 +218,7 @@ class SsdOidDetector(Detector):
                                            f"{len(self.labels)}")
         return boxes, logits
 
+    @override  # a closed-set detector: the Detector interface's prompt is not read
     def detect(self, frame: Frame, prompt: Sequence[str] = ()) -> list[Detection]:
         encodings, logits = self.raw_outputs(frame.rgb)
         probs = 1.0 / (1.0 + np.exp(-logits[:, 1:].astype(np.float64)))  # class 0 = background, ignored

@@ -33,6 +33,7 @@ import torch
 from accelerate.utils import gather, gather_object
 from transformers import TrainerCallback
 from trl import GRPOTrainer
+from typing_extensions import override
 
 from symplan_core.training.batch import BatchRewarder, informative_groups, overlong_penalty
 from symplan_core.training.length import LengthShaper
@@ -43,12 +44,14 @@ _SUPPORTED = {"prompt_ids", "prompt_mask", "completion_ids", "completion_mask", 
               "old_per_token_logps", "ref_per_token_logps", "sampling_per_token_logps"}
 
 
-def length_reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **_: Any) -> list[float]:
+def length_reward(prompts: Sequence[Any] | None = None,  # noqa: ARG001 - TRL passes prompts by name
+                  completions: Sequence[Any] = (), **_: Any) -> list[float]:
     """Placeholder column for R_len; SymPlanGRPOTrainer fills it after the gather."""
     return [0.0] * len(completions)
 
 
-def overlong_reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **_: Any) -> list[float]:
+def overlong_reward(prompts: Sequence[Any] | None = None,  # noqa: ARG001 - TRL passes prompts by name
+                    completions: Sequence[Any] = (), **_: Any) -> list[float]:
     """Placeholder column for DAPO's overlong shaping; SymPlanGRPOTrainer fills it after the gather."""
     return [0.0] * len(completions)
 
@@ -72,12 +75,14 @@ class RewardStateCallback(TrainerCallback):
         self.shaper, self.resume_from = shaper, resume_from
         self.restored = False
 
+    @override
     def on_train_begin(self, args, state, control, **kwargs):
         if self.resume_from:
             self.restored = self.shaper.load(self.resume_from)
             if not self.restored:
                 raise FileNotFoundError(f"{self.resume_from} has no reward state to resume from")
 
+    @override
     def on_save(self, args, state, control, **kwargs):
         if state.is_world_process_zero:
             self.shaper.save(Path(args.output_dir) / f"checkpoint-{state.global_step}")

@@ -140,17 +140,20 @@ def verdicts(completions: Sequence[Any], bddl: Sequence[str], robot: Sequence[st
     return SCORER.batch(completions, bddl, robot, action_set, id)
 
 
-def answer_reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **columns: Any) -> list[float]:
+def answer_reward(prompts: Sequence[Any] | None = None,  # noqa: ARG001 - TRL passes prompts by name
+                  completions: Sequence[Any] = (), **columns: Any) -> list[float]:
     """R_ans per completion (TRL reward function)."""
     return [v.answer_reward for v in verdicts(completions, **_row_columns(columns))]
 
 
-def format_reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **columns: Any) -> list[float]:
+def format_reward(prompts: Sequence[Any] | None = None,  # noqa: ARG001 - TRL passes prompts by name
+                  completions: Sequence[Any] = (), **columns: Any) -> list[float]:
     """R_fmt per completion (TRL reward function): 0 if well-formed, else FORMAT_PENALTY."""
     return [v.format_reward for v in verdicts(completions, **_row_columns(columns))]
 
 
-def strict_pass_reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (),
+def strict_pass_reward(prompts: Sequence[Any] | None = None,  # noqa: ARG001 - TRL passes prompts by name
+                       completions: Sequence[Any] = (),
                        **columns: Any) -> list[float]:
     """1.0 for a strict pass, else 0.0: a weight-0 reward column so trainers log SP per batch."""
     return [float(v.strict_pass) for v in verdicts(completions, **_row_columns(columns))]
