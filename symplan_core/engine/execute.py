@@ -132,9 +132,9 @@ class BoundCall(NamedTuple):
     args: list[str]
     #: each precondition check with the argument values it reads (tuples: shared, never copied)
     checks: tuple[tuple[Check, tuple[str, ...]], ...]
-    #: (positive, predicate, values, literal text): the effect is redundant when the literal's
-    #: truth equals ``positive``; predicate ``held`` reads the hands, ``at`` the last navigate
-    redundant: tuple[tuple[bool, str, tuple[str, ...], str], ...]
+    #: (positive, predicate, values): the effect is redundant when the literal's truth equals
+    #: ``positive``; predicate ``held`` reads the hands, ``at`` the last navigate
+    redundant: tuple[tuple[bool, str, tuple[str, ...]], ...]
     #: (effect name, literal parts, argument values)
     effects: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
 
@@ -144,14 +144,10 @@ def _bound_checks(action: CompiledAction, args: list[str]) -> tuple[tuple[Check,
     return tuple([(check, values[slot]) for check, slot in action.slotted])
 
 
-def _bound_redundant(action: CompiledAction, args: list[str]) -> tuple[tuple[bool, str, tuple[str, ...], str], ...]:
-    out = []
-    for positive, pred, idx in action.redundant:
-        values = tuple(args[i] for i in idx)
-        atom = f"({pred} {' '.join(values)})"
-        out.append((positive, pred, values, atom if positive else f"(not {atom})"))
+def _bound_redundant(action: CompiledAction, args: list[str]) -> tuple[tuple[bool, str, tuple[str, ...]], ...]:
+    out = [(positive, pred, tuple([args[i] for i in idx])) for positive, pred, idx in action.redundant]
     if action.spec.name == "navigate":  # going where the agent already is
-        out.append((True, "at", (args[0],), f"(at agent {args[0]})"))
+        out.append((True, "at", (args[0],)))
     return tuple(out)
 
 
@@ -162,12 +158,16 @@ def bind(action: CompiledAction, args: list[str], world: World | None = None) ->
     them pass they would pass on every state, so the bound call leaves them out. When one
     fails, the call keeps every check, so each step reports exactly what it reported before."""
     checks = _bound_checks(action, args)
-    if world is not None and any(action.static):
-        static = [(check, values) for (check, values), is_static in zip(checks, action.static, strict=True)
-                  if is_static]
-        if all(check(world, None, values, 0) is None for check, values in static):  # type: ignore[arg-type]
-            checks = tuple(c for c, is_static in zip(checks, action.static, strict=True) if not is_static)
-    effects = tuple((name, literal, tuple(args[i] for i in idx)) for name, literal, idx in action.effects)
+    if world is not None and True in action.static:
+        kept = []
+        for (check, values), is_static in zip(checks, action.static, strict=True):
+            if not is_static:
+                kept.append((check, values))
+            elif check(world, None, values, 0) is not None:  # type: ignore[arg-type]
+                break  # a static check fails: keep them all
+        else:
+            checks = tuple(kept)
+    effects = tuple([(name, literal, tuple([args[i] for i in idx])) for name, literal, idx in action.effects])
     return BoundCall(action, list(args), checks, _bound_redundant(action, args), effects)
 
 
@@ -186,9 +186,9 @@ def check_preconditions(action: CompiledAction, world: World, state: State, args
     return failed_checks(_bound_checks(action, args), world, state, capacity)
 
 
-def already_holds(redundant: tuple[tuple[bool, str, tuple[str, ...], str], ...], state: State) -> str | None:
-    """The literal text of the first redundant effect that already holds (None: none does)."""
-    for positive, pred, values, text in redundant:
+def already_holds(redundant: tuple[tuple[bool, str, tuple[str, ...]], ...], state: State) -> str | None:
+    """The literal of the first redundant effect that already holds, as text (None: none does)."""
+    for positive, pred, values in redundant:
         if pred == "held":
             holds = values[0] in state.held
         elif pred == "at":
@@ -196,7 +196,10 @@ def already_holds(redundant: tuple[tuple[bool, str, tuple[str, ...], str], ...],
         else:
             holds = state.holds(pred, values)
         if holds == positive:
-            return text
+            if pred == "at":
+                return f"(at agent {values[0]})"
+            atom = f"({pred} {' '.join(values)})"
+            return atom if positive else f"(not {atom})"
     return None
 
 
