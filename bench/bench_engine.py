@@ -6,7 +6,9 @@ Plans: a greedy pick-and-place generator walks each B-100 task's goal (placement
 it can ground: ontop/inside/nextto/under, opening closed containers on the way) and
 keeps only calls the engine accepts without error; tasks whose plan reaches 20 calls
 give a valid 20-call prefix. Timings cover ``verify(task, text)`` end to end (parse,
-execute, goal evaluation; no trace), the path the RL reward and eval use.
+execute, goal evaluation; no trace), the path the RL reward and eval use. Each plan is
+verified ``--reps`` times on its compiled task, so the task's per-call bindings and compiled
+goal are warm, as in an RL batch (a plan's first verification also binds its calls).
 
 Reported: median/p90 us per 20-step plan, us per step, plans/s on one core, and the
 time to score a 768-plan batch (RL group size) for one compiled task.
