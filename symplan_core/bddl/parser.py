@@ -95,7 +95,10 @@ class _Parser(TokenStream):
                 i += 1
                 continue
             start = i
-            section = self.name(i + 1, "section keyword").lower()
+            section = toks[i + 1]
+            if section in _NOT_A_NAME:
+                raise self.unexpected(i + 1, "section keyword")
+            section = section.lower()
             if section in seen and section in (":domain", ":objects", ":init", ":goal"):
                 self.warn("duplicate-section", f"section {section} given again (the last one counts"
                           + (", objects are merged)" if section == ":objects" else ")"), start)
@@ -163,6 +166,13 @@ class _Parser(TokenStream):
         added = len(groups)
         total = len(objects)
         while i < end:
+            if toks[i + 1] == "-" and i + 2 < end and toks[i] != "-":
+                # One instance of its type (most groups): no search, no slice.
+                groups.append(((toks[i],), toks[i + 2], i))
+                objects[toks[i]] = toks[i + 2]
+                total += 1
+                i += 3
+                continue
             # Jump to the next ' - ' separator in C instead of looping over names.
             try:
                 dash = index("-", i, end)
