@@ -162,7 +162,9 @@ class Rig:
             time.sleep(0.1)
         return {"scene.source": "camera", "perception.detector": f"fiducial:{map_file}",
                 "camera.rgb_topic": "/camera/color/image_raw", "camera.depth_topic": "/camera/depth/image_raw",
-                "camera.info_topic": "/camera/color/camera_info"}
+                "camera.info_topic": "/camera/color/camera_info",
+                # A static camera (no world_topic): execution monitoring would contradict every move.
+                "execution.monitor": "off"}
 
     def start_llm(self, port: int | None = None) -> Any:
         """llama-cpp-python's OpenAI-compatible server serving SmolLM2 (the same port on a restart)."""
