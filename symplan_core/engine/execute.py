@@ -278,9 +278,7 @@ def _make(world: World, state: State, product: str) -> None:
 
 
 def _note_flags(world: World, state: State, obj: str) -> None:
-    aff = world.affordances[obj]
-    if aff.known:
-        state.ever.update([("holding_flag", f) for f in aff.abilities])
+    state.ever.update(world.flag_facts(obj))
 
 
 def _release(state: State, obj: str) -> None:

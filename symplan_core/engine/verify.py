@@ -175,6 +175,7 @@ class CompiledTask:
         ran its static checks once, and ``World.having`` caches its answers."""
         self._resolved.clear()
         self.world._having.clear()
+        self.world._flag_facts.clear()
 
     def _build_initial(self) -> State:
         state = State(substances=frozenset(o for o in self.world.objects if self.world.is_substance(o)))
@@ -312,12 +313,14 @@ class CompiledTask:
         """One ASSUMED_STATE diagnostic per unstated ``open`` this call reads: an argument's own,
         or that of a container an argument is (transitively) inside; none for an object in
         ``reported`` (``verify`` passes the objects it has reported, so each comes once per plan)."""
-        assumed = self.world.assumed_open
+        assumed, ever = self.world.assumed_open, state.ever
         seen = []
         for arg in args:
-            for obj in (arg, *(t for rel, t in state.container_chain(arg) if rel == "inside")):
-                if obj in assumed and obj not in seen and ("open", obj) not in state.ever:  # not opened by the plan
-                    seen.append(obj)
+            for rel, obj in (("inside", arg), *state.container_chain(arg)):
+                if rel == "inside" and obj in assumed and obj not in seen and ("open", obj) not in ever:
+                    seen.append(obj)  # (not opened by the plan)
+        if not seen:
+            return []
         out = []
         for obj in seen:
             if reported is not None:

@@ -66,6 +66,7 @@ class World:
     #: initial state assumes, reported as ASSUMED_STATE diagnostics when a call relies on it
     assumed_open: dict[str, tuple[bool, str]] = field(default_factory=dict)
     _having: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _flag_facts: dict[str, list[tuple[str, str]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         for inst, typ in self.objects.items():
@@ -77,6 +78,14 @@ class World:
         found = self._having.get(ability)
         if found is None:
             found = self._having[ability] = tuple(o for o in self.affordances if self.has(o, ability))
+        return found
+
+    def flag_facts(self, obj: str) -> list[tuple[str, str]]:
+        """``("holding_flag", FLAG)`` for each ability of ``obj`` (what grasping it records; cached)."""
+        found = self._flag_facts.get(obj)
+        if found is None:
+            aff = self.affordances[obj]
+            found = self._flag_facts[obj] = [("holding_flag", f) for f in aff.abilities] if aff.known else []
         return found
 
     def is_fixture(self, obj: str) -> bool:
