@@ -42,8 +42,12 @@ def test_manifest_records_counts_requirements_and_hashes() -> None:
     m = manifest()
     assert (m["b100"]["problems"], m["b1k"]["problems"]) == (100, 1016)
     assert (m["b100"]["requirement"], m["b1k"]["requirement"]) == ("bddl==1.0.1", "bddl==3.6.0")
-    for entry in m.values():
-        assert len(entry["sdist_sha256"]) == 64 and len(entry["tree_sha256"]) == 64
+    for name, entry in m.items():
+        # Every download is pinned by its hash, whatever its kind (sdist, wheel, npm tarball, .deb).
+        download_hashes = [value for key, value in entry.items() if key.endswith("sha256") and key != "tree_sha256"]
+        download_hashes += [part["sha256"] for part in entry.values() if isinstance(part, dict) and "sha256" in part]
+        assert download_hashes, f"{name} records no hash of what it downloads"
+        assert all(len(h) == 64 for h in download_hashes) and len(entry["tree_sha256"]) == 64
 
 
 def test_fetch_is_a_no_op_when_complete(behavior_dir: Path, no_network: None) -> None:
