@@ -87,7 +87,7 @@ def verify_command(
     plan_text = read_plan(plan_file)
     try:
         compiled = compile_task(problem, robot=robot.value)
-    except TaskError as exc:
+    except (TaskError, DataError) as exc:  # DataError: the packaged synset table is unreadable
         fail(f"cannot compile task {task}: {exc}")
     result = verify(compiled, plan_text, trace=trace)
     if json_out:
