@@ -25,7 +25,7 @@ from symplan_core.engine.execute import (
     compile_action,
     run_effects,
 )
-from symplan_core.engine.goals import GoalEvaluator
+from symplan_core.engine.goals import GoalEvaluator, GoalTest
 from symplan_core.engine.plan_text import BadLine, Call, ParsedPlan, format_call, parse_plan
 from symplan_core.engine.state import SUPPORT_RELATIONS, State
 from symplan_core.engine.world import WATER_TAPS, World, build_world
@@ -146,11 +146,13 @@ class CompiledTask:
         # so goal_report evaluates each leaf once and derives the conjunct from them.
         self._conjunct_leaves = [self.evaluator.leaves(c) for c in self.conjuncts]
         self._leaves = [leaf for leaves in self._conjunct_leaves for leaf in leaves]
-        # Ground atoms (most leaves) are looked up directly: (predicate, ground args) once per task;
-        # other leaves are compiled once per task (quantifiers expanded, see GoalEvaluator.compile).
-        self._leaf_atoms = [[(f.predicate, tuple(env.get(a, a) for a in f.args)) if isinstance(f, Atom)
-                             else (self.evaluator.compile(f, env), None) for f, env in leaves]
-                            for leaves in self._conjunct_leaves]
+        # Per conjunct, its leaves: ground atoms (most of them) looked up directly as (predicate,
+        # ground args), the others compiled once per task (quantifiers expanded, see
+        # GoalEvaluator.compile). Order does not matter: a conjunct counts its true leaves.
+        self._leaf_tests: list[tuple[list[tuple[str, tuple[str, ...]]], list[GoalTest]]] = [
+            ([(f.predicate, tuple(env.get(a, a) for a in f.args)) for f, env in leaves if isinstance(f, Atom)],
+             [self.evaluator.compile(f, env) for f, env in leaves if not isinstance(f, Atom)])
+            for leaves in self._conjunct_leaves]
         self._initial = self._build_initial()
         longest_first = sorted(self.names.to_short, key=len, reverse=True)
         self._full_name = re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
@@ -347,8 +349,10 @@ class CompiledTask:
     def goal_report(self, state: State) -> tuple[list[bool], float]:
         holds = state.holds
         per_conjunct, true_leaves, n_leaves = [], 0, 0
-        for leaves in self._leaf_atoms:
-            values = [holds(f, args) if type(f) is str else f(holds) for f, args in leaves]
+        for atoms, tests in self._leaf_tests:
+            values = [holds(pred, args) for pred, args in atoms]
+            if tests:
+                values += [test(holds) for test in tests]
             per_conjunct.append(all(values))
             true_leaves += sum(values)
             n_leaves += len(values)
