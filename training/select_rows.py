@@ -7,7 +7,8 @@ Per prompt id the teacher's row (the shortest strict pass `symplan data sft` kep
 there is one, else the gold row: both are engine-verified strict passes of the same prompt. Rows
 longer than ``--max-length`` tokens (the student's chat template over prompt and completion, as
 ``sft.py`` renders them) are dropped rather than truncated, since a truncated row teaches a plan
-cut off mid-way. ``--rows N`` keeps a seeded random N of the rest. ``OUT.summary.json`` records the
+cut off mid-way. Only rows of ``--split`` (default ``train``) are read: a prompt file from
+``symplan data build`` also holds the held-out test rows, which must never be trained on. ``--rows N`` keeps a seeded random N of the rest. ``OUT.summary.json`` records the
 counts by source, the dropped rows and the token lengths.
 """
 
@@ -21,7 +22,7 @@ import sys
 from pathlib import Path
 
 
-def read_rows(path: Path | None) -> dict[str, dict]:
+def read_rows(path: Path | None, split: str) -> dict[str, dict]:
     if path is None:
         return {}
     rows: dict[str, dict] = {}
@@ -31,7 +32,8 @@ def read_rows(path: Path | None) -> dict[str, dict]:
                 row = json.loads(line)
                 if "id" not in row or "prompt" not in row or "completion" not in row:
                     raise ValueError(f"{path}:{number}: not an SFT row (id, prompt, completion)")
-                rows[row["id"]] = row
+                if row.get("split") == split:
+                    rows[row["id"]] = row
     return rows
 
 
@@ -43,12 +45,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-length", type=int, required=True, help="sft.py's max_length")
     parser.add_argument("--rows", type=int, help="keep a seeded random N rows (default all)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--split", default="train", help="the rows' split to keep (default train)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.teacher is None and args.gold is None:
         parser.error("give --teacher, --gold or both")
     try:
-        teacher, gold = read_rows(args.teacher), read_rows(args.gold)
+        teacher, gold = read_rows(args.teacher, args.split), read_rows(args.gold, args.split)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -83,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         "rows_by_source": {source: sum(1 for _, s, _ in kept if s == source) for source in ("teacher", "gold")},
         "tokens": {"total": sum(lengths), "mean": round(statistics.mean(lengths)) if lengths else None,
                    "max": max(lengths, default=None)},
-        "seed": args.seed, "model": args.model,
+        "seed": args.seed, "split": args.split, "model": args.model,
     }
     args.out.with_name(args.out.name + ".summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(json.dumps(summary, indent=2))
