@@ -40,6 +40,11 @@ class PlannerSection(_Section):
     repair_rounds: int = Field(2, ge=0, le=10, description="extra LLM calls that feed engine errors back")
     max_tokens: int = Field(2048, ge=1, le=32768, description=(
         "most tokens one LLM answer may have (bounds a planning call's time)"))
+    decoding: Literal["free", "grammar", "guided"] = Field("free", description=(
+        "how an LLM backend decodes: free, grammar (the answer format, task actions and fitting objects), "
+        "guided (each call also executable in the engine's state); overrides a decoding= key in the backend spec"))
+    think: str = Field("keep", description=(
+        "the <think> budget under grammar/guided decoding: keep, skip, or a number of characters"))
     fallback: Literal["none", "reference"] = Field("reference", description=(
         "what to do when the LLM gives no valid plan: none (fail) or reference (symbolic planner, still verified)"))
 

@@ -61,3 +61,17 @@ def test_each_stage_gets_its_section_as_it_is() -> None:
 def test_a_camera_without_topics_is_off() -> None:
     assert not CameraFeed().enabled
     assert CameraFeed(CameraSection(rgb_topic="/cam/rgb")).enabled
+
+
+def test_planner_decoding_reaches_the_llm_backend_and_is_refused_for_the_reference_planner() -> None:
+    from symplan_core.llm.spec import BackendSpecError
+    from symplan_core.runtime.session import PlanningSession
+
+    config = RuntimeConfig.model_validate({"planner": {
+        "backend": "openai:http://127.0.0.1:9/v1?model=m", "decoding": "guided", "think": "skip"}})
+    backend_config = PlanningSession.from_config(config).backend.config  # type: ignore[attr-defined]
+    assert (backend_config.decoding, backend_config.think) == ("guided", "skip")
+    with pytest.raises(BackendSpecError, match="does not decode"):
+        PlanningSession.from_config(RuntimeConfig.model_validate({"planner": {"decoding": "grammar"}}))
+    with pytest.raises(ValidationError, match=r"planner\.decoding"):
+        RuntimeConfig.model_validate({"planner": {"decoding": "beam"}})
