@@ -177,7 +177,10 @@ def test_close_cancels_a_request_in_flight_promptly(llama_cpp_server) -> None:
 
     def run() -> None:
         try:
-            outcome["result"] = backend.plan("Count from 1 to 100.", sampling=Sampling(max_tokens=200))
+            # Greedy, and a prompt SmolLM2 answers up to the token cap (about 4 s here): a sampled
+            # answer to "count from 1 to 100" once ended in 0.27 s, before close() was called.
+            outcome["result"] = backend.plan("Write the numbers from 1 to 100, one per line.",
+                                             sampling=Sampling(temperature=0.0, seed=0, max_tokens=400))
         except BaseException as exc:  # noqa: BLE001 - the test inspects what the caller sees
             outcome["raised"] = exc
 
