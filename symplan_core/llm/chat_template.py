@@ -16,8 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from symplan_core.errors import BackendError
 
-class ChatTemplateError(LookupError):
+
+class ChatTemplateError(BackendError, LookupError):
     """No chat template could be found or rendered."""
 
 

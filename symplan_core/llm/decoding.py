@@ -30,6 +30,7 @@ from symplan_core.engine.errors import ErrorKind
 from symplan_core.engine.plan_text import parse_line, parse_plan
 from symplan_core.engine.successors import executable_calls
 from symplan_core.engine.verify import CompiledTask, verify
+from symplan_core.errors import BackendError
 from symplan_core.llm.base import BackendUnavailableError, Completion, FinishReason, PlannerPrompt
 from symplan_core.llm.grammar import (
     CODE_OPEN,
@@ -48,7 +49,7 @@ LINE_TOKENS = 48
 _STATIC_KINDS = frozenset({ErrorKind.PARSE, ErrorKind.UNKNOWN_ACTION, ErrorKind.UNKNOWN_OBJECT, ErrorKind.ARITY})
 
 
-class DecodingError(RuntimeError):
+class DecodingError(BackendError, RuntimeError):
     """Constrained decoding cannot be done as asked."""
 
 

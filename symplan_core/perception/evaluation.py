@@ -31,6 +31,7 @@ from symplan_core.bddl.model import And, Atom, Formula, Param, Problem
 from symplan_core.bddl.normalize import map_formula, to_omnigibson
 from symplan_core.engine import compile_task, verify
 from symplan_core.engine.plan_text import format_call
+from symplan_core.perception.errors import PerceptionError
 from symplan_core.perception.fiducial import FiducialDetector
 from symplan_core.perception.pipeline import PerceptionConfig, perceive
 from symplan_core.perception.regrounding import VISUAL
@@ -41,7 +42,7 @@ from symplan_core.tasks import load_problem
 CORE_F1 = 0.9
 
 
-class InstructionFileError(ValueError):
+class InstructionFileError(PerceptionError, ValueError):
     """A malformed ``--instructions`` file (line number and reason)."""
 
 

@@ -12,8 +12,16 @@ from symplan_core.engine import EngineError, Finding, action_set, compile_task, 
 from symplan_core.errors import BackendError, EngineConfigError, SymPlanError, TaskError
 from symplan_core.fetch import DataError
 from symplan_core.llm import BackendSpecError, BackendUnavailableError, make_backend
+from symplan_core.llm.chat_template import ChatTemplateError
+from symplan_core.llm.decoding import (
+    DecodingError,
+    GrammarNotEnforcedError,
+    GrammarRejectedError,
+    StructuredOutputUnsupportedError,
+)
 from symplan_core.llm.models import ModelIntegrityError, ModelRegistryError
 from symplan_core.perception.errors import DetectorSpecError, PerceptionError
+from symplan_core.perception.evaluation import InstructionFileError
 from symplan_core.rosio.bags import BagError
 from symplan_core.rosio.images import ImageError
 from symplan_core.rosio.stream import CameraStreamError
@@ -30,6 +38,9 @@ LAYER_ERRORS = {  # error -> the built-in base it had before the root (None: it 
     ImageError: ValueError, CameraStreamError: ValueError, DataError: None, TaskNotFound: None,
     SampleFileError: ValueError, RewardDataError: ValueError, EaiFormatError: ValueError,
     SceneError: ValueError, RequestRejected: ValueError, CameraUnavailable: None,
+    DecodingError: RuntimeError, GrammarRejectedError: RuntimeError, GrammarNotEnforcedError: RuntimeError,
+    StructuredOutputUnsupportedError: RuntimeError, ChatTemplateError: LookupError,
+    InstructionFileError: ValueError,
 }
 
 
@@ -42,7 +53,8 @@ def test_every_layer_error_is_a_symplan_error_and_keeps_its_former_base(error: t
 
 
 def test_backend_errors_share_the_backend_root() -> None:
-    for error in (BackendSpecError, BackendUnavailableError, ModelRegistryError, ModelIntegrityError):
+    for error in (BackendSpecError, BackendUnavailableError, ModelRegistryError, ModelIntegrityError,
+                  DecodingError, ChatTemplateError):
         assert issubclass(error, BackendError)
     with pytest.raises(BackendError):
         make_backend("nonsense:spec")
