@@ -29,8 +29,11 @@ def read_rows(path: Path | None, split: str) -> dict[str, dict]:
     with path.open() as handle:
         for number, line in enumerate(handle, 1):
             if line.strip():
-                row = json.loads(line)
-                if "id" not in row or "prompt" not in row or "completion" not in row:
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"{path}:{number}: not JSON ({exc.msg})") from None
+                if not isinstance(row, dict) or "id" not in row or "prompt" not in row or "completion" not in row:
                     raise ValueError(f"{path}:{number}: not an SFT row (id, prompt, completion)")
                 if row.get("split") == split:
                     rows[row["id"]] = row

@@ -45,3 +45,19 @@ def test_mix_reads_only_train_rows_prefers_teacher_and_drops_over_long_rows(tmp_
     assert summary["rows_by_source"] == {"teacher": 1, "gold": 1}
     assert summary["dropped_longer_than_max_length"] == 1
     assert 0 < summary["tokens"]["max"] <= 512
+
+
+def test_a_malformed_teacher_file_is_a_one_line_error_naming_its_line(tmp_path: Path) -> None:
+    gold = _write(tmp_path / "gold.jsonl", [_row("a", "train", "<answer>gold a</answer>")])
+    for name, text, reason in (("cut.jsonl", json.dumps(_row("b", "train", "x")) + "\n{\"id\": \"c\",\n",
+                                "not JSON"),
+                               ("list.jsonl", "[1, 2]\n", "not an SFT row")):
+        teacher = tmp_path / name
+        teacher.write_text(text)
+        done = subprocess.run([sys.executable, str(SCRIPT), "--teacher", str(teacher), "--gold", str(gold),
+                               "--model", "smollm2", "--max-length", "512", "--out", str(tmp_path / "mix.jsonl")],
+                              capture_output=True, text=True, cwd=ROOT, timeout=300)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 1 and len(lines) == 1, done.stderr
+        assert lines[0].startswith(f"error: {teacher}:") and reason in lines[0]
+        assert not (tmp_path / "mix.jsonl").exists()
