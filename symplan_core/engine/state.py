@@ -96,6 +96,12 @@ class State:
             drop = [f for f in self.facts if f[0] in ATTACHMENT_RELATIONS and f[1] == obj]
             self.facts.difference_update(drop)
 
+    def signature(self) -> tuple[object, ...]:
+        """The world as it stands, hashable, without history (``ever``): two states with the same
+        signature offer the same calls and the same goal verdict (guided decoding's cycle check)."""
+        return (frozenset(self.facts), frozenset(self.support.items()), frozenset(self.nextto),
+                tuple(self.held), self.near, self.at, frozenset(self.future))
+
     def literals(self) -> set[tuple[str, ...]]:
         """All stored literals as tuples (support and nextto expanded), for deltas/traces."""
         out = set(self.facts)

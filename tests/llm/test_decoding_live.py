@@ -77,6 +77,21 @@ def test_guided_plans_never_contain_an_engine_error(guided, name: str) -> None:
         assert result.errors == [], [e.line() for e in result.errors]
         assert result.calls, completion.text  # a plan always has at least one call
         assert completion.metadata["requests"] >= 2 and completion.completion_tokens
+        _assert_guide_removed_dead_ends(task, result, completion.metadata)
+
+
+def _assert_guide_removed_dead_ends(task, result, metadata: dict) -> None:
+    """The guide's policy: the plan never revisits a state, it stops the moment the goal holds,
+    and it ends short of the goal only when the guide closed it (budget or nothing to offer)."""
+    state = task.initial_state()
+    seen = [state.signature()]
+    for index, call in enumerate(result.calls):
+        assert not all(task.goal_report(state)[0]) or index == 0, "the plan went on after reaching the goal"
+        task.apply(state, call, trace=False)
+        seen.append(state.signature())
+    assert len(set(seen)) == len(seen), "the guided plan returned to a state it had been in"
+    assert metadata["goal_reached"] == result.strict_pass
+    assert metadata["goal_reached"] or metadata["forced_end"], metadata
 
 
 def test_grammar_decoding_through_the_server_keeps_format_and_well_formed_calls(llama_cpp_server) -> None:
@@ -196,6 +211,7 @@ def test_transformers_guided_plan_has_no_engine_error(smollm2_grammar) -> None:
     assert completion.ok, completion.error
     result = verify(task, completion.text)
     assert result.format_ok and result.calls and result.errors == [], completion.text
+    _assert_guide_removed_dead_ends(task, result, completion.metadata)
 
 
 def test_transformers_grammar_mode_masks_with_llguidance(smollm2_gguf: Path) -> None:
