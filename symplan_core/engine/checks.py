@@ -33,6 +33,8 @@ class Failure(NamedTuple):
         return f"({' '.join((self.predicate, *self.args))})" if self.predicate else ""
 
 
+#: Every check takes the same four arguments (world, state, the action's arguments, the hand capacity),
+#: passed by position from ``execute``; a check that does not read one names it with a leading ``_``.
 Check = Callable[[World, State, Sequence[str], int], Failure | None]
 
 
@@ -105,28 +107,28 @@ def within_reach(world: World, state: State, obj: str) -> bool:
 
 
 # -- checks ---------------------------------------------------------------------------
-def _exists(w, s, a, _cap):
+def _exists(_w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     if a[0] in s.future:
         return Failure(ErrorKind.MISSING_STEP, "exists", "real", (a[0],), f"{a[0]} does not exist yet",
                        f"make({a[0]}) before using it")
     return None
 
 
-def _near(w, s, a, _cap):
+def _near(_w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     if a[0] in s.near or a[0] in s.held:
         return None
     return Failure(_temporal(s, ("near", a[0])), "near", "near", ("agent", a[0]), f"the agent is not near {a[0]}",
                    f"navigate({a[0]}) first")
 
 
-def _held(w, s, a, _cap):
+def _held(_w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     if a[0] in s.held:
         return None
     return Failure(_temporal(s, ("held", a[0])), "held", "holding", (a[0],), f"{a[0]} is not in hand",
                    f"grasp({a[0]}) first")
 
 
-def _free_hand(w, s, a, cap):
+def _free_hand(_w: World, s: State, a: Sequence[str], cap: int) -> Failure | None:
     if len(s.held) < cap or (a and a[0] in s.held):  # ``free_hand:o``: o already in hand is fine
         return None
     holding = ", ".join(s.held)
@@ -140,7 +142,7 @@ def can_carry(w: World, obj: str) -> bool:
     return ((aff.known and aff.liftable_known) or obj in w.moved) and not w.is_fixture(obj) and not aff.substance
 
 
-def _graspable(w, s, a, _cap):
+def _graspable(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
     obj = a[0]
     aff = w.affordances[obj]
     if not (aff.known and aff.liftable_known) and obj not in w.moved:
@@ -155,7 +157,7 @@ def _graspable(w, s, a, _cap):
     return None
 
 
-def _apart(w, s, a, _cap):
+def _apart(_w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """Placing/attaching obj relative to itself, or to something resting on/in it, is impossible
     (it would make a support cycle); such a call is malformed and skipped."""
     obj, tgt = a
@@ -165,7 +167,7 @@ def _apart(w, s, a, _cap):
     return _affordance("apart", f"{obj} cannot be put relative to {what}", f"choose a target that is not {obj} or on/in it")
 
 
-def _accessible(w, s, a, _cap):
+def _accessible(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     box = closed_container(w, s, a[0])
     if box is None:
         return None
@@ -173,7 +175,7 @@ def _accessible(w, s, a, _cap):
                    f"open({box}) first")
 
 
-def _open_if_openable(w, s, a, _cap):
+def _open_if_openable(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     t = a[0]
     if not w.has(t, "openable") or ("open", t) in s.facts:
         return None
@@ -185,21 +187,21 @@ def _ability(flags: str) -> Check:
     """``FLAG`` or ``FLAG|FLAG``: any of the alternatives suffices (sliceable|diceable)."""
     options = flags.split("|")
 
-    def check(w, s, a, _cap):
+    def check(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
         if any(w.allows(a[0], f) for f in options):
             return None
         return _affordance("ability", f"{a[0]} is not {' or '.join(options)}", f"choose an object that is {options[0]}")
     return check
 
 
-def _substance(w, s, a, _cap):
+def _substance(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
     if not w.affordances[a[0]].known or w.is_substance(a[0]):
         return None
     return _affordance("substance", f"{a[0]} is not a substance", "name a substance such as water")
 
 
 def _holding(flag: str) -> Check:
-    def check(w, s, a, _cap):
+    def check(w: World, s: State, _a: Sequence[str], _cap: int) -> Failure | None:
         if any(w.has(h, flag) for h in s.held):
             return None
         tools = [o for o in w.affordances if w.has(o, flag)]
@@ -208,7 +210,7 @@ def _holding(flag: str) -> Check:
     return check
 
 
-def _has_substance(w, s, a, _cap):
+def _has_substance(_w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     obj = a[0]
     if holds_substance(s, obj):
         return None
@@ -216,7 +218,7 @@ def _has_substance(w, s, a, _cap):
                    f"fill({obj}, <substance>) first")
 
 
-def _heated(w, s, a, _cap):
+def _heated(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     ok, source = heat_source_on(w, s, a[0])
     if ok:
         return None
@@ -234,7 +236,7 @@ def _kind(types: str) -> Check:
     """``TYPE`` or ``TYPE|TYPE``: BEHAVIOR's objectType (cloth folds and drapes; a bowl does not)."""
     options = types.split("|")
 
-    def check(w, s, a, _cap):
+    def check(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
         aff = w.affordances[a[0]]
         if not aff.known or aff.object_type in options:
             return None
@@ -243,7 +245,7 @@ def _kind(types: str) -> Check:
     return check
 
 
-def _source(w, s, a, _cap):
+def _source(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """``source:o:s``: a container or tap of substance s (other than o) is within reach."""
     obj, sub = a
     if sub in w.sourceless or holds_substance(s, obj, sub):
@@ -260,7 +262,7 @@ def _source(w, s, a, _cap):
                    f"bring {obj} to {src} (or {src} to {obj})")
 
 
-def _held_substance(w, s, a, _cap):
+def _held_substance(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """Something in hand holds a substance to apply (a filled can, a watering can, a sprayer)."""
     if any(holds_substance(s, h) or w.has(h, "particleSource") or w.has(h, "particleApplier") for h in s.held):
         return None
@@ -274,7 +276,7 @@ def _held_substance(w, s, a, _cap):
                    "this task gives no container of a substance to apply")
 
 
-def _flame(w, s, a, _cap):
+def _flame(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """A flame reaches o: a lit heat source in hand (a lighter that is on), o on/in a heat
     source that is on, or o touching something already on fire."""
     obj = a[0]
@@ -297,7 +299,7 @@ def _flame(w, s, a, _cap):
                    "nothing in this scene makes fire (no lighter, no lit fire)")
 
 
-def _cooled(w, s, a, _cap):
+def _cooled(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """o rests on/in a cold source that is on (freezing needs a freezer or fridge)."""
     obj = a[0]
     source = resting_on_source(w, s, obj, "coldSource")
@@ -317,7 +319,7 @@ def _cooled(w, s, a, _cap):
 def _away_from(flag: str) -> Check:
     """``away:o:FLAG``: o does not rest on/in an active FLAG source (thawing needs o out of
     the freezer; cooling down, off the stove)."""
-    def check(w, s, a, _cap):
+    def check(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
         source = resting_on_source(w, s, a[0], flag)
         if source is None or not is_on(w, s, source):
             return None
@@ -355,7 +357,7 @@ def wetting_substance(w: World, s: State) -> str | None:
                 next((x for x in subs if w.affordances[x].object_type == "liquid"), None))
 
 
-def _cleaner(w, s, a, _cap):
+def _cleaner(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """``clean:o``: a cleaning tool (``particleRemover``) in hand, soaked (with water or a
     cleaning agent) when a stain covers o; or o on/in a switched-on sink or washer."""
     obj = a[0]
@@ -395,7 +397,7 @@ def _taps(w: World, s: State, sub: str) -> list[str]:
             if (w.has(x, "particleSource") or w.objects[x] in WASHERS) and w.is_fixture(x)]
 
 
-def _wet(w, s, a, _cap):
+def _wet(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """``wet:o:s``: o rests on/in (or under) a switched-on tap of s, or on/in a container that
     holds s; or a held container of s is poured over it. Soaking needs the substance there."""
     obj, sub = a
@@ -448,7 +450,7 @@ def ingredient_at_hand(w: World, s: State, product: str) -> str | None:
                  if i not in s.future and within_reach(w, s, i) and closed_container(w, s, i) is None), None)
 
 
-def _ingredients(w, s, a, _cap):
+def _ingredients(w: World, s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """``make:o``: what o's name says it is made from (``diced__carrot`` <- ``carrot``) exists,
     is within reach, and is processed the way the name says (cut: a slicer in hand; cooked or
     melted: the ingredient on/in a heat source that is on)."""
