@@ -128,6 +128,21 @@ class OpenAIBackend(PlannerBackend):
     ) -> list[list[Completion]]:
         return await asyncio.wrap_future(self._submit(self._plan_many(prompts, n, sampling)))
 
+    def generate_under_grammar(self, prompt: PlannerPrompt, grammar: str, sampling: Sampling) -> Completion:
+        """One chat completion constrained by a GBNF grammar (``symplan_core.llm.constrained``): the
+        grammar rides on the request as for ``decoding=grammar``, validated first; a server that
+        rejects it raises :class:`GrammarRejectedError`."""
+        return _wait(self._submit(self._under_grammar(prompt, grammar, sampling)))
+
+    async def _under_grammar(self, prompt: PlannerPrompt, grammar: str, sampling: Sampling) -> Completion:
+        model_name, model_error = await self._resolve_model_name()
+        if model_error is not None:
+            return Completion.failed(model_error)
+        self._validate(grammar)
+        await self._detect_grammar_field()
+        messages = [message.as_dict() for message in prompt.messages]
+        return await self._sample(messages, model_name, sampling, 0, grammar)
+
     def close(self) -> None:
         """Cancel requests still in flight, close the connection pool and stop the loop thread."""
         if self._closed:

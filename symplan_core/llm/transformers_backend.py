@@ -157,6 +157,22 @@ class TransformersBackend(LocalPlannerBackend):
             raise
         return self._generate(prompt, n, sampling)
 
+    def generate_under_grammar(self, prompt: PlannerPrompt, grammar: str, sampling: Sampling) -> Completion:
+        """One completion constrained by a GBNF grammar through llguidance's logits processor
+        (``symplan_core.llm.constrained``); decoding errors are raised, other failures recorded."""
+        if self._ll_tokenizer is None:
+            self._ll_tokenizer = _llguidance_tokenizer(self.tokenizer, sorted(self._eos_token_ids))
+        started = time.perf_counter()
+        try:
+            with self._generation_lock:
+                return self._generate(prompt, 1, sampling, grammar)[0]
+        except Exception as exc:
+            from symplan_core.llm.decoding import DecodingError
+
+            if isinstance(exc, DecodingError):
+                raise
+            return Completion.failed(f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
+
     def _guided(self, task: Any, prompt: PlannerPrompt, sampling: Sampling, index: int) -> Completion:
         messages = [message.as_dict() for message in prompt.messages]
         rendered = self.tokenizer.apply_chat_template(

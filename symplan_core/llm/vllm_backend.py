@@ -97,6 +97,22 @@ class VLLMBackend(LocalPlannerBackend):
             **(self._structured(grammar) if grammar is not None else {}),
         )
 
+    def generate_under_grammar(self, prompt: PlannerPrompt, grammar: str, sampling: Sampling) -> Completion:
+        """One chat completion constrained by a GBNF grammar through vLLM's structured outputs
+        (``symplan_core.llm.constrained``); decoding errors are raised, other failures recorded."""
+        started = time.perf_counter()
+        params = self._params(sampling, 1, grammar)  # validates; raises the typed errors
+        try:
+            with self._generation_lock:
+                [request] = self.engine.chat([[m.as_dict() for m in prompt.messages]], params, use_tqdm=False,
+                                             chat_template_kwargs=dict(self.config.chat_template_kwargs) or None)
+        except Exception as exc:  # noqa: BLE001 - recorded on the sample, like plan_many
+            return Completion.failed(f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
+        sample = request.outputs[0]
+        return Completion(text=sample.text, prompt_tokens=len(request.prompt_token_ids or ()),
+                          completion_tokens=len(sample.token_ids), finish_reason=_finish_reason(sample.finish_reason),
+                          latency_s=time.perf_counter() - started)
+
     def _guided(self, prompt: PlannerPrompt, sampling: Sampling, index: int) -> Completion:
         """Line-by-line guided decoding over raw text prompts; vLLM's prefix cache keeps the
         prompt and the lines so far (``enable_prefix_caching``)."""
