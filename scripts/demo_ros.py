@@ -2,6 +2,8 @@
 """ROS 2 demo: planner node + skill simulator over real DDS, one Plan goal, an injected failure.
 
     scripts/setup_ros.sh && .venv/bin/python scripts/demo_ros.py [--task T] [--fail-at N]
+    .venv/bin/python scripts/demo_ros.py --backend openai:http://127.0.0.1:8742/v1 --decoding guided \
+        --think skip --fallback none      # a served Qwen2.5 model writes every executed plan
     .venv/bin/python scripts/demo_ros.py --camera [--task b1k/T] [--instruction "..."]
 
 Prints the validated subgoals as the simulator executes them, the replan after the injected
@@ -66,6 +68,12 @@ def main() -> int:
     ap.add_argument("--fail-at", type=int, default=2, help="subgoal (0-based count) the simulator fails; -1: none")
     ap.add_argument("--backend", default=None, help="planner backend spec (default: see above)")
     ap.add_argument("--robot", default="single")
+    ap.add_argument("--decoding", choices=("free", "grammar", "guided"), default=None,
+                    help="planner.decoding for an LLM backend (default: the node's, free)")
+    ap.add_argument("--think", default=None, help="planner.think: keep | skip | N characters")
+    ap.add_argument("--fallback", choices=("none", "reference"), default=None,
+                    help="planner.fallback; none proves every executed plan came from the LLM")
+    ap.add_argument("--max-tokens", type=int, default=None, help="planner.max_tokens")
     args = ap.parse_args()
     args.task = args.task or ("b1k/picking_up_trash" if args.camera else "bringing_in_wood")
     args.instruction = args.instruction or args.task.rsplit("/", 1)[-1].replace("_", " ")
@@ -92,6 +100,9 @@ def main() -> int:
     spinner = BackgroundExecutor(ctx)
     try:
         params = [Parameter("planner.backend", value=spec), Parameter("robot", value=args.robot)]
+        params += [Parameter(f"planner.{name}", value=value) for name, value in (
+            ("decoding", args.decoding), ("think", args.think), ("fallback", args.fallback),
+            ("max_tokens", args.max_tokens)) if value is not None]
         if args.camera:
             params += _start_camera(spinner, ctx, args.task)
         planner = spinner.add(PlannerNode(context=ctx, parameter_overrides=params))
@@ -129,11 +140,14 @@ def _send_goal(client: object, args: argparse.Namespace) -> int:
     from action_msgs.msg import GoalStatus
     from symplan_interfaces.action import Plan
 
-    last = {"stage": None}
+    last: dict = {"stage": None, "first_subgoal_s": None}
+    sent = time.perf_counter()
 
     def on_feedback(fb: Plan.Feedback) -> None:
         # Feedback is one ordered stream: stages, then one line per subgoal outcome.
         if fb.stage == "executing":
+            if last["first_subgoal_s"] is None and "validated subgoals" in fb.message:
+                last["first_subgoal_s"] = time.perf_counter() - sent
             if " -> " in fb.message:
                 say(f"  {fb.message}")
             elif "validated subgoals" in fb.message:
@@ -155,6 +169,8 @@ def _send_goal(client: object, args: argparse.Namespace) -> int:
     print(f"\nresult: {status}  success={r.success} strict_pass={r.strict_pass} gcr={r.gcr:.2f} "
           f"replans={r.replans} executed_subgoals={len(r.subgoals)}")
     print(f"message: {r.message}")
+    if last["first_subgoal_s"] is not None:
+        print(f"first validated subgoals published {last['first_subgoal_s']:.1f} s after the goal was sent")
     if r.scene_json:
         import json
 

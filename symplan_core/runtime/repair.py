@@ -39,11 +39,16 @@ def as_prompt(messages: Sequence[Mapping[str, str]], task: CompiledTask, prompt_
 
 
 def completion_fields(completion: Completion) -> dict[str, Any]:
-    return {
+    """A record's answer fields; ``metadata`` is what the backend said about how it decoded (for
+    guided decoding: requests, goal_reached, forced_end, pruned_cycles, options_per_line)."""
+    fields = {
         "response": completion.text, "prompt_tokens": completion.prompt_tokens,
         "completion_tokens": completion.completion_tokens, "finish_reason": completion.finish_reason,
         "backend_error": completion.error, "latency_s": round(completion.latency_s, 4),
     }
+    if completion.metadata:
+        fields["metadata"] = dict(completion.metadata)
+    return fields
 
 
 def strict_pass(result: VerifyResult) -> bool:
