@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from symplan_core.engine.actions import ActionSpec
 from symplan_core.engine.checks import (
@@ -163,7 +163,9 @@ def bind(action: CompiledAction, args: list[str], world: World | None = None) ->
         for (check, values), is_static in zip(checks, action.static, strict=True):
             if not is_static:
                 kept.append((check, values))
-            elif check(world, None, values, 0) is not None:  # type: ignore[arg-type]
+            # a static check never reads the state (STATIC_CHECKS): it gets none, so one that did
+            # would fail loudly rather than read an empty state
+            elif check(world, cast(State, None), values, 0) is not None:
                 break  # a static check fails: keep them all
         else:
             checks = tuple(kept)

@@ -213,38 +213,38 @@ class CompiledTask:
     # -- calls ------------------------------------------------------------
     def resolve(self, call: Call) -> tuple[CompiledAction | None, list[str], Finding | None]:
         """Check a call is well-formed: known action, arity, known objects."""
-        bound, problem = self.bind(call)
-        if bound is None:
-            return None, [], problem
+        bound = self.bind(call)
+        if isinstance(bound, Finding):
+            return None, [], bound
         return bound.action, bound.args, None
 
-    def bind(self, call: Call) -> tuple[BoundCall | None, Finding | None]:
+    def bind(self, call: Call) -> BoundCall | Finding:
         """The call bound to this task's objects (cached per distinct call), or why it is malformed."""
         known = self._resolved.get((call.action, call.args))
         if known is not None:  # the same well-formed call, seen before on this task
-            return known, None
+            return known
         action = self.actions.get(call.action)
         if action is None:
             allowed = ", ".join(sorted(self.actions))
-            return None, Finding(call.step, call.text, ErrorKind.UNKNOWN_ACTION,
-                                 f"unknown action {call.action!r}", f"use one of: {allowed}")
+            return Finding(call.step, call.text, ErrorKind.UNKNOWN_ACTION,
+                           f"unknown action {call.action!r}", f"use one of: {allowed}")
         want = len(action.spec.params)
         if len(call.args) != want:
-            return None, Finding(call.step, call.text, ErrorKind.ARITY,
-                                 f"{call.action} takes {want} argument(s), got {len(call.args)}",
-                                 f"call it as {action.spec.signature}")
+            return Finding(call.step, call.text, ErrorKind.ARITY,
+                           f"{call.action} takes {want} argument(s), got {len(call.args)}",
+                           f"call it as {action.spec.signature}")
         args = []
         for raw in call.args:
             full = self.names.full(raw)
             if full is None:
-                return None, Finding(call.step, call.text, ErrorKind.UNKNOWN_OBJECT,
-                                     f"no object {raw!r} in this scene",
-                                     "use only objects listed in the environment")
+                return Finding(call.step, call.text, ErrorKind.UNKNOWN_OBJECT,
+                               f"no object {raw!r} in this scene",
+                               "use only objects listed in the environment")
             args.append(full)
         bound = bind(action, args, self.world)
         if len(self._resolved) < _RESOLVED_MAX:
             self._resolved[(call.action, call.args)] = bound
-        return bound, None
+        return bound
 
     def apply(self, state: State, call: Call, trace: bool = True, reported: set[str] | None = None) -> StepOutcome:
         """Execute one call on ``state`` (mutated). Malformed calls change nothing. ``reported``:
@@ -265,9 +265,9 @@ class CompiledTask:
              diagnostics: list[Finding], reported: set[str] | None = None) -> bool:
         """:meth:`apply` without building a :class:`StepOutcome` (``verify``'s loop): the call's
         findings are appended to the three lists. Returns whether its effects were applied."""
-        bound, problem = self.bind(call)
-        if bound is None:
-            errors.append(problem)  # type: ignore[arg-type]
+        bound = self.bind(call)
+        if isinstance(bound, Finding):
+            errors.append(bound)
             return False
         world, first = self.world, len(errors)
         for check, values in bound.checks:
