@@ -90,7 +90,7 @@ def run_episode(activity: str, fault_rate: float, noise: Any, rng: random.Random
     from symplan_core.bddl import parse_problem
     from symplan_core.engine import compile_task
     from symplan_core.perception import make_detector
-    from symplan_core.perception.evaluation import instruction_for
+    from symplan_core.perception.rigs.evaluation import instruction_for
     from symplan_core.planners.reference_backend import make_planner_backend
     from symplan_core.runtime.config import ExecutionSection, PerceptionSection, RuntimeConfig
     from symplan_core.runtime.monitor import Verdict, monitor_for
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cv2.setNumThreads(1)
     from symplan_core.eval.splits import split_tasks
-    from symplan_core.perception import NoiseConfig
+    from symplan_core.perception.rigs import NoiseConfig
 
     noise = (None if args.noise == "none" else NoiseConfig.default() if args.noise == "default"
              else NoiseConfig.default().scaled(float(args.noise)))

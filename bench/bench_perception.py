@@ -12,7 +12,7 @@ other processes held the core. One-time costs (the retrieval index over B-1K, im
 reported separately, not in the per-call numbers.
 
 ``--grounding-dino`` also measures the GroundingDINO path with the *tiny random* configuration
-(``symplan_core.perception.tiny_gdino``: the real architecture at toy size, the only one that
+(``symplan_core.perception.rigs.tiny_gdino``: the real architecture at toy size, the only one that
 can run here): model load, detection per frame, and ``perceive`` on ``--gdino-frames`` frames.
 Its numbers say what the code path costs around a model, not what real GroundingDINO weights cost.
 """
@@ -60,15 +60,10 @@ def main(argv: list[str] | None = None) -> int:
 
     cv2.setNumThreads(1)
     from symplan_core.eval.splits import split_tasks
-    from symplan_core.perception import (
-        NoiseConfig,
-        PerceptionConfig,
-        make_detector,
-        perceive,
-        render_task,
-    )
-    from symplan_core.perception.evaluation import instruction_for
+    from symplan_core.perception import PerceptionConfig, make_detector, perceive
     from symplan_core.perception.retrieval import activity_index
+    from symplan_core.perception.rigs import NoiseConfig, render_task
+    from symplan_core.perception.rigs.evaluation import instruction_for
     from symplan_core.tasks import load_problem
 
     noise = NoiseConfig.default() if args.noise == "default" else NoiseConfig()
@@ -141,8 +136,9 @@ def bench_gdino(n_frames: int, noise, config) -> dict:
     import torch
 
     torch.set_num_threads(1)
-    from symplan_core.perception import PerceptionError, make_detector, perceive, render_task
-    from symplan_core.perception.tiny_gdino import build_tiny_grounding_dino
+    from symplan_core.perception import PerceptionError, make_detector, perceive
+    from symplan_core.perception.rigs import render_task
+    from symplan_core.perception.rigs.tiny_gdino import build_tiny_grounding_dino
     from symplan_core.tasks import load_problem
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -33,7 +33,7 @@ def main() -> int:
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
 
-    from symplan_core.perception import NoiseConfig, render_task
+    from symplan_core.perception.rigs import NoiseConfig, render_task
     from symplan_core.rosio.bags import write_camera_bag
     from symplan_core.runtime.replay import ReplayConfig, replay
     from symplan_core.tasks import load_problem

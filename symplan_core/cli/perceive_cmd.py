@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _noise(text: str):
-    from symplan_core.perception.synthetic import NoiseConfig
+    from symplan_core.perception.rigs.synthetic import NoiseConfig
 
     if text == "none":
         return NoiseConfig()
@@ -250,8 +250,8 @@ def evaluate(
 ) -> None:
     """Render each task's :init, perceive it, compare with the released BDDL (docs/perception.md)."""
     from symplan_core.eval.splits import split_tasks
-    from symplan_core.perception.evaluation import EvalOptions, markdown, plot_sweep
-    from symplan_core.perception.evaluation import evaluate as run_eval
+    from symplan_core.perception.rigs.evaluation import EvalOptions, markdown, plot_sweep
+    from symplan_core.perception.rigs.evaluation import evaluate as run_eval
 
     if detector.split(":", 1)[0] != "fiducial":
         fail("perceive eval renders marker-tagged scenes: only the fiducial detector reads them")
@@ -304,7 +304,7 @@ def evaluate(
 
 def _eval_instructions(path: Path, benchmark: str, limit: int | None, out: Path | None, as_json: bool,
                        options) -> None:
-    from symplan_core.perception.evaluation import (
+    from symplan_core.perception.rigs.evaluation import (
         InstructionFileError,
         evaluate_instructions,
         load_instructions,
@@ -345,7 +345,7 @@ def render(
     import numpy as np
     import yaml
 
-    from symplan_core.perception.synthetic import render_task
+    from symplan_core.perception.rigs.synthetic import render_task
     from symplan_core.tasks import DataError, load_problem
 
     try:

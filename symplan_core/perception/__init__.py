@@ -4,7 +4,7 @@ Public API (stable; ``docs/perception.md``)::
 
     from symplan_core.perception import (
         Frame, CameraIntrinsics, KeyFrameSelector, make_detector, perceive, PerceptionConfig,
-        write_outputs, render_task, NoiseConfig,
+        write_outputs,
     )
 
 Needs the ``vision`` extra (OpenCV, numpy); importing without it raises an ``ImportError`` that
@@ -47,14 +47,13 @@ from symplan_core.perception.lifting import Box3D, LiftConfig
 from symplan_core.perception.output import sidecar_path, write_outputs
 from symplan_core.perception.pipeline import PerceptionConfig, PerceptionResult, perceive
 from symplan_core.perception.relations import RelationConfig
-from symplan_core.perception.synthetic import NoiseConfig, SyntheticScene, render_task
 from symplan_core.perception.verifier import Verdict
 
 __all__ = [
     "DETECTOR_FORMS", "Box3D", "CameraIntrinsics", "DepthError", "Detection", "Detector", "DetectorSpecError",
     "DetectorUnavailableError", "FiducialDetector", "FiducialMap", "Frame", "FrameError", "IntrinsicsError",
-    "KeyFrameConfig", "KeyFrameSelector", "LiftConfig", "MarkerEntry", "NoDetectionsError", "NoiseConfig",
-    "OutputError", "PerceptionConfig", "PerceptionError", "PerceptionResult", "RelationConfig", "SyntheticScene",
+    "KeyFrameConfig", "KeyFrameSelector", "LiftConfig", "MarkerEntry", "NoDetectionsError",
+    "OutputError", "PerceptionConfig", "PerceptionError", "PerceptionResult", "RelationConfig",
     "Verdict", "frames_from_dir", "frames_from_video", "make_detector", "overhead_pose", "perceive", "read_depth",
-    "read_image", "render_task", "sidecar_path", "write_outputs",
+    "read_image", "sidecar_path", "write_outputs",
 ]

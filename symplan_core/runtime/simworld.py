@@ -3,7 +3,7 @@
 The skill simulator executes subgoals on an engine :class:`State`; :func:`world_problem` turns that
 state into the BDDL problem a camera would see (its support, containment, next-to and state facts;
 what the robot holds rests on the robot, where an overhead camera sees it), and
-:class:`WorldCamera` renders it with :func:`symplan_core.perception.render_task`, keeping every
+:class:`WorldCamera` renders it with :func:`symplan_core.perception.rigs.render_task`, keeping every
 thing's fiducial tag id across re-renders so the detector's map stays right. Faults a real
 controller makes without saying so (:func:`execute`): ``nothing`` (report success, change nothing)
 and ``other`` (do the same action on other objects, :func:`other_call`).
@@ -21,7 +21,7 @@ from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.engine import Call, CompiledTask, State, parse_plan, verify
 
 if TYPE_CHECKING:
-    from symplan_core.perception import NoiseConfig, SyntheticScene
+    from symplan_core.perception.rigs import NoiseConfig, SyntheticScene
 
 Fault = Literal["none", "nothing", "other"]
 FAULTS: tuple[str, ...] = ("none", "nothing", "other")
@@ -97,7 +97,7 @@ class WorldCamera:
     unseen thing of its synset (a planner may name instances differently), else a new id."""
 
     def __init__(self, problem: Problem, seed: int = 0) -> None:
-        from symplan_core.perception import render_task
+        from symplan_core.perception.rigs import render_task
 
         self.seed = seed
         self.scene: SyntheticScene = render_task(problem, seed)
@@ -111,7 +111,7 @@ class WorldCamera:
         """Render ``problem`` (a changed world) with the kept tag ids; the new scene. ``markers``
         (instance -> tag id: what the planner's perception took each instance to be, from its
         provenance) wins over names: a planner may call the first-rendered pear_2 "pear_1"."""
-        from symplan_core.perception import render_task
+        from symplan_core.perception.rigs import render_task
 
         names = set(problem.objects)
         if markers:

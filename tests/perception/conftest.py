@@ -16,7 +16,8 @@ cv2 = pytest.importorskip("cv2", reason="OpenCV is not installed (pip install 's
 
 from car_task import TASK  # noqa: E402
 
-from symplan_core.perception import PerceptionConfig, render_task  # noqa: E402
+from symplan_core.perception import PerceptionConfig  # noqa: E402
+from symplan_core.perception.rigs import render_task  # noqa: E402
 from symplan_core.tasks import load_problem  # noqa: E402
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from symplan_core.perception import PerceptionConfig
-from symplan_core.perception.evaluation import (
+from symplan_core.perception.rigs.evaluation import (
     Counts,
     EvalOptions,
     evaluate_task,
@@ -29,7 +29,8 @@ def test_names_map_back_through_the_markers_only() -> None:
 
 
 def test_a_b100_scene_comes_back_in_the_igibson_dialect(behavior_dir) -> None:
-    from symplan_core.perception import make_detector, perceive, render_task
+    from symplan_core.perception import make_detector, perceive
+    from symplan_core.perception.rigs import render_task
     from symplan_core.tasks import load_problem
 
     config = PerceptionConfig(benchmarks=("b100",))

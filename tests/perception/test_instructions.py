@@ -10,8 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from symplan_core.cli.main import app
-from symplan_core.perception import PerceptionConfig, make_detector, perceive, render_task
-from symplan_core.perception.evaluation import (
+from symplan_core.perception import PerceptionConfig, make_detector, perceive
+from symplan_core.perception.rigs import render_task
+from symplan_core.perception.rigs.evaluation import (
     EvalOptions,
     GivenInstruction,
     InstructionFileError,

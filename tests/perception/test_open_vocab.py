@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory, behavior_dir):
     pytest.importorskip("transformers", reason="transformers is not installed (pip install 'symplan-core[llm]')")
-    from symplan_core.perception.tiny_gdino import build_tiny_grounding_dino
+    from symplan_core.perception.rigs.tiny_gdino import build_tiny_grounding_dino
 
     return build_tiny_grounding_dino(tmp_path_factory.mktemp("gdino"))
 

@@ -119,7 +119,7 @@ def test_perceive_overlay_is_written_for_a_rejected_draft_and_rejects_a_non_png(
 
 def test_replay_overlay_writes_one_picture_per_key_frame(behavior_dir, tmp_path) -> None:
     pytest.importorskip("rosbags", reason="replay needs the bags extra (pip install 'symplan-core[bags]')")
-    from symplan_core.perception import render_task
+    from symplan_core.perception.rigs import render_task
     from symplan_core.rosio.bags import write_camera_bag
     from symplan_core.tasks import load_problem
 

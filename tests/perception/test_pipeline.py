@@ -17,7 +17,6 @@ from symplan_core.perception import (
     FrameError,
     IntrinsicsError,
     NoDetectionsError,
-    NoiseConfig,
     OutputError,
     PerceptionError,
     make_detector,
@@ -25,6 +24,7 @@ from symplan_core.perception import (
     sidecar_path,
     write_outputs,
 )
+from symplan_core.perception.rigs import NoiseConfig
 
 
 def _fiducial(scene):

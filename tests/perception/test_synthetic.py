@@ -7,8 +7,8 @@ import pytest
 
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.eval.splits import split_tasks
-from symplan_core.perception import NoiseConfig, render_task
-from symplan_core.perception.layout import TAG
+from symplan_core.perception.rigs import NoiseConfig, render_task
+from symplan_core.perception.rigs.layout import TAG
 from symplan_core.tasks import load_problem
 
 

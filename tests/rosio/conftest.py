@@ -22,7 +22,7 @@ class RenderedTask:
 
 @pytest.fixture(scope="session")
 def rendered(behavior_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> RenderedTask:
-    from symplan_core.perception import NoiseConfig, render_task
+    from symplan_core.perception.rigs import NoiseConfig, render_task
     from symplan_core.tasks import load_problem
 
     scene = render_task(load_problem(TASK), seed=0)

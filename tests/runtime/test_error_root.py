@@ -21,7 +21,7 @@ from symplan_core.llm.decoding import (
 )
 from symplan_core.llm.models import ModelIntegrityError, ModelRegistryError
 from symplan_core.perception.errors import DetectorSpecError, PerceptionError
-from symplan_core.perception.evaluation import InstructionFileError
+from symplan_core.perception.rigs.evaluation import InstructionFileError
 from symplan_core.rosio.bags import BagError
 from symplan_core.rosio.images import ImageError
 from symplan_core.rosio.stream import CameraStreamError

@@ -92,7 +92,8 @@ def test_regrounding_takes_the_seen_support_and_releases_a_held_object() -> None
 # ---- real frames: the simulated world rendered and perceived --------------------------------
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    from symplan_core.perception import NoiseConfig, PerceptionConfig, make_detector, perceive
+    from symplan_core.perception import PerceptionConfig, make_detector, perceive
+    from symplan_core.perception.rigs import NoiseConfig
 
     problem = load_problem(TASK)
     camera = WorldCamera(problem, seed=0)

@@ -1,7 +1,7 @@
 """`symplan_camera_sim`: an RGB-D camera driver stand-in that streams a rendered BEHAVIOR scene.
 
 The scene is a real task's ``:init`` laid out as fiducial-tagged boxes and rendered by
-``symplan_core.perception.render_task`` (the evaluation renderer): colour (``rgb8``), depth
+``symplan_core.perception.rigs.render_task`` (the evaluation renderer): colour (``rgb8``), depth
 (``16UC1`` millimetres, REP 118) and ``CameraInfo``, stamped with the node clock and published
 with sensor-data QoS on the topics a RealSense-style driver uses. The fiducial map a lab would
 print is written to ``map_file`` so the planner's ``fiducial:MAP`` detector can read the tags.
@@ -85,7 +85,7 @@ class CameraSimNode(Node):
         self._timer = self.create_timer(1.0 / float(self.get_parameter("rate_hz").value), self.publish_frame)
 
     def _noise(self) -> Any:
-        from symplan_core.perception import NoiseConfig
+        from symplan_core.perception.rigs import NoiseConfig
 
         noise_setting = str(self.get_parameter("noise").value)
         return (None if noise_setting == "none" else NoiseConfig.default() if noise_setting == "default"

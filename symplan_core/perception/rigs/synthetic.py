@@ -1,7 +1,7 @@
 """Synthetic RGB-D scenes from real BEHAVIOR tasks: the test and evaluation camera.
 
 ``render_task(problem, seed)`` lays the task's ``:init`` out as tagged boxes
-(:mod:`symplan_core.perception.layout`) and returns a :class:`SyntheticScene`: intrinsics, the
+(:mod:`symplan_core.perception.rigs.layout`) and returns a :class:`SyntheticScene`: intrinsics, the
 camera pose, the fiducial map (marker id -> synset / room) a detector reads, the ground truth
 (marker id -> instance) only an evaluation may read, and :meth:`SyntheticScene.frames` to render
 key frames with noise. It is deterministic for a seed.
@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from symplan_core.bddl.model import Problem
 from symplan_core.perception.fiducial import DEFAULT_DICTIONARY, FiducialMap, MarkerEntry
 from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pose
-from symplan_core.perception.layout import BASE, TAG, WALL, lay_out, ledge_y0, tag_spot
+from symplan_core.perception.rigs.layout import BASE, TAG, WALL, lay_out, ledge_y0, tag_spot
 
 WIDTH, HEIGHT = 640, 480
 FOCAL = 4000.0  # pixels: a long lens, see the module docstring

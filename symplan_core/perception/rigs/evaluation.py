@@ -1,6 +1,6 @@
 """``symplan perceive eval``: rendered BEHAVIOR scenes -> perceive -> compared with the released BDDL.
 
-For each task: its ``:init`` is rendered (:mod:`symplan_core.perception.synthetic`), ``perceive``
+For each task: its ``:init`` is rendered (:mod:`symplan_core.perception.rigs.synthetic`), ``perceive``
 runs on the frames with the fiducial detector and an instruction made from the task (its goal in
 English, as the planner prompt words it, or its activity name), and the draft is compared with the
 released problem. Perceived instance names are mapped back to the released ones through the
@@ -35,7 +35,7 @@ from symplan_core.perception.errors import PerceptionError
 from symplan_core.perception.fiducial import FiducialDetector
 from symplan_core.perception.pipeline import PerceptionConfig, perceive
 from symplan_core.perception.regrounding import VISUAL
-from symplan_core.perception.synthetic import NoiseConfig, render_task
+from symplan_core.perception.rigs.synthetic import NoiseConfig, render_task
 from symplan_core.prompts import goal_to_english
 from symplan_core.tasks import load_problem
 

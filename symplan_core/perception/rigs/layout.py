@@ -1,6 +1,6 @@
 """Lay a BEHAVIOR task's ``:init`` out as marker-tagged boxes whose geometry makes it true.
 
-This is an evaluation tool (see :mod:`symplan_core.perception.synthetic`), not a detector. The
+This is an evaluation tool (see :mod:`symplan_core.perception.rigs.synthetic`), not a detector. The
 world is a set of axis-aligned boxes (metres, z up); every rendered thing carries one square tag
 (``TAG`` metres, marker plus white quiet zone) on its top surface. Simplifications, all stated
 in ``docs/perception.md``:
