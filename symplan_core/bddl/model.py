@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Union
+from types import MemberDescriptorType
+from typing import Any, Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +151,12 @@ class _Lazy:
 
     __slots__ = ("slot", "kind", "resolve")
 
-    def __init__(self, slot, kind: type, resolve: Callable) -> None:
+    def __init__(self, slot: MemberDescriptorType, kind: type, resolve: Callable[[Any], object]) -> None:
         self.slot = slot  # the member descriptor that dataclass(slots=True) created
         self.kind = kind
         self.resolve = resolve
 
-    def __get__(self, obj, owner=None):
+    def __get__(self, obj: object, owner: type | None = None) -> object:
         if obj is None:
             return self.slot
         value = self.slot.__get__(obj, owner)
@@ -164,11 +165,18 @@ class _Lazy:
             self.slot.__set__(obj, value)
         return value
 
-    def __set__(self, obj, value) -> None:
+    def __set__(self, obj: object, value: object) -> None:
         self.slot.__set__(obj, value)
 
-    def __delete__(self, obj) -> None:
+    def __delete__(self, obj: object) -> None:
         self.slot.__delete__(obj)
+
+
+def _install_lazy(cls: type, name: str, kind: type, resolve: Callable[[Any], object]) -> None:
+    """Put a :class:`_Lazy` in place of ``cls``'s slot ``name``. The field keeps its declared type
+    (``SourcePos``, ``tuple[ObjectDecl, ...]``), which is what every read returns; replacing a slot's
+    descriptor after the class is built is beyond what a type checker models, hence ``setattr``."""
+    setattr(cls, name, _Lazy(cls.__dict__[name], kind, resolve))
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +206,7 @@ class ObjectDecl:
 
 
 for _node in (Atom, Not, And, Or, Imply, Param, Quantifier, ObjectDecl):
-    _node.pos = _Lazy(_node.__dict__["pos"], tuple, _resolve_pos)  # type: ignore[attr-defined]
+    _install_lazy(_node, "pos", tuple, _resolve_pos)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,4 +240,4 @@ class Problem:
         }
 
 
-Problem.decls = _Lazy(Problem.__dict__["decls"], Deferred, _resolve_deferred)  # type: ignore[attr-defined]
+_install_lazy(Problem, "decls", Deferred, _resolve_deferred)

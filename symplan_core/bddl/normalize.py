@@ -95,8 +95,8 @@ def to_igibson(problem: Problem) -> Problem:
     objects = problem.objects
 
     def atom_fn(a: Atom) -> Atom:
-        if len(a.args) == 2:
-            target_type = objects.get(a.args[1])
+        if len(a.args) == 2 and a.args[1] in objects:  # an undeclared target is left as it is
+            target_type = objects[a.args[1]]
             if a.predicate == "ontop" and target_type in FLOOR_TYPES:
                 return Atom("onfloor", a.args, a.pos)
             name = inverse.get((a.predicate, target_type))
