@@ -118,7 +118,7 @@ class LimitsSection(_Section):
         "largest BDDL text a request may carry or name (bytes; the largest BEHAVIOR file is 7.5 kB)"))
     max_plan_bytes: int = Field(65536, ge=256, le=67108864, description="largest plan_text of a verify request (bytes)")
     max_text_bytes: int = Field(4096, ge=64, le=1048576, description=(
-        "largest instruction, task_id, benchmark or robot field of a request (bytes)"))
+        "largest instruction, task_id, benchmark, robot, answer or clarification_id field of a request (bytes)"))
 
 
 class DiagnosticsSection(_Section):

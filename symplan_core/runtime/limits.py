@@ -4,8 +4,8 @@ The checks run where a request enters the node, before any parsing, compiling or
 so a hostile or broken client costs the node one string scan and a typed failure.
 
 * text fields are limited in UTF-8 bytes: ``bddl`` (``limits.max_bddl_bytes``), ``plan_text``
-  (``limits.max_plan_bytes``), the short fields ``instruction``, ``task_id``, ``benchmark`` and
-  ``robot`` (``limits.max_text_bytes``);
+  (``limits.max_plan_bytes``), the short fields ``instruction``, ``task_id``, ``benchmark``,
+  ``robot``, ``answer`` and ``clarification_id`` (``limits.max_text_bytes``);
 * ``task_id`` is an activity name (``activity`` or ``BENCH/activity``, letters, digits, ``_``,
   ``-``) or the path of a ``.bddl`` file inside one of ``scene.goal_file_dirs`` (symbolic links
   and ``..`` resolved first); with no such directory configured a goal names no file at all;
@@ -53,14 +53,14 @@ class InputLimits:
         return cls(limits.max_bddl_bytes, limits.max_plan_bytes, limits.max_text_bytes, dirs)
 
     def check(self, *, bddl: str = "", plan_text: str | None = None, task_id: str = "", benchmark: str = "",
-              instruction: str = "", robot: str = "") -> None:
+              instruction: str = "", robot: str = "", answer: str = "", clarification_id: str = "") -> None:
         """Raise :class:`RequestRejected` naming every field over its limit (nothing is read)."""
         reasons = [reason for reason in (
             _too_big("bddl", bddl, self.max_bddl_bytes, "limits.max_bddl_bytes"),
             _too_big("plan_text", plan_text or "", self.max_plan_bytes, "limits.max_plan_bytes"),
             *(_too_big(name, value, self.max_text_bytes, "limits.max_text_bytes")
               for name, value in (("instruction", instruction), ("task_id", task_id), ("benchmark", benchmark),
-                                  ("robot", robot))),
+                                  ("robot", robot), ("answer", answer), ("clarification_id", clarification_id))),
         ) if reason]
         if not reasons:  # the content checks only make sense on fields of sane size
             reasons += [r for r in (self._task_id_problem(task_id), _benchmark_problem(benchmark)) if r]

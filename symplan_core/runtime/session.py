@@ -27,6 +27,7 @@ from symplan_core.llm.spec import with_decoding
 from symplan_core.planners.reference_backend import make_planner_backend
 from symplan_core.prompts import build_prompt
 from symplan_core.prompts.builder import Variant
+from symplan_core.runtime.clarify import AnswerRejected, ClarificationNeeded, OpenQuestion, Question
 from symplan_core.runtime.config import EngineSection, ExecutionSection, PlannerSection, RuntimeConfig
 from symplan_core.runtime.monitor import ExecutionMonitor, MonitorResult, Verdict, reground
 from symplan_core.runtime.repair import repair_sample
@@ -78,6 +79,20 @@ class SessionResult:
     plans: list[ValidatedPlan] = field(default_factory=list)  # every plan validated, aborted ones too
     scene: dict[str, Any] = field(default_factory=dict)  # how the scene was made (camera: verdicts, provenance)
     checks: list[tuple[Subgoal, MonitorResult]] = field(default_factory=list)  # execution monitoring verdicts
+    #: The open question a goal ended with (``needs_clarification``), or that a rejected answer left open.
+    question: Question | None = None
+    answer_rejected: bool = False  # the goal's answer resumed nothing (runtime.clarify.AnswerRejected)
+
+    @property
+    def outcome(self) -> str:
+        """succeeded | failed | canceled | needs_clarification | answer_rejected (Plan.Result.outcome)."""
+        if self.success:
+            return "succeeded"
+        if self.canceled:
+            return "canceled"
+        if self.answer_rejected:
+            return "answer_rejected"
+        return "needs_clarification" if self.question is not None else "failed"
 
 
 class _Canceled(Exception):
@@ -110,6 +125,7 @@ class PlanningSession:
         self._fallback_backend: PlannerBackend | None = None
         self._ids = itertools.count()
         self.last_backend_error: str | None = None  # for the LLM-endpoint diagnostic
+        self.questions = OpenQuestion()  # the question the last goal asked, until answered (runtime.clarify)
 
     @property
     def backend_name(self) -> str:
@@ -198,9 +214,21 @@ class PlanningSession:
         ``on_check(subgoal, verdict)`` each execution-monitoring verdict."""
         goal_id = uuid.uuid4().hex[:8]
         robot = request.robot or self.robot
-        feedback("scene", 0, "resolving the scene")
+        answering = bool(request.answer.strip() or request.clarification_id.strip())
         try:
-            scene: Scene = scene_source.resolve(request, feedback, should_cancel)
+            if answering:  # a follow-up goal: the open question's chosen reading is the scene
+                feedback("scene", 0, f"resuming question {request.clarification_id} with answer {request.answer!r}")
+                scene: Scene = self.questions.answer(request)
+            else:  # a new goal may change the world an open question was asked about
+                self.questions.close()
+                feedback("scene", 0, "resolving the scene")
+                scene = scene_source.resolve(request, feedback, should_cancel)
+        except ClarificationNeeded as asked:
+            question = self.questions.ask(asked)
+            return SessionResult(False, f"needs clarification: {question.question}", scene=asked.details,
+                                 errors=[f"clarification: {line}" for line in question.lines()], question=question)
+        except AnswerRejected as exc:
+            return SessionResult(False, str(exc), errors=[str(exc)], question=exc.question, answer_rejected=True)
         except SceneError as exc:
             if should_cancel():  # a cancel ends the wait for camera frames: it is no camera fault
                 return self._canceled(SessionResult(False, "", scene=exc.scene))

@@ -6,7 +6,8 @@
   key frames -> ``symplan_core.perception.perceive`` with the goal's instruction -> a BDDL draft
   that the perception verifier (syntax, objects, init, goal executability) must accept. A goal
   that brings its own BDDL or task id still uses it. A rejected draft is a :class:`SceneError`
-  carrying every axis' reasons: nothing downstream of it runs.
+  carrying every axis' reasons: nothing downstream of it runs. An instruction whose candidate
+  goals disagree raises ``runtime.clarify.ClarificationNeeded`` (a question, not a guess).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from symplan_core.runtime.limits import RequestRejected, read_bddl_file
 from symplan_core.tasks import load_problem
 
 if TYPE_CHECKING:  # perception needs OpenCV (the vision extra); a BDDL-only node runs without it
-    from symplan_core.perception import CameraIntrinsics, Detector, Frame
+    from symplan_core.perception import CameraIntrinsics, Detector, Frame, PerceptionResult
 
 
 class SceneError(SymPlanError, ValueError):
@@ -50,6 +51,8 @@ class TaskRequest:
     benchmark: str = ""
     robot: str = ""
     execute: bool = True
+    answer: str = ""  # the answer to an open clarification question (runtime.clarify)
+    clarification_id: str = ""  # which question it answers
 
 
 @dataclass(frozen=True)
@@ -164,12 +167,29 @@ class CameraSceneSource:
         summary = "; ".join(f"{v['axis']} {'ok' if v['passed'] else 'not checked' if v['passed'] is None else 'REJECTED'}"
                             for v in verdicts)
         notify("checking_scene", 0, summary + "".join(f" | {r}" for r in result.reasons))
-        details = {"origin": "camera", "accepted": result.accepted, "verdicts": verdicts,
-                   "provenance": result.provenance, "timings_ms": result.timings_ms}
+        details = _details(result)
+        if result.needs_clarification:  # candidate goals disagree: ask instead of guessing
+            from symplan_core.runtime.clarify import ClarificationNeeded
+
+            raise ClarificationNeeded(result, request.instruction, lambda chosen: self._scene(chosen, len(key)),
+                                      details)
         if not result.accepted or result.problem is None or result.bddl is None:
             raise SceneError(f"camera: scene rejected ({'; '.join(result.reasons)})", result.reasons, details)
-        return Scene(result.problem, result.bddl, f"camera ({len(key)} key frames)", details,
-                     goal_evidence=perception.goal == "retrieval")
+        return self._scene(result, len(key))
+
+    def _scene(self, result: PerceptionResult, key_frames: int) -> Scene:
+        """The scene of an accepted perception result (the goal's, or a clarification's answer)."""
+        if not result.accepted or result.problem is None or result.bddl is None:
+            raise SceneError(f"camera: scene rejected ({'; '.join(result.reasons)})", result.reasons,
+                             _details(result))
+        return Scene(result.problem, result.bddl, f"camera ({key_frames} key frames)", _details(result),
+                     goal_evidence=self.perception.goal == "retrieval")
+
+
+def _details(result: PerceptionResult) -> dict[str, Any]:
+    """What perception saw, for the goal's result (``scene_json``) and the scene markers."""
+    return {"origin": "camera", "accepted": result.accepted, "verdicts": [v.to_json() for v in result.verdicts],
+            "provenance": result.provenance, "timings_ms": result.timings_ms}
 
 
 def scene_source_for(config: RuntimeConfig) -> tuple[SceneSource, CameraFeed]:

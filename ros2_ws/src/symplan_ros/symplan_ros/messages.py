@@ -13,6 +13,7 @@ from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from sensor_msgs.msg import CompressedImage, Image
 from symplan_interfaces.action import Plan
+from symplan_interfaces.msg import ClarificationCandidate
 from symplan_interfaces.msg import Subgoal as SubgoalMsg
 from symplan_interfaces.srv import VerifyPlan
 
@@ -56,7 +57,8 @@ def read_task_message(text: str) -> tuple[str, str | None]:
 
 
 def task_request(goal: Plan.Goal) -> TaskRequest:
-    return TaskRequest(goal.instruction, goal.bddl, goal.task_id, goal.benchmark, goal.robot, goal.execute)
+    return TaskRequest(goal.instruction, goal.bddl, goal.task_id, goal.benchmark, goal.robot, goal.execute,
+                       goal.answer, goal.clarification_id)
 
 
 def subgoal_msg(sub: Subgoal) -> SubgoalMsg:
@@ -66,11 +68,18 @@ def subgoal_msg(sub: Subgoal) -> SubgoalMsg:
 
 
 def plan_result(result: SessionResult) -> Plan.Result:
+    """The goal's result; a question (needs_clarification, or one an answer left open) with its candidates."""
+    question = result.question
     return Plan.Result(
         success=result.success, plan_id=result.plan_id, final_bddl=result.bddl,
         subgoals=[subgoal_msg(s) for s in result.executed], gcr=result.gcr,
         strict_pass=result.strict_pass, replans=result.replans, errors=result.errors,
-        message=result.message, scene_json=json.dumps(result.scene, default=str) if result.scene else "")
+        message=result.message, scene_json=json.dumps(result.scene, default=str) if result.scene else "",
+        outcome=result.outcome,
+        clarification_id=question.clarification_id if question else "",
+        question=question.question if question else "",
+        candidates=[ClarificationCandidate(number=c.number, activity=c.activity, goal=c.goal, score=c.score)
+                    for c in (question.candidates if question else ())])
 
 
 def fill_verify_response(resp: VerifyPlan.Response, result: VerifyResult, accepted: bool) -> VerifyPlan.Response:

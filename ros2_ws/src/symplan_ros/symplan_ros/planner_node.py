@@ -3,7 +3,10 @@ parameters, topics, the action and service, message conversion in ``symplan_ros.
 
 Interfaces (relative to the node's name, e.g. /symplan_planner/...):
   ~/plan          action symplan_interfaces/Plan   one goal at a time: a goal arriving while
-                                                     one runs is rejected (the client retries)
+                                                     one runs is rejected (the client retries); an
+                                                     ambiguous instruction ends with a question
+                                                     (outcome needs_clarification), a follow-up goal
+                                                     with its answer resumes (runtime/clarify.py)
   ~/verify_plan   service symplan_interfaces/VerifyPlan
   ~/task_bddl     std_msgs/String, transient-local  the problem being planned (first line is a
                                                      `; symplan goal_id=... robot=...` comment)
@@ -226,7 +229,8 @@ class PlannerNode(LifecycleNode):
             try:
                 assert self.session is not None and self.scene_source is not None
                 self.limits.check(bddl=g.bddl, task_id=g.task_id, benchmark=g.benchmark,
-                                  instruction=g.instruction, robot=g.robot)
+                                  instruction=g.instruction, robot=g.robot, answer=g.answer,
+                                  clarification_id=g.clarification_id)
                 result = self.session.run(request, self.scene_source,
                                           lambda sub: self._dispatch(sub, cancelled), feedback,
                                           cancelled, on_scene=self._publish_bddl, on_check=self._publish_check)
@@ -242,8 +246,11 @@ class PlannerNode(LifecycleNode):
                     self.get_logger().error(f"plan goal crashed: {error}")
                     result = SessionResult(False, f"internal error: {exc}", errors=[error])
             self._last_result = result
+            self._log_question(result)
             final = (PlanStatus.STATE_SUCCEEDED if result.success else
-                     PlanStatus.STATE_CANCELED if result.canceled else PlanStatus.STATE_FAILED)
+                     PlanStatus.STATE_CANCELED if result.canceled else
+                     PlanStatus.STATE_NEEDS_CLARIFICATION if result.outcome == "needs_clarification" else
+                     PlanStatus.STATE_FAILED)
             self._publish_status(final, plan_id=result.plan_id, replans=result.replans, message=result.message)
             if result.canceled and goal_handle.is_cancel_requested:
                 goal_handle.canceled()
@@ -257,6 +264,15 @@ class PlannerNode(LifecycleNode):
                 self._busy = False
         self.publish_diagnostics()
         return plan_result(result)
+
+    def _log_question(self, result: SessionResult) -> None:
+        """A question asked, or an answer rejected, goes to the log with the candidates (the result
+        and /diagnostics carry them too)."""
+        if result.outcome == "needs_clarification" and result.question is not None:
+            self.get_logger().info("needs clarification: " + " | ".join(result.question.lines()))
+        elif result.outcome == "answer_rejected":
+            self.get_logger().warning(f"{result.message}" + (f" (question {result.question.clarification_id} "
+                                                             "stays open)" if result.question else ""))
 
     def _dispatch(self, sub: Subgoal, cancelled: Callable[[], bool]) -> tuple[Outcome, str]:
         """Publish one validated subgoal and wait for its SUCCEEDED/FAILED (or time out)."""
@@ -379,10 +395,16 @@ class PlannerNode(LifecycleNode):
         values = {"lifecycle": self._lifecycle, "busy": str(self._busy),
                   **{name: str(count) for name, count in self.counters.items()}}
         if last is not None:
-            values.update(last_success=str(last.success), last_message=last.message[:200],
+            values.update(last_success=str(last.success), last_outcome=last.outcome, last_message=last.message[:200],
                           last_replans=str(last.replans))
-            if not last.success and not last.canceled:
+            if last.outcome == "needs_clarification":  # not a fault: waiting for a person's answer
+                planner_msg = f"waiting for an answer: {last.message[:160]}"
+            elif not last.success and not last.canceled:
                 planner_level, planner_msg = WARN, f"last goal failed: {last.message[:120]}"
+        open_question = self.session.questions.question if self.session else None
+        if open_question is not None:
+            values.update(clarification_id=open_question.clarification_id, question=open_question.question[:500],
+                          candidates=" | ".join(f"({c.number}) {c.activity}" for c in open_question.candidates))
         items = [Health("planner", planner_level, planner_msg, values)]
         err = self.session.last_backend_error if self.session else None
         spec = self.config.planner.backend if self.config else ""

@@ -27,7 +27,8 @@ from symplan_ros.plumbing import RELIABLE, BackgroundExecutor
 
 from symplan_tools.waits import WAIT_S, wait_future, wait_until
 
-__all__ = ["WAIT_S", "BackgroundExecutor", "GoalClient", "PlannerClient", "call_resending", "wait_future", "wait_until"]
+__all__ = ["WAIT_S", "BackgroundExecutor", "GoalClient", "PlannerClient", "answer_goal", "call_resending",
+           "wait_future", "wait_until"]
 
 
 #: Where each lifecycle transition leaves a node that took it.
@@ -160,6 +161,15 @@ class PlannerClient:
 
     def call_verify(self, timeout: float = WAIT_S, **fields: Any) -> VerifyPlan.Response:
         return self._call(self.verify, lambda: VerifyPlan.Request(**fields), timeout)[0]
+
+
+def answer_goal(asked: Plan.Result, answer: str | int, execute: bool = True, robot: str = "") -> Plan.Goal:
+    """The follow-up goal answering the question a ``needs_clarification`` result asked: ``answer`` is a
+    candidate's number or activity (``asked.candidates``). Raises ValueError for a result that asked nothing."""
+    if asked.outcome not in (Plan.Result.OUTCOME_NEEDS_CLARIFICATION, Plan.Result.OUTCOME_ANSWER_REJECTED) \
+            or not asked.clarification_id:
+        raise ValueError(f"the result asked no question (outcome {asked.outcome!r})")
+    return Plan.Goal(answer=str(answer), clarification_id=asked.clarification_id, execute=execute, robot=robot)
 
 
 def call_resending(client: Any, make_request: Callable[[], Any], timeout: float,
