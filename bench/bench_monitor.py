@@ -3,7 +3,7 @@ what it adds per subgoal.
 
     python bench/bench_monitor.py [--subgoals 200] [--fault-rate 0.25] [--noise default] [--json]
 
-Each episode is a B-1K test-split task rendered as a camera scene (``symplan_core.runtime.simworld``:
+Each episode is a B-1K test-split task rendered for the simulated camera (``symplan_core.sim.world``:
 the world the simulated controller changes is what the camera renders, every thing keeping its
 fiducial tag), perceived by the real camera scene source (fiducial detector, retrieval goal,
 verifier), planned by the reference planner and executed by :class:`PlanningSession` with the
@@ -64,7 +64,7 @@ class BenchFeed:
     def wait_for_frames(self, window_s: float, timeout_s: float, should_cancel: Any = None,
                         min_frames: int = 1) -> tuple[list[Any], Any]:
         del window_s, timeout_s, should_cancel
-        return self.camera.frames(max(min_frames, 3), self.noise), self.camera.scene.intrinsics
+        return self.camera.frames(max(min_frames, 3), self.noise), self.camera.shown.intrinsics
 
     def frames_after(self, since: float, min_frames: int, timeout_s: float, should_cancel: Any = None):
         del since, timeout_s, should_cancel
@@ -72,7 +72,7 @@ class BenchFeed:
         self.draws += 1
         frames = self.camera.frames(min_frames, self.noise, draw=self.draws)
         self.render_s = time.perf_counter() - started
-        return frames, self.camera.scene.intrinsics
+        return frames, self.camera.shown.intrinsics
 
 
 def _visible(task: Any, state: Any, tracked: set[str]) -> dict[str, Any]:
@@ -95,14 +95,14 @@ def run_episode(activity: str, fault_rate: float, noise: Any, rng: random.Random
     from symplan_core.runtime.config import ExecutionSection, PerceptionSection, RuntimeConfig
     from symplan_core.runtime.monitor import Verdict, monitor_for
     from symplan_core.runtime.session import Outcome, PlanningSession
-    from symplan_core.runtime.simworld import WorldCamera, execute, world_problem
     from symplan_core.runtime.sources import BddlSceneSource, CameraSceneSource, TaskRequest, write_problem
+    from symplan_core.sim.world import WorldCamera, execute, world_problem
     from symplan_core.tasks import load_problem
 
     problem = load_problem(f"b1k/{activity}")
     camera = WorldCamera(problem, seed=rng.randrange(1000))
     with tempfile.TemporaryDirectory() as tmp:
-        camera.scene.fiducial_map.dump(f"{tmp}/map.yaml")
+        camera.shown.fiducial_map.dump(f"{tmp}/map.yaml")
         detector = make_detector(f"fiducial:{tmp}/map.yaml")
     feed = BenchFeed(camera, noise)
     execution = ExecutionSection(replan_limit=50, monitor="camera", monitor_settle_s=0.0)

@@ -23,10 +23,10 @@ from symplan_core.bddl.writer import write_literal, write_problem
 from symplan_core.perception.detection import Detection, Detector
 from symplan_core.perception.errors import DepthError, FrameError, NoDetectionsError, PerceptionError
 from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pose
+from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.keyframes import KeyFrameConfig
 from symplan_core.perception.lifting import LiftConfig
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
-from symplan_core.perception.scene import Observed, observe
 from symplan_core.perception.synsets import (
     ground_label,
     is_fixture,
@@ -222,14 +222,16 @@ def _ground(detections: list[list[Detection]], prompt: dict[str, str], aliases: 
 
 
 @dataclass
-class _Scene:
+class _Instances:
+    """The perceived scene's things under their instance names (``synset_k``), their regions and evidence."""
+
     seen: dict[str, str]  # instance -> synset
     regions: list[Region]
     evidence: dict[str, Observed]  # instance (or room) -> what was observed
     notes: list[str]
 
 
-def _instances(observed: list[Observed], domain: str) -> _Scene:
+def _instances(observed: list[Observed], domain: str) -> _Instances:
     notes: list[str] = []
     seen: dict[str, str] = {}
     regions: list[Region] = []
@@ -257,7 +259,7 @@ def _instances(observed: list[Observed], domain: str) -> _Scene:
         if not obs.synset and obs.room:
             evidence[f"room:{obs.room}"] = obs
             regions.append(Region(f"room:{obs.room}", None, obs.sightings[0].fused, "room", False, obs.room))
-    return _Scene(seen, regions, evidence, notes)
+    return _Instances(seen, regions, evidence, notes)
 
 
 def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intrinsics: CameraIntrinsics,
@@ -405,7 +407,7 @@ def _goal_words(draft: Draft) -> str:
 class Draft:
     problem: Problem | None
     sources: dict[str, str]
-    scene: _Scene
+    instances: _Instances  # the perceived scene's objects under their instance names
     fact_sources: dict[str, str]  # written literal -> observed | prior
     relation_regions: dict[str, list[str]]  # written literal -> region keys
     goal_info: dict[str, Any]
@@ -438,9 +440,9 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
     activity_problem = load_problem(top.task) if top else None
     domain = config.domain or (activity_problem.domain if activity_problem and config.goal == "retrieval"
                                else "omnigibson")
-    scene = _instances(observed, domain)
-    found = infer_relations(scene.regions, config.relations)
-    notes = list(scene.notes) + [f"{key}: no support found (it floats, or what holds it was not seen)"
+    named = _instances(observed, domain)
+    found = infer_relations(named.regions, config.relations)
+    notes = list(named.notes) + [f"{key}: no support found (it floats, or what holds it was not seen)"
                                  for key in found.unsupported]
     observed_init: list[Literal] = []
     regions_of: dict[Literal, list[str]] = {}
@@ -456,7 +458,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                                                 for m in matches]}
 
     def finish(name: str, objects: dict, sources: dict, init: list, goal, fact_sources: dict,
-               regions: dict, draft_scene: _Scene, info: dict, goal_reason: str = "",
+               regions: dict, draft_instances: _Instances, info: dict, goal_reason: str = "",
                wanted: dict | None = None) -> Draft:
         problem = None
         if goal is not None:
@@ -465,18 +467,18 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                 problem = to_igibson(problem)
         written_sources = {write_literal(lit): src for lit, src in fact_sources.items()}
         written_regions = {write_literal(lit): keys for lit, keys in regions.items()}
-        return Draft(problem, sources, draft_scene, written_sources, written_regions, info, goal_reason, list(notes),
+        return Draft(problem, sources, draft_instances, written_sources, written_regions, info, goal_reason, list(notes),
                      dict(wanted or {}))
 
     if config.goal != "retrieval":
         backend = goal_backend or config.llm
         if not backend:
             raise PerceptionError("goal='llm' needs an LLM backend spec (config.llm)")
-        objects, init = dict(scene.seen), observed_init
+        objects, init = dict(named.seen), observed_init
         llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens)
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply}
         return [finish(config.problem_name or "perceived-0", objects, {inst: "detection" for inst in objects}, init,
-                       llm.goal, {lit: "observed" for lit in init}, regions_of, scene, info, llm.reason)]
+                       llm.goal, {lit: "observed" for lit in init}, regions_of, named, info, llm.reason)]
     if activity_problem is None:
         raise PerceptionError("retrieval found no activity (empty benchmark corpus)")
     trials = []
@@ -485,7 +487,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         problem = load_problem(match.task)
         if config.domain is None and problem.domain != domain:
             continue
-        trials.append((match, reground(problem, match.task, scene.seen, observed_init, domain)))
+        trials.append((match, reground(problem, match.task, named.seen, observed_init, domain)))
         if "unseen" not in trials[-1][1].sources.values():
             complete.append(len(trials) - 1)
             if len(complete) == config.max_candidates:
@@ -506,11 +508,11 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                      for inst, src in rg2.sources.items() if src == "unseen"}}
         regions = {Literal(Atom(lit.predicate, tuple(rg.renamed.get(a, a) for a in lit.args)), lit.negated): keys
                    for lit, keys in regions_of.items()}
-        draft_scene = replace(scene, evidence={rg.renamed.get(k, k): v for k, v in scene.evidence.items()})
+        draft_instances = replace(named, evidence={rg.renamed.get(k, k): v for k, v in named.evidence.items()})
         info = {**base_info, "activity": match.task, "score": round(match.score, 4), "mapping": rg.mapping}
         name = config.problem_name or f"{match.task.split('/', 1)[1]}-perceived"
         drafts.append(finish(name, rg.objects, rg.sources, rg.init, rg.goal, dict(rg.fact_sources), regions,
-                             draft_scene, info, wanted=wanted))
+                             draft_instances, info, wanted=wanted))
     return drafts
 
 
@@ -556,11 +558,11 @@ def observe_scene(frames: Sequence[Frame], detector: Detector, intrinsics: Camer
     dropped: dict[str, dict] = {}
     grounded = _ground(detections, {}, config.aliases, dropped)
     observed, notes = observe(frames, grounded, intrinsics, config.default_pose(), config.lift)
-    scene = _instances(observed, config.domain or "omnigibson")
-    found = infer_relations(scene.regions, config.relations)
+    named = _instances(observed, config.domain or "omnigibson")
+    found = infer_relations(named.regions, config.relations)
     objects: dict[str, SeenObject] = {}
-    for inst, synset in scene.seen.items():
-        obs = scene.evidence[inst]
+    for inst, synset in named.seen.items():
+        obs = named.evidence[inst]
         sighting = obs.sightings[0]
         dets = [d for s in obs.sightings for d in s.detections]
         last = max(dets, key=lambda d: d.frame) if dets else None
@@ -568,4 +570,4 @@ def observe_scene(frames: Sequence[Frame], detector: Detector, intrinsics: Camer
                                    last.box if last is not None else None, obs.score)
     relations = tuple(dict.fromkeys((rel.predicate, *rel.args) for rel in found.relations))
     pose = frames[0].pose if frames[0].pose is not None else config.default_pose()
-    return SceneSnapshot(objects, relations, pose, tuple(notes) + tuple(scene.notes))
+    return SceneSnapshot(objects, relations, pose, tuple(notes) + tuple(named.notes))

@@ -31,7 +31,7 @@ def build_provenance(instruction: str, detector: str, frames, draft, dropped: di
     types = dict(problem.objects) if problem is not None else {}
     for inst, source in draft.sources.items():
         entry: dict[str, Any] = {"type": types.get(inst), "source": source}
-        obs = draft.scene.evidence.get(inst)
+        obs = draft.instances.evidence.get(inst)
         if obs is not None and source == "detection":
             conf = obs.score * len(obs.frames) / n_frames
             confidence[inst] = conf
@@ -43,7 +43,7 @@ def build_provenance(instruction: str, detector: str, frames, draft, dropped: di
                 entry["marker_id"] = obs.marker_id
         objects[inst] = entry
     rooms = {key[5:]: {"marker_id": obs.marker_id, "frames": obs.frames, "box": obs.sightings[0].box.to_json()}
-             for key, obs in draft.scene.evidence.items() if key.startswith("room:")}
+             for key, obs in draft.instances.evidence.items() if key.startswith("room:")}
     facts = []
     init = problem.init if problem is not None else ()
     written = [write_literal(lit) for lit in init] if problem is not None and problem.domain == "omnigibson" \
@@ -54,7 +54,7 @@ def build_provenance(instruction: str, detector: str, frames, draft, dropped: di
         regions = draft.relation_regions.get(text)
         if source == "observed" and regions:
             owners = {r.split("#", 1)[0] for r in regions}
-            frames_of = sorted({f for o in owners if o in draft.scene.evidence for f in draft.scene.evidence[o].frames})
+            frames_of = sorted({f for o in owners if o in draft.instances.evidence for f in draft.instances.evidence[o].frames})
             entry.update(regions=regions, frames=frames_of,
                          confidence=round(min((confidence.get(o, 1.0) for o in owners), default=1.0), 4))
         facts.append(entry)

@@ -12,8 +12,8 @@ INSTRUCTION = "attach the camera to the tripod"
 
 
 @dataclass(frozen=True)
-class RenderedTask:
-    scene: object  # perception SyntheticScene
+class Recording:
+    task: object  # perception.rigs.RenderedTask
     frames: list
     map_path: Path
     detector: str
@@ -21,11 +21,11 @@ class RenderedTask:
 
 
 @pytest.fixture(scope="session")
-def rendered(behavior_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> RenderedTask:
+def rendered(behavior_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Recording:
     from symplan_core.perception.rigs import NoiseConfig, render_task
     from symplan_core.tasks import load_problem
 
-    scene = render_task(load_problem(TASK), seed=0)
+    task = render_task(load_problem(TASK), seed=0)
     map_path = tmp_path_factory.mktemp("fiducials") / "map.yaml"
-    scene.fiducial_map.dump(map_path)
-    return RenderedTask(scene, scene.frames(6, NoiseConfig.default()), map_path, f"fiducial:{map_path}")
+    task.fiducial_map.dump(map_path)
+    return Recording(task, task.frames(6, NoiseConfig.default()), map_path, f"fiducial:{map_path}")

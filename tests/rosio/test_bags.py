@@ -14,7 +14,7 @@ from symplan_core.rosio.images import decode_color, decode_depth
 
 @pytest.mark.parametrize("storage", ["sqlite3", "mcap"])
 def test_a_written_camera_bag_reads_back_frame_for_frame(rendered, tmp_path: Path, storage: str) -> None:
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames, rendered.scene.intrinsics, storage)
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames, rendered.task.intrinsics, storage)
     topics = CameraTopics()
     with BagReader(bag) as reader:
         counts = {t.name: t.count for t in reader.topics()}
@@ -28,7 +28,7 @@ def test_a_written_camera_bag_reads_back_frame_for_frame(rendered, tmp_path: Pat
 
 
 def test_the_db3_file_inside_a_bag_directory_opens_the_bag(rendered, tmp_path: Path) -> None:
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:1], rendered.scene.intrinsics, "sqlite3")
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:1], rendered.task.intrinsics, "sqlite3")
     with BagReader(next(bag.glob("*.db3"))) as reader:
         assert reader.message_count == 3
 
@@ -40,7 +40,7 @@ def _storage_file(bag: Path) -> Path:
 @pytest.mark.parametrize("storage", ["sqlite3", "mcap"])
 @pytest.mark.parametrize("damage", ["truncate", "scramble"])
 def test_a_damaged_bag_is_one_bag_error_naming_the_bag(rendered, tmp_path: Path, storage: str, damage: str) -> None:
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:3], rendered.scene.intrinsics, storage)
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:3], rendered.task.intrinsics, storage)
     data_file = _storage_file(bag)
     data = bytearray(data_file.read_bytes())
     if damage == "truncate":

@@ -36,7 +36,7 @@ def perceived_from_files(rendered, tmp_path_factory) -> str:
         cv2.imwrite(str(images / f"{k:04d}.png"), cv2.cvtColor(frame.rgb, cv2.COLOR_RGB2BGR))
         mm = np.nan_to_num(frame.depth * 1000.0, nan=0.0).clip(0, 65535).round().astype(np.uint16)
         cv2.imwrite(str(depth / f"{k:04d}.png"), mm)
-    (root / "camera.yaml").write_text(yaml.safe_dump(rendered.scene.intrinsics.to_json()))
+    (root / "camera.yaml").write_text(yaml.safe_dump(rendered.task.intrinsics.to_json()))
     proc = subprocess.run([sys.executable, "-m", "symplan_core.cli.main", "perceive", "--images", str(images),
                            "--depth", str(depth), "--camera-info", str(root / "camera.yaml"),
                            "--instruction", INSTRUCTION, "--detector", rendered.detector,
@@ -49,7 +49,7 @@ def perceived_from_files(rendered, tmp_path_factory) -> str:
 def test_replay_reproduces_the_bddl_symplan_perceive_gives_on_the_same_frames(rendered, perceived_from_files,
                                                                                 tmp_path: Path, storage: str) -> None:
     expected = perceived_from_files
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames, rendered.scene.intrinsics, storage)
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames, rendered.task.intrinsics, storage)
     outcome = replay(_config(bag, tmp_path / "out", rendered))
     assert outcome.ok, outcome.reasons
     assert (tmp_path / "out" / "task.bddl").read_text() == expected
@@ -60,7 +60,7 @@ def test_replay_reproduces_the_bddl_symplan_perceive_gives_on_the_same_frames(re
 
 
 def test_compressed_colour_and_32fc1_depth_replay_to_an_accepted_scene(rendered, tmp_path: Path) -> None:
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames, rendered.scene.intrinsics, "mcap",
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames, rendered.task.intrinsics, "mcap",
                            compressed=True, depth_encoding="32FC1")
     outcome = replay(_config(bag, tmp_path / "out", rendered))
     assert outcome.ok, outcome.reasons
@@ -71,7 +71,7 @@ def test_with_a_planner_the_written_plan_strict_passes_the_written_task(rendered
     from symplan_core.bddl import parse_problem
     from symplan_core.engine import compile_task, verify
 
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames, rendered.scene.intrinsics)
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames, rendered.task.intrinsics)
     outcome = replay(_config(bag, tmp_path / "out", rendered, plan="reference"))
     assert outcome.ok and outcome.report["plan"]["strict_pass"] is True
     task = compile_task(parse_problem((tmp_path / "out" / "task.bddl").read_text()), "single")
@@ -117,7 +117,7 @@ INFO = {"height": 24, "width": 32}
 
 
 def test_a_topic_that_is_not_in_the_bag_is_named_with_the_topics_that_are(rendered, tmp_path: Path) -> None:
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.scene.intrinsics)
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.task.intrinsics)
     with pytest.raises(BagError) as err:
         replay(_config(bag, tmp_path / "out", rendered, rgb_topic="/front/image"))
     assert "no rgb topic '/front/image'" in str(err.value)
@@ -126,7 +126,7 @@ def test_a_topic_that_is_not_in_the_bag_is_named_with_the_topics_that_are(render
 
 
 def test_a_topic_of_the_wrong_type_is_rejected(rendered, tmp_path: Path) -> None:
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.scene.intrinsics)
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.task.intrinsics)
     with pytest.raises(BagError, match="has type sensor_msgs/msg/CameraInfo"):
         replay(_config(bag, tmp_path / "out", rendered, rgb_topic=T.info))
 
@@ -174,7 +174,7 @@ def test_a_colour_encoding_on_the_depth_topic_is_an_error(rendered, tmp_path: Pa
 
 
 def test_an_existing_output_is_kept_unless_forced(rendered, tmp_path: Path) -> None:
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.scene.intrinsics)
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.task.intrinsics)
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
@@ -187,7 +187,7 @@ def test_an_existing_output_is_kept_unless_forced(rendered, tmp_path: Path) -> N
 
 
 def test_a_rejected_scene_writes_nothing(rendered, tmp_path: Path) -> None:
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.scene.intrinsics)
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.task.intrinsics)
     outcome = replay(_config(bag, tmp_path / "out", rendered,
                              instruction="put the pizza and the wine bottle in the fridge"))
     assert not outcome.ok and outcome.reasons
@@ -210,7 +210,7 @@ def test_cli_reports_a_broken_bag_in_one_line_and_exits_2(tmp_path: Path) -> Non
 
 
 def test_cli_json_report_of_an_accepted_scene(rendered, tmp_path: Path) -> None:
-    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.scene.intrinsics, "mcap")
+    bag = write_camera_bag(tmp_path / "bag", rendered.frames[:2], rendered.task.intrinsics, "mcap")
     proc = _cli(str(bag), "--instruction", INSTRUCTION, "--out", str(tmp_path / "out"),
                 "--detector", rendered.detector, "--json")
     assert proc.returncode == 0, proc.stderr

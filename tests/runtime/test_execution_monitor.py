@@ -20,7 +20,7 @@ from symplan_core.runtime.monitor import (
     check_effects,
     reground,
 )
-from symplan_core.runtime.simworld import WorldCamera, execute, world_problem
+from symplan_core.sim.world import WorldCamera, execute, world_problem
 from symplan_core.tasks import load_problem
 
 TASK = "b1k/attach_a_camera_to_a_tripod"
@@ -98,10 +98,10 @@ def world(tmp_path_factory):
     problem = load_problem(TASK)
     camera = WorldCamera(problem, seed=0)
     map_file = tmp_path_factory.mktemp("monitor") / "map.yaml"
-    camera.scene.fiducial_map.dump(str(map_file))
+    camera.shown.fiducial_map.dump(str(map_file))
     detector = make_detector(f"fiducial:{map_file}")
     noise = NoiseConfig.default()
-    perceived = perceive(camera.frames(3, noise), INSTRUCTION, detector, camera.scene.intrinsics, PerceptionConfig())
+    perceived = perceive(camera.frames(3, noise), INSTRUCTION, detector, camera.shown.intrinsics, PerceptionConfig())
     assert perceived.accepted and perceived.problem is not None
     return SimpleNamespace(camera=camera, detector=detector, noise=noise, result=perceived,
                            problem=perceived.problem, task=compile_task(perceived.problem))
@@ -133,14 +133,14 @@ def _after(world, steps: list[str], fault: str):
 def test_a_real_grasp_is_confirmed_on_the_camera(world) -> None:
     sub, frames = _after(world, ["navigate(digital_camera_1)", "grasp(digital_camera_1)"], "none")
     result, _seen_now = _monitor(world).check_frames(sub.expected_add, sub.expected_del, frames,
-                                                     world.camera.scene.intrinsics, sub.args)
+                                                     world.camera.shown.intrinsics, sub.args)
     assert result.verdict is Verdict.CONFIRMED, result.reason
 
 
 def test_a_grasp_that_moved_nothing_is_contradicted_on_the_camera(world) -> None:
     sub, frames = _after(world, ["navigate(digital_camera_1)", "grasp(digital_camera_1)"], "nothing")
     result, seen = _monitor(world).check_frames(sub.expected_add, sub.expected_del, frames,
-                                                world.camera.scene.intrinsics, sub.args)
+                                                world.camera.shown.intrinsics, sub.args)
     assert result.verdict is Verdict.CONTRADICTED, result.reason
     assert seen is not None and seen.support[CAMERA] == ("ontop", FLOOR)
 
@@ -148,7 +148,7 @@ def test_a_grasp_that_moved_nothing_is_contradicted_on_the_camera(world) -> None
 def test_a_navigation_is_unobservable_on_the_camera(world) -> None:
     sub, frames = _after(world, ["navigate(digital_camera_1)"], "none")
     result, _seen_now = _monitor(world).check_frames(sub.expected_add, sub.expected_del, frames,
-                                                     world.camera.scene.intrinsics, sub.args)
+                                                     world.camera.shown.intrinsics, sub.args)
     assert result.verdict is Verdict.UNOBSERVABLE
 
 
@@ -164,7 +164,7 @@ class _Stream:
         self.stop = threading.Event()
         self.fields = numpy_to_image_fields
         self.frames = camera.frames(2, noise)
-        k = camera.scene.intrinsics
+        k = camera.shown.intrinsics
         feed.on_info(SimpleNamespace(k=list(k.matrix().reshape(-1)), width=k.width, height=k.height))
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()

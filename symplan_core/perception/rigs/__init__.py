@@ -14,6 +14,6 @@ Production code (``perception``'s pipeline, the runtime, the ROS node) never imp
 
 from __future__ import annotations
 
-from symplan_core.perception.rigs.synthetic import NoiseConfig, SyntheticScene, render_task
+from symplan_core.perception.rigs.synthetic import NoiseConfig, RenderedTask, render_task
 
-__all__ = ["NoiseConfig", "SyntheticScene", "render_task"]
+__all__ = ["NoiseConfig", "RenderedTask", "render_task"]

@@ -1,9 +1,9 @@
 """Synthetic RGB-D scenes from real BEHAVIOR tasks: the test and evaluation camera.
 
 ``render_task(problem, seed)`` lays the task's ``:init`` out as tagged boxes
-(:mod:`symplan_core.perception.rigs.layout`) and returns a :class:`SyntheticScene`: intrinsics, the
+(:mod:`symplan_core.perception.rigs.layout`) and returns a :class:`RenderedTask`: intrinsics, the
 camera pose, the fiducial map (marker id -> synset / room) a detector reads, the ground truth
-(marker id -> instance) only an evaluation may read, and :meth:`SyntheticScene.frames` to render
+(marker id -> instance) only an evaluation may read, and :meth:`RenderedTask.frames` to render
 key frames with noise. It is deterministic for a seed.
 
 The camera is a static overhead pinhole camera looking straight down with a long focal length
@@ -74,7 +74,7 @@ class _Face:
     marker_id: int | None = None  # a tag face
 
 
-class SyntheticScene:
+class RenderedTask:
     """A rendered task: camera, fiducial map, ground truth and the frames it yields."""
 
     def __init__(self, problem: Problem, seed: int = 0, marker_ids: dict[str, int] | None = None) -> None:
@@ -267,7 +267,7 @@ def _tag_image(dictionary, marker_id: int, width: int, height: int) -> np.ndarra
     return cv2.resize(canvas, (max(width, 1), max(height, 1)), interpolation=cv2.INTER_AREA)
 
 
-def render_task(problem: Problem, seed: int = 0, marker_ids: dict[str, int] | None = None) -> SyntheticScene:
+def render_task(problem: Problem, seed: int = 0, marker_ids: dict[str, int] | None = None) -> RenderedTask:
     """A synthetic scene for a parsed BEHAVIOR problem (see the module docstring); ``marker_ids``
     keeps given things' tag ids (a re-render of a changed world)."""
-    return SyntheticScene(problem, seed, marker_ids)
+    return RenderedTask(problem, seed, marker_ids)

@@ -1,6 +1,6 @@
-"""`symplan_camera_sim`: an RGB-D camera driver stand-in that streams a rendered BEHAVIOR scene.
+"""`symplan_camera_sim`: an RGB-D camera driver stand-in that streams a rendered BEHAVIOR task.
 
-The scene is a real task's ``:init`` laid out as fiducial-tagged boxes and rendered by
+The picture is a real task's ``:init`` laid out as fiducial-tagged boxes and rendered by
 ``symplan_core.perception.rigs.render_task`` (the evaluation renderer): colour (``rgb8``), depth
 (``16UC1`` millimetres, REP 118) and ``CameraInfo``, stamped with the node clock and published
 with sensor-data QoS on the topics a RealSense-style driver uses. The fiducial map a lab would
@@ -9,7 +9,7 @@ A few distinct frames (``frames``, with the ``noise`` setting) are rendered once
 
 With ``world_topic`` set (the skill simulator's ``~/world``), the camera shows the world as the
 skill simulator changed it: each world message (a BDDL problem of the simulator's state) is
-re-rendered, every thing keeping its tag id (``symplan_core.runtime.simworld.WorldCamera``), and
+re-rendered, every thing keeping its tag id (``symplan_core.sim.world.WorldCamera``), and
 ``~/rendered`` then carries the world's version line, so the skill simulator reports success only
 once the camera shows its result (a real camera sees a change at once).
 """
@@ -68,11 +68,11 @@ class CameraSimNode(Node):
         p("world_topic", "", ParameterDescriptor(
             description="the skill simulator's world (std_msgs/String BDDL) to show as it changes (empty: static)"))
         self.world_version = ""
-        self.scene, self._frames = self._render()
+        self.shown, self._frames = self._render()
         map_file = self.get_parameter("map_file").value
         if map_file:
             Path(map_file).parent.mkdir(parents=True, exist_ok=True)
-            self.scene.fiducial_map.dump(map_file)
+            self.shown.fiducial_map.dump(map_file)
         self._rgb = self.create_publisher(Image, self.get_parameter("rgb_topic").value, qos_profile_sensor_data)
         self._depth = self.create_publisher(Image, self.get_parameter("depth_topic").value, qos_profile_sensor_data)
         self._info = self.create_publisher(CameraInfo, self.get_parameter("info_topic").value, qos_profile_sensor_data)
@@ -92,15 +92,15 @@ class CameraSimNode(Node):
                 else NoiseConfig.default().scaled(float(noise_setting)))
 
     def _render(self) -> tuple[Any, list[tuple[np.ndarray, np.ndarray]]]:
-        from symplan_core.runtime.simworld import WorldCamera
+        from symplan_core.sim.world import WorldCamera
         from symplan_core.tasks import load_problem
 
         self.world = WorldCamera(load_problem(self.get_parameter("task").value),
                                  seed=int(self.get_parameter("seed").value))
-        return self.world.scene, self._frames_of(self.world.scene)
+        return self.world.shown, self._frames_of(self.world.shown)
 
-    def _frames_of(self, scene: Any) -> list[tuple[np.ndarray, np.ndarray]]:
-        frames = scene.frames(max(1, int(self.get_parameter("frames").value)), self._noise())
+    def _frames_of(self, shown: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+        frames = shown.frames(max(1, int(self.get_parameter("frames").value)), self._noise())
         depth_mm = [np.nan_to_num(_depth(f.depth) * 1000.0, nan=0.0).clip(0, 65535).round().astype(np.uint16)
                     for f in frames]
         return [(f.rgb, d) for f, d in zip(frames, depth_mm, strict=True)]
@@ -114,12 +114,12 @@ class CameraSimNode(Node):
 
         version = msg.data.split("\n", 1)[0]
         try:
-            scene = self.world.show(parse_problem(msg.data, filename="<world>"), read_markers(msg.data))
-            frames = self._frames_of(scene)
+            shown = self.world.show(parse_problem(msg.data, filename="<world>"), read_markers(msg.data))
+            frames = self._frames_of(shown)
         except (SymPlanError, ValueError) as exc:  # a world it cannot draw leaves the picture as it was
             self.get_logger().error(f"cannot render the world: {type(exc).__name__}: {exc}")
             return
-        self.scene, self._frames, self.world_version = scene, frames, version
+        self.shown, self._frames, self.world_version = shown, frames, version
         self.rendered += 1
         self._rendered_pub.publish(String(data=version))
 
@@ -128,7 +128,7 @@ class CameraSimNode(Node):
         header = Image().header
         header.stamp = self.get_clock().now().to_msg()
         header.frame_id = self.get_parameter("frame_id").value
-        self._info.publish(camera_info_msg(self.scene.intrinsics, header))
+        self._info.publish(camera_info_msg(self.shown.intrinsics, header))
         self._depth.publish(image_msg(depth, "16UC1", header))
         self._rgb.publish(image_msg(rgb, "rgb8", header))
         self.published += 1

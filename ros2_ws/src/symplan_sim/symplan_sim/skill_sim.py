@@ -11,7 +11,7 @@ planner's skill timeout. The world uses the robot named in the problem's header 
 
 Silent faults (what execution monitoring is for): ``silent_fault`` ``nothing`` reports SUCCEEDED
 and changes nothing; ``other`` does the same action on other objects (the wrong mug, the wrong
-table) and reports SUCCEEDED (``symplan_core.runtime.simworld.execute``). They hit the subgoal
+table) and reports SUCCEEDED (``symplan_core.sim.world.execute``). They hit the subgoal
 received ``silent_fault_at`` (0-based, ``silent_fault_times`` in a row) or every
 ``silent_fault_every``-th one. After each change the world is published on ``~/world`` (latched
 BDDL of the simulator's state, first line ``; symplan world goal_id=ID version=N``) for the camera
@@ -41,7 +41,7 @@ from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task, verify
 from symplan_core.errors import SymPlanError
 from symplan_core.runtime.session import error_lines
-from symplan_core.runtime.simworld import FAULTS, Fault, execute, world_problem
+from symplan_core.sim.world import FAULTS, Fault, execute, world_problem
 
 
 class SkillSimNode(Node):

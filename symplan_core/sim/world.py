@@ -21,7 +21,7 @@ from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.engine import Call, CompiledTask, State, parse_plan, verify
 
 if TYPE_CHECKING:
-    from symplan_core.perception.rigs import NoiseConfig, SyntheticScene
+    from symplan_core.perception.rigs import NoiseConfig, RenderedTask
 
 Fault = Literal["none", "nothing", "other"]
 FAULTS: tuple[str, ...] = ("none", "nothing", "other")
@@ -92,23 +92,22 @@ def parse_call(text: str) -> Call:
 
 
 class WorldCamera:
-    """Renders a world problem, keeping each thing's tag id from the first render (``scene``:
-    its fiducial map is the one a detector reads). A thing new to the camera takes the id of an
+    """Renders a world problem, keeping each thing's tag id from the first render (``shown``
+    starts as it: its fiducial map is the one a detector reads). A thing new to the camera takes the id of an
     unseen thing of its synset (a planner may name instances differently), else a new id."""
 
     def __init__(self, problem: Problem, seed: int = 0) -> None:
         from symplan_core.perception.rigs import render_task
 
         self.seed = seed
-        self.scene: SyntheticScene = render_task(problem, seed)
-        self.first = self.scene
-        self.ids = {who: marker for marker, who in self.scene.truth.items()}
+        self.shown: RenderedTask = render_task(problem, seed)  # the rendering the camera shows now
+        self.ids = {who: marker for marker, who in self.shown.truth.items()}
         self.synsets = {who: entry.synset for who, entry in
-                        ((self.scene.truth[m], e) for m, e in self.scene.fiducial_map.markers.items())}
+                        ((self.shown.truth[m], e) for m, e in self.shown.fiducial_map.markers.items())}
         self.known: dict[str, int] = {}  # instance -> tag id the planner's perception gave it
 
-    def show(self, problem: Problem, markers: Mapping[str, int] | None = None) -> SyntheticScene:
-        """Render ``problem`` (a changed world) with the kept tag ids; the new scene. ``markers``
+    def show(self, problem: Problem, markers: Mapping[str, int] | None = None) -> RenderedTask:
+        """Render ``problem`` (a changed world) with the kept tag ids; the new rendering (now ``shown``). ``markers``
         (instance -> tag id: what the planner's perception took each instance to be, from its
         provenance) wins over names: a planner may call the first-rendered pear_2 "pear_1"."""
         from symplan_core.perception.rigs import render_task
@@ -130,16 +129,16 @@ class WorldCamera:
             if match is not None:
                 spare.remove(match)
                 ids[inst] = self.ids[match]
-        self.scene = render_task(problem, self.seed, ids)
-        return self.scene
+        self.shown = render_task(problem, self.seed, ids)
+        return self.shown
 
     def frames(self, count: int, noise: NoiseConfig | None = None, draw: int = 0) -> list[Any]:
-        """``count`` frames of the current world; ``draw`` picks another noise draw (0: the scene's)."""
+        """``count`` frames of the current world; ``draw`` picks another noise draw (0: the rendering's own)."""
         if not draw:
-            return self.scene.frames(count, noise)
-        seed = self.scene.seed
-        self.scene.seed = seed * 1_000_003 + draw  # only the noise draws read it after layout
+            return self.shown.frames(count, noise)
+        seed = self.shown.seed
+        self.shown.seed = seed * 1_000_003 + draw  # only the noise draws read it after layout
         try:
-            return self.scene.frames(count, noise)
+            return self.shown.frames(count, noise)
         finally:
-            self.scene.seed = seed
+            self.shown.seed = seed
