@@ -47,6 +47,26 @@ def test_plan_action_has_goal_result_feedback_with_stage_names() -> None:
     assert back.gcr == 1.0
 
 
+def test_plan_action_carries_a_question_and_its_answer() -> None:
+    from rclpy.serialization import deserialize_message, serialize_message
+    from symplan_interfaces.action import Plan
+    from symplan_interfaces.msg import ClarificationCandidate, PlanStatus
+
+    assert (Plan.Result.OUTCOME_SUCCEEDED, Plan.Result.OUTCOME_FAILED, Plan.Result.OUTCOME_CANCELED,
+            Plan.Result.OUTCOME_NEEDS_CLARIFICATION, Plan.Result.OUTCOME_ANSWER_REJECTED) == (
+        "succeeded", "failed", "canceled", "needs_clarification", "answer_rejected")
+    assert PlanStatus.STATE_NEEDS_CLARIFICATION == "needs_clarification"
+    asked = Plan.Result(outcome=Plan.Result.OUTCOME_NEEDS_CLARIFICATION, clarification_id="q1",
+                        question="Which do you mean? (1) ... Or (2) ...",
+                        candidates=[ClarificationCandidate(number=1, activity="b1k/a", goal="g", score=0.9),
+                                    ClarificationCandidate(number=2, activity="b1k/b", goal="h", score=0.8)])
+    back = deserialize_message(serialize_message(asked), Plan.Result)
+    assert back == asked and [c.activity for c in back.candidates] == ["b1k/a", "b1k/b"]
+    assert Plan.Goal().answer == "" and Plan.Goal().clarification_id == ""  # a plain goal answers nothing
+    answer = Plan.Goal(answer="2", clarification_id="q1")
+    assert deserialize_message(serialize_message(answer), Plan.Goal) == answer
+
+
 def test_verify_plan_service_request_and_response_round_trip() -> None:
     from rclpy.serialization import deserialize_message, serialize_message
     from symplan_interfaces.srv import VerifyPlan
