@@ -21,21 +21,21 @@ INSTRUCTION = "hang the christmas lights"
 @pytest.fixture(scope="module")
 def rig(tmp_path_factory):
     from symplan_core.perception import make_detector
+    from symplan_core.perception.rigs import render_task
     from symplan_core.rosio.images import numpy_to_image_fields
     from symplan_core.runtime.camera import CameraFeed
     from symplan_core.runtime.config import CameraSection, PerceptionSection, RuntimeConfig
     from symplan_core.runtime.session import PlanningSession
     from symplan_core.runtime.sources import BddlSceneSource, CameraSceneSource
-    from symplan_core.sim.world import WorldCamera
 
-    camera = WorldCamera(load_problem(TASK), seed=0)
+    shown = render_task(load_problem(TASK), seed=0)  # what the camera simulator streams
     map_file = tmp_path_factory.mktemp("clarify") / "map.yaml"
-    camera.shown.fiducial_map.dump(str(map_file))
+    shown.fiducial_map.dump(str(map_file))
     feed = CameraFeed(CameraSection(rgb_topic="/rgb", depth_topic="/depth", info_topic="/info", window_s=3600.0,
                                     max_rate_hz=1000.0, min_frames=2), required=True)
-    k = camera.shown.intrinsics
+    k = shown.intrinsics
     feed.on_info(SimpleNamespace(k=list(k.matrix().reshape(-1)), width=k.width, height=k.height))
-    for frame in camera.frames(2, None):  # what a camera driver would send
+    for frame in shown.frames(2, None):  # what a camera driver would send
         t = time.time()
         stamp = SimpleNamespace(header=SimpleNamespace(stamp=SimpleNamespace(sec=int(t), nanosec=int(t % 1 * 1e9))))
         depth = np.nan_to_num(frame.depth * 1000.0, nan=0.0).clip(0, 65535).round().astype(np.uint16)
