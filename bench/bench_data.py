@@ -30,8 +30,8 @@ def main() -> None:
     factory = Factory(FactoryConfig(splits=("b1k/train",), seed=args.seed, limit=args.limit),
                       split_tasks("b1k", "test"))
     started = time.perf_counter()
-    scene_problems = factory.scene.problems
-    scene_seconds = time.perf_counter() - started
+    placement_problems = factory.placements.problems
+    placement_seconds = time.perf_counter() - started
     started, cpu_started = time.perf_counter(), time.process_time()
     rows = sum(1 for _ in factory.rows())
     seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
@@ -40,15 +40,15 @@ def main() -> None:
         "activities": counts.activities, "definitions": counts.total, "rows": rows,
         "rows_per_second": round(rows / seconds, 1), "cpu_rows_per_second": round(rows / cpu_seconds, 1),
         "ms_per_row": round(1000 * seconds / rows, 2), "seconds": round(seconds, 2),
-        "cpu_seconds": round(cpu_seconds, 2), "scene_model_seconds": round(scene_seconds, 2),
-        "scene_model_problems": scene_problems, "table": counts.to_json(),
+        "cpu_seconds": round(cpu_seconds, 2), "placement_model_seconds": round(placement_seconds, 2),
+        "placement_model_problems": placement_problems, "table": counts.to_json(),
     }
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print(f"{rows} rows ({counts.total} definitions, {counts.activities} activities) in {seconds:.1f} s wall / "
               f"{cpu_seconds:.1f} s CPU: {result['rows_per_second']} rows/s wall, "
-              f"{result['cpu_rows_per_second']} rows/s CPU; room model {scene_seconds:.1f} s")
+              f"{result['cpu_rows_per_second']} rows/s CPU; room model {placement_seconds:.1f} s")
 
 
 if __name__ == "__main__":

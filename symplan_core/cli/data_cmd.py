@@ -146,7 +146,7 @@ def build(
     split: str = typer.Option("b1k/train,b1k/test,b100/test", "--split", help=f"Comma-separated: {SPLIT_CHOICES}."),
     tasks: str | None = typer.Option(None, "--tasks", help="Only these activities (name or bench/name): a,b,c or @file (one per line)."),
     seed: int = typer.Option(0, "--seed", help="Seed of every draw (augmentation, distractors, dialogue)."),
-    distractors: int = typer.Option(3, "--distractors", min=0, help="Scene distractors per definition."),
+    distractors: int = typer.Option(3, "--distractors", min=0, help="Room distractors per definition."),
     init_aug: int = typer.Option(1, "--init-aug", min=0, help="Valid init-aug definitions wanted per activity."),
     object_aug: int = typer.Option(1, "--object-aug", min=0, help="Valid object-aug definitions wanted per activity."),
     attempts: int = typer.Option(4, "--attempts", min=1, help="Drafts tried per wanted augmentation."),
@@ -161,7 +161,7 @@ def build(
     json_out: bool = typer.Option(False, "--json", help="Print the metadata as JSON."),
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
-    """Build planner samples: validated originals, seeded augmentations, scene distractors, dialogue prompts.
+    """Build planner samples: validated originals, seeded augmentations, room distractors, dialogue prompts.
 
     Every definition is validated by our parser, the engine and the reference planner; invalid
     drafts are excluded and counted per reason (meta.json, README.md).

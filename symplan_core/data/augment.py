@@ -27,8 +27,8 @@ from symplan_core.bddl.checks import iter_atoms
 from symplan_core.bddl.model import And, Atom, Formula, Literal, Param, Problem
 from symplan_core.bddl.normalize import map_formula
 from symplan_core.bddl.normalize import substance_instance as free_instance  # first synset_k not taken
-from symplan_core.data.scenes import (
-    SceneModel,
+from symplan_core.data.placements import (
+    PlacementModel,
     is_fixture,
     is_movable,
     placement_literal,
@@ -57,7 +57,7 @@ def placed_fixtures(problem: Problem) -> list[str]:
     return [inst for inst, typ in problem.objects.items() if inst in rooms and is_fixture(typ)]
 
 
-def _new_places(problem: Problem, scene: SceneModel, inst: str, support: str,
+def _new_places(problem: Problem, placements: PlacementModel, inst: str, support: str,
                 fixtures: list[str]) -> list[tuple[int, str, str]]:
     """``(weight, relation, fixture)`` for every other fixture ``inst`` plausibly rests on; pairs
     seen in the co-occurrence model weigh more."""
@@ -65,22 +65,22 @@ def _new_places(problem: Problem, scene: SceneModel, inst: str, support: str,
     options = []
     for fixture in fixtures:
         fixture_type = problem.objects[fixture]
-        relation = scene.relation_for(typ, fixture_type)
+        relation = placements.relation_for(typ, fixture_type)
         if fixture == support or relation is None:
             continue
-        seen = sum(n for p, n in scene.placements.items() if p.synset == typ and p.support == fixture_type)
+        seen = sum(n for p, n in placements.placements.items() if p.synset == typ and p.support == fixture_type)
         options.append((1 + 4 * seen, relation, fixture))
     return options
 
 
-def init_aug(problem: Problem, rng: random.Random, scene: SceneModel) -> Draft:
+def init_aug(problem: Problem, rng: random.Random, placements: PlacementModel) -> Draft:
     """Move one or two movable objects that rest on a fixture to another plausible fixture."""
     fixtures = placed_fixtures(problem)
     movable = []
     for inst, typ in problem.objects.items():
         found = support_of(problem, inst) if is_movable(typ) else None
         if found and found[2] in fixtures:
-            options = _new_places(problem, scene, inst, found[2], fixtures)
+            options = _new_places(problem, placements, inst, found[2], fixtures)
             if options:
                 movable.append((inst, *found, options))
     if not movable:

@@ -52,7 +52,7 @@ def _build(factory: Factory, out: Path, progress: Callable[[str], None] | None, 
     meta = {
         "config": config.model_dump(mode="json"), "command": command, "rows": rows,
         "seconds": round(seconds, 2), "rows_per_second": round(rows / seconds, 2) if seconds else None,
-        "table": factory.table(), "scene_model_problems": factory.scene.problems,
+        "table": factory.table(), "placement_model_problems": factory.placements.problems,
         "test_activities": sorted(factory.test_activities),
         "gold_tokens": "null in prompt rows; `symplan data sft` fills it for kept rows",
     }
@@ -74,7 +74,7 @@ def _card(meta: dict[str, Any]) -> str:
         "factory's validation (parser round trip, checks, engine, reference planner strict-pass for each",
         "robot of its rows, goal unchanged where it must be). B-1K test activities (and everything",
         "derived from them) appear only with split `test`; distractors come from the room co-occurrence",
-        f"of the {meta['scene_model_problems']} B-1K training activities only.", "",
+        f"of the {meta['placement_model_problems']} B-1K training activities only.", "",
         "## Split table", "", table_markdown(meta["table"]), "",
         "## Excluded (stage:reason)", "", "| split | reason | count |", "|---|---|---|", *excluded, "",
         "## Settings", "", "```json", json.dumps(meta["config"], indent=2), "```", "",

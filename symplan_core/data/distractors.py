@@ -1,7 +1,7 @@
-"""Scene distractors: objects that belong in the task's rooms, placed on a fixture there.
+"""Room distractors: objects that belong in the task's rooms, placed on a fixture there.
 
 Each distractor is an object synset seen in one of the task's rooms in the co-occurrence model
-(:class:`~symplan_core.data.scenes.SceneModel`), resting ``ontop`` / ``inside`` a fixture of the
+(:class:`~symplan_core.data.placements.PlacementModel`), resting ``ontop`` / ``inside`` a fixture of the
 kind it was seen on: an existing fixture of that room which the goal does not mention, or a new
 fixture of a type the task does not have yet (with its ``inroom`` fact). Distractor types are new
 to the task, so no goal quantifier ranges over them; tools (knives, cleaners, heat sources ...)
@@ -17,7 +17,13 @@ from dataclasses import dataclass, field, replace
 from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
 from symplan_core.bddl.model import Atom, Literal, Problem
 from symplan_core.bddl.normalize import substance_instance as free_instance  # first synset_k not taken
-from symplan_core.data.scenes import TOOL_ABILITIES, Placement, SceneModel, placement_literal, rooms_of
+from symplan_core.data.placements import (
+    TOOL_ABILITIES,
+    Placement,
+    PlacementModel,
+    placement_literal,
+    rooms_of,
+)
 from symplan_core.engine.world import FLOOR_TYPES
 from symplan_core.tasks import synset_info
 
@@ -47,12 +53,12 @@ def _is_tool(synset: str) -> bool:
     return info is None or bool(info.abilities & TOOL_ABILITIES)
 
 
-def add_distractors(problem: Problem, scene: SceneModel, rng: random.Random, count: int) -> Extension:
+def add_distractors(problem: Problem, placements: PlacementModel, rng: random.Random, count: int) -> Extension:
     """Up to ``count`` distractors (fewer when the rooms offer fewer); drawn by ``rng``."""
     room_of = rooms_of(problem)
     avoid = goal_objects(problem)
     types = set(problem.objects.values())
-    options = [(p, n) for p, n in scene.in_rooms(set(room_of.values()))
+    options = [(p, n) for p, n in placements.in_rooms(set(room_of.values()))
                if p.synset not in types and not _is_tool(p.synset)
                and not (p.support in FLOOR_TYPES and problem.domain == "igibson")]
     objects, literals = dict(problem.objects), []

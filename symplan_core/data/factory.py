@@ -7,7 +7,7 @@ Per activity of a split (B-1K train, B-1K test, B-100):
 2. augmentation drafts (:mod:`~symplan_core.data.augment`) are drawn with seeded generators until
    the wanted number is valid or the attempts run out; every invalid or duplicate draft is
    counted under its reason;
-3. every definition is extended with scene distractors (:mod:`~symplan_core.data.distractors`)
+3. every definition is extended with room distractors (:mod:`~symplan_core.data.distractors`)
    and re-validated with the goal unchanged; when no draw of distractors validates, the
    definition keeps none and that is counted;
 4. one row per definition and robot: the paper's prompt (system, environment without the goal,
@@ -35,8 +35,8 @@ from symplan_core.bddl.model import Problem
 from symplan_core.bddl.writer import write_problem
 from symplan_core.data.augment import Draft, init_aug, is_structural, object_aug
 from symplan_core.data.distractors import add_distractors
+from symplan_core.data.placements import PlacementModel
 from symplan_core.data.samples import ChatTurn, SampleRow, row_id
-from symplan_core.data.scenes import SceneModel
 from symplan_core.data.validate import Validation, validate_definition
 from symplan_core.llm import PlannerBackend, Sampling
 from symplan_core.prompts import build_prompt
@@ -135,21 +135,21 @@ def _rng(config: FactoryConfig, *parts: object) -> random.Random:
 class Factory:
     """Runs the stages above; ``rows()`` yields sample rows, ``counts`` fills in as it goes."""
 
-    def __init__(self, config: FactoryConfig, test_activities: Collection[str], scene: SceneModel | None = None,
+    def __init__(self, config: FactoryConfig, test_activities: Collection[str], placements: PlacementModel | None = None,
                  paraphraser: PlannerBackend | None = None):
         self.config = config
         self.paraphraser = paraphraser  # a backend for config.paraphrase (the caller owns and closes it)
         self.test_activities = frozenset(test_activities)
-        self._scene = scene
+        self._placements = placements
         self.counts: dict[str, SplitCounts] = {split: SplitCounts() for split in config.splits}
 
     @property
-    def scene(self) -> SceneModel:
+    def placements(self) -> PlacementModel:
         """Room co-occurrence of the B-1K *training* activities only."""
-        if self._scene is None:
+        if self._placements is None:
             train = split_activities("b1k/train", self.test_activities)
-            self._scene = SceneModel.from_problems(load_problem(f"b1k/{name}") for name in train)
-        return self._scene
+            self._placements = PlacementModel.from_problems(load_problem(f"b1k/{name}") for name in train)
+        return self._placements
 
     def activities(self, split: str) -> list[str]:
         names = split_activities(split, self.test_activities)
@@ -203,7 +203,7 @@ class Factory:
     def _draft(self, original: Definition, kind: str, attempt: int, index: int, seen: set[str]) -> Definition | None:
         counts = self.counts[original.split]
         rng = _rng(self.config, original.id, kind, attempt)
-        draft: Draft = (init_aug(original.problem, rng, self.scene) if kind == "init_aug"
+        draft: Draft = (init_aug(original.problem, rng, self.placements) if kind == "init_aug"
                         else object_aug(original.problem, rng))
         if draft.problem is None:
             counts.excluded[f"{kind}:{draft.reason}"] += 1
@@ -237,7 +237,7 @@ class Factory:
         reason = None
         for draw in range(DISTRACTOR_DRAWS if self.config.distractors else 0):
             rng = _rng(self.config, definition.id, "distractors", draw)
-            extension = add_distractors(definition.problem, self.scene, rng, self.config.distractors)
+            extension = add_distractors(definition.problem, self.placements, rng, self.config.distractors)
             if not extension.distractors:
                 reason = "none_fit"
                 break

@@ -11,8 +11,8 @@ from factory_helpers import SMALL
 
 from symplan_core.data.dataset import build_dataset
 from symplan_core.data.factory import FactoryConfig, split_activities
+from symplan_core.data.placements import PlacementModel
 from symplan_core.data.samples import SampleRow, read_rows
-from symplan_core.data.scenes import SceneModel
 from symplan_core.eval.splits import split_tasks
 from symplan_core.tasks import load_problem
 
@@ -23,9 +23,9 @@ def test_activities(behavior_dir) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def scene(test_activities) -> SceneModel:
+def placements(test_activities) -> PlacementModel:
     train = split_activities("b1k/train", test_activities)
-    return SceneModel.from_problems(load_problem(f"b1k/{name}") for name in train)
+    return PlacementModel.from_problems(load_problem(f"b1k/{name}") for name in train)
 
 
 @pytest.fixture(scope="session")

@@ -22,9 +22,9 @@ from symplan_core.prompts import goal_instructions
 from symplan_core.tasks import load_problem, synset_info
 
 
-def test_init_aug_moves_objects_between_fixtures_and_keeps_the_goal(behavior_dir, scene) -> None:
+def test_init_aug_moves_objects_between_fixtures_and_keeps_the_goal(behavior_dir, placements) -> None:
     original = load_problem("b1k/adding_fabric_softener")
-    draft = init_aug(original, random.Random(3), scene)
+    draft = init_aug(original, random.Random(3), placements)
     assert draft.problem is not None and draft.kind == "init_aug"
     assert draft.problem.goal == original.goal and draft.problem.objects == original.objects
     changed = set(draft.problem.init) ^ set(original.init)
@@ -33,7 +33,7 @@ def test_init_aug_moves_objects_between_fixtures_and_keeps_the_goal(behavior_dir
         relation, support = move["to"]
         assert any(lit.args == (move["object"], support) and lit.predicate == relation for lit in draft.problem.init)
         assert move["from"][1] != support
-    assert init_aug(original, random.Random(3), scene) == draft  # same seed, same draft
+    assert init_aug(original, random.Random(3), placements) == draft  # same seed, same draft
 
 
 def test_swap_renames_a_type_everywhere_for_a_sibling_with_the_same_abilities(behavior_dir) -> None:
@@ -81,9 +81,9 @@ def test_drafts_that_break_a_task_are_rejected_by_validation(behavior_dir) -> No
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), activity=st.sampled_from(TRAIN))
-def test_every_emitted_sample_is_valid_for_any_seed(seed, activity, test_activities, scene) -> None:
+def test_every_emitted_sample_is_valid_for_any_seed(seed, activity, test_activities, placements) -> None:
     factory = Factory(FactoryConfig(splits=("b1k/train",), tasks=(activity,), seed=seed, train_robots="both",
-                                    distractors=2), test_activities, scene)
+                                    distractors=2), test_activities, placements)
     rows = list(factory.rows())
     counts = factory.counts["b1k/train"]
     if counts.original == 0:  # the reference planner cannot solve the original: excluded, counted, no drafts

@@ -90,4 +90,4 @@ def test_held_out_activities_and_their_derivatives_never_reach_train(small_datas
 
 def test_the_room_model_reads_only_training_files(small_dataset, test_activities) -> None:
     _, meta, _ = small_dataset
-    assert meta["scene_model_problems"] == len(split_activities("b1k/train", test_activities))
+    assert meta["placement_model_problems"] == len(split_activities("b1k/train", test_activities))

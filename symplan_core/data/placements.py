@@ -80,7 +80,7 @@ def placement_literal(problem: Problem, relation: str, obj: str, support: str) -
 
 
 @dataclass
-class SceneModel:
+class PlacementModel:
     """Placement counts per room, and which fixture synsets serve as ``ontop``/``inside`` supports."""
 
     placements: Counter[Placement] = field(default_factory=Counter)
@@ -88,7 +88,7 @@ class SceneModel:
     problems: int = 0
 
     @classmethod
-    def from_problems(cls, problems: Iterable[Problem]) -> SceneModel:
+    def from_problems(cls, problems: Iterable[Problem]) -> PlacementModel:
         model = cls()
         for problem in problems:
             model.add(problem)
