@@ -1,4 +1,4 @@
-"""``~/scene_markers``: a :class:`~symplan_core.runtime.scene_view.SceneView` as a
+"""``~/scene_markers``: a :class:`~symplan_core.runtime.camera_view.CameraView` as a
 ``visualization_msgs/MarkerArray`` (RViz, Foxglove).
 
 Per object a ``CUBE`` (namespace ``objects``) and its instance name as ``TEXT_VIEW_FACING`` above
@@ -18,7 +18,7 @@ from geometry_msgs.msg import Point
 from std_msgs.msg import ColorRGBA
 from visualization_msgs.msg import Marker, MarkerArray
 
-from symplan_core.runtime.scene_view import SceneView
+from symplan_core.runtime.camera_view import CameraView
 
 ACTIVE = ColorRGBA(r=1.0, g=0.55, b=0.0, a=0.9)
 TEXT = ColorRGBA(r=1.0, g=1.0, b=1.0, a=1.0)
@@ -44,7 +44,7 @@ class MarkerIds:
         return self._ids.setdefault(key, len(self._ids))
 
 
-def marker_array(view: SceneView, frame_id: str, stamp: Any, ids: MarkerIds) -> MarkerArray:
+def marker_array(view: CameraView, frame_id: str, stamp: Any, ids: MarkerIds) -> MarkerArray:
     """The array for ``view`` (updates ``ids.shown``)."""
     markers: list[Marker] = []
 

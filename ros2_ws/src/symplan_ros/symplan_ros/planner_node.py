@@ -46,11 +46,11 @@ from visualization_msgs.msg import MarkerArray
 from symplan_core.llm import PlannerBackend
 from symplan_core.planners.reference_backend import make_planner_backend
 from symplan_core.runtime.camera import CameraFeed
+from symplan_core.runtime.camera_view import CameraView, view_from_provenance, view_from_snapshot
 from symplan_core.runtime.config import RuntimeConfig
 from symplan_core.runtime.health import ERROR, OK, WARN, Health
 from symplan_core.runtime.limits import InputLimits, RequestRejected
 from symplan_core.runtime.monitor import ExecutionMonitor, MonitorResult, Verdict, monitor_for
-from symplan_core.runtime.scene_view import SceneView, view_from_provenance, view_from_snapshot
 from symplan_core.runtime.session import Outcome, PlanningSession, SessionResult, Subgoal
 from symplan_core.runtime.sources import Scene, SceneSource, TaskRequest, scene_source_for
 from symplan_ros.markers import MarkerIds, marker_array
@@ -90,7 +90,7 @@ class PlannerNode(LifecycleNode):
         self._skill_message = ""  # the last SUCCEEDED/FAILED report's message (for ~/execution_check)
         self._markers_pub: LifecyclePublisher[MarkerArray] | None = None
         self._marker_ids = MarkerIds()
-        self._view: SceneView | None = None  # what ~/scene_markers shows
+        self._view: CameraView | None = None  # what ~/scene_markers shows
         self._frame_id = ""  # the camera frame, from the images' headers
         self._entities: list[Callable[[], Any]] = []  # destroyers of what on_configure created
         self._subgoal_pub: LifecyclePublisher[SubgoalMsg] | None = None
@@ -314,7 +314,7 @@ class PlannerNode(LifecycleNode):
                 self._status = (int(msg.status), msg.message[:_STATUS_MESSAGE_CHARS])
                 self._status_cv.notify_all()
 
-    def _publish_markers(self, view: SceneView) -> None:
+    def _publish_markers(self, view: CameraView) -> None:
         self._view = view
         if self._markers_pub is not None:
             self._markers_pub.publish(marker_array(view, self._frame_id, self.get_clock().now().to_msg(),

@@ -3,7 +3,7 @@
 Perception lifts objects into a world frame (z up) through the camera pose it used (the frames'
 pose, else ``PerceptionConfig.default_pose()``, an overhead camera); :func:`box_in_camera` maps a
 lifted box back into the camera's optical frame (x right, y down, z forward, REP 103), so the
-boxes line up with the images whose ``frame_id`` the markers carry. A :class:`SceneView` is built
+boxes line up with the images whose ``frame_id`` the markers carry. A :class:`CameraView` is built
 from the scene's provenance when a goal is perceived (:func:`view_from_provenance`) and from the
 execution monitor's latest snapshot after each check (:func:`view_from_snapshot`); ``active``
 names the running subgoal's objects.
@@ -31,12 +31,12 @@ class ViewObject:
 
 
 @dataclass(frozen=True)
-class SceneView:
+class CameraView:
     objects: tuple[ViewObject, ...] = ()
     relations: tuple[tuple[str, str, str], ...] = ()  # (predicate, a, b) between objects of the view
     active: frozenset[str] = frozenset()  # the running subgoal's objects
 
-    def with_active(self, names: Iterable[str]) -> SceneView:
+    def with_active(self, names: Iterable[str]) -> CameraView:
         return replace(self, active=frozenset(names))
 
 
@@ -79,7 +79,7 @@ def _relations(facts: Iterable[tuple[str, ...]], names: set[str]) -> tuple[tuple
     return tuple(sorted(set(out)))
 
 
-def view_from_provenance(provenance: Mapping[str, Any], pose: np.ndarray) -> SceneView:
+def view_from_provenance(provenance: Mapping[str, Any], pose: np.ndarray) -> CameraView:
     """The detected objects (first fused box each) and observed two-object facts of a perceived scene."""
     objects = []
     for inst, entry in sorted((provenance.get("objects") or {}).items()):
@@ -95,10 +95,10 @@ def view_from_provenance(provenance: Mapping[str, Any], pose: np.ndarray) -> Sce
     for fact in provenance.get("facts") or []:
         if fact.get("source") == "observed" and not fact["fact"].startswith("(not"):
             facts.append(tuple(fact["fact"].strip("()").split()))
-    return SceneView(tuple(objects), _relations(facts, names))
+    return CameraView(tuple(objects), _relations(facts, names))
 
 
-def view_from_snapshot(snapshot: Any, names: Mapping[str, str]) -> SceneView:
+def view_from_snapshot(snapshot: Any, names: Mapping[str, str]) -> CameraView:
     """A monitoring snapshot (``perception.pipeline.SceneSnapshot``) in the planner's names
     (``names``: scene instance -> planner instance; objects it does not name keep their own)."""
     objects = []
@@ -107,4 +107,4 @@ def view_from_snapshot(snapshot: Any, names: Mapping[str, str]) -> SceneView:
         centre, size, orientation = box_in_camera(b.cx, b.cy, b.w, b.d, b.yaw, b.top, b.bottom, snapshot.pose)
         objects.append(ViewObject(names.get(inst, inst), obj.synset, centre, size, orientation))
     facts = [(rel[0], *(names.get(a, a) for a in rel[1:])) for rel in snapshot.relations]
-    return SceneView(tuple(objects), _relations(facts, {o.name for o in objects}))
+    return CameraView(tuple(objects), _relations(facts, {o.name for o in objects}))
