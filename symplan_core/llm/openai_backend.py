@@ -46,6 +46,7 @@ from symplan_core.llm.base import (
     _check_sample_count,
     as_planner_prompt,
 )
+from symplan_core.llm.chat_template import ChatTemplate, ChatTemplateError, load_chat_template
 from symplan_core.llm.decoding import (
     DecodingError,
     GrammarRejectedError,
@@ -104,7 +105,7 @@ class OpenAIBackend(PlannerBackend):
         self._closed = False
         self._think = ThinkBudget.parse(config.think)
         self._grammar_field: str | None = None if config.grammar_field == "auto" else config.grammar_field
-        self._template = None
+        self._template: ChatTemplate | None = None  # the model's chat template, loaded for guided decoding
         self._validated: set[str] = set()
 
     # -- public API -------------------------------------------------------------------------
@@ -240,8 +241,6 @@ class OpenAIBackend(PlannerBackend):
         return {"grammar": grammar}
 
     def _render(self, messages: list[dict[str, str]], model_name: str) -> str:
-        from symplan_core.llm.chat_template import ChatTemplateError, load_chat_template
-
         if self._template is None:
             source = self.config.template or model_name
             try:
@@ -476,7 +475,9 @@ def parse_chat_completion(
     text = f"<think>{reasoning}</think>{content}" if reasoning and "<think>" not in content else content
     raw_finish_reason = choices[0].get("finish_reason")
     metadata["raw_finish_reason"] = raw_finish_reason
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    usage = data.get("usage")
+    if not isinstance(usage, dict):  # absent, null or malformed: no token counts
+        usage = {}
     return Completion(
         text=text,
         prompt_tokens=_optional_int(usage.get("prompt_tokens")),

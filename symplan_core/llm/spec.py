@@ -16,7 +16,7 @@ scalars when they parse as such (``false``, ``3``, ``0.5``) and as strings other
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import parse_qsl
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -135,6 +135,8 @@ BackendConfig = Annotated[
 ]
 
 _TARGET_FIELD = {"openai": "base_url", "transformers": "model_path", "vllm": "model"}
+_CONFIG_TYPE: dict[str, type[OpenAIBackendConfig | TransformersBackendConfig | VLLMBackendConfig]] = {
+    "openai": OpenAIBackendConfig, "transformers": TransformersBackendConfig, "vllm": VLLMBackendConfig}
 
 
 def parse_backend_spec(spec: str) -> BackendConfig:
@@ -162,12 +164,7 @@ def parse_backend_spec(spec: str) -> BackendConfig:
     fields: dict[str, Any] = {_TARGET_FIELD[kind]: target, **options}
     if chat_template_kwargs:
         fields["chat_template_kwargs"] = chat_template_kwargs
-    config_type = {
-        "openai": OpenAIBackendConfig,
-        "transformers": TransformersBackendConfig,
-        "vllm": VLLMBackendConfig,
-    }[kind]
-    return _build(spec, config_type, fields)
+    return _build(spec, _CONFIG_TYPE[kind], fields)
 
 
 def with_decoding(spec: str, decoding: str | None = None, think: str | None = None) -> str:
@@ -219,7 +216,10 @@ def _json_scalar(value: str) -> JsonScalar:
     return value
 
 
-def _build(spec: str, config_type: type[_BackendConfig], fields: dict[str, Any]) -> Any:
+_Config = TypeVar("_Config", bound=_BackendConfig)
+
+
+def _build(spec: str, config_type: type[_Config], fields: dict[str, Any]) -> _Config:
     try:
         return config_type.model_validate(fields)
     except ValidationError as exc:

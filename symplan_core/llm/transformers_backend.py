@@ -32,6 +32,7 @@ from symplan_core.llm.base import (
 )
 from symplan_core.llm.checkpoint import local_checkpoint
 from symplan_core.llm.decoding import (
+    DecodingError,
     GrammarNotEnforcedError,
     Step,
     StructuredOutputUnsupportedError,
@@ -124,6 +125,8 @@ class TransformersBackend(LocalPlannerBackend):
             else min(self._eos_token_ids)
         )
         self._think = ThinkBudget.parse(config.think)
+        # a decoding error generate() met: the base plan() turns it into failed samples, this plan() raises it
+        self._decoding_error: DecodingError | None = None
         self._ll_tokenizer = None
         if config.decoding != "free":
             self._ll_tokenizer = _llguidance_tokenizer(self.tokenizer, sorted(self._eos_token_ids))
@@ -149,11 +152,8 @@ class TransformersBackend(LocalPlannerBackend):
                 grammar = response_grammar(task, self._think)
                 completions = self._generate(prompt, n, sampling, grammar)
                 return [check_grammar_output(task, c) for c in completions]
-        except Exception as exc:
-            from symplan_core.llm.decoding import DecodingError
-
-            if isinstance(exc, DecodingError):
-                self._decoding_error = exc
+        except DecodingError as exc:
+            self._decoding_error = exc
             raise
         return self._generate(prompt, n, sampling)
 
