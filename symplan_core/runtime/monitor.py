@@ -341,7 +341,7 @@ class IdentityMap:
         return {inst for inst, typ in self.types.items() if typ != AGENT_SYNSET}
 
     def name(self, snapshot: SceneSnapshot) -> tuple[dict[str, str], Perceived]:
-        """(scene instance -> planner instance, the snapshot in planner names)."""
+        """(perceived instance -> planner instance, the snapshot in planner names)."""
         names: dict[str, str] = {}
         taken: set[str] = set()
         rest = []
