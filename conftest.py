@@ -21,14 +21,15 @@ def _fail_missing_dependency(report) -> None:
         report.longrepr = f"SYMPLAN_REQUIRE_DEPS=1 but a dependency is missing: {reason}"
 
 
+# pluggy passes a hook implementation only the arguments it names, so these name none.
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
+def pytest_runtest_makereport():
     outcome = yield
     _fail_missing_dependency(outcome.get_result())
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_make_collect_report(collector):
+def pytest_make_collect_report():
     # A module-level ``pytest.importorskip`` skips while collecting, before any test runs.
     outcome = yield
     _fail_missing_dependency(outcome.get_result())

@@ -34,7 +34,7 @@ PROMPT = [
 
 def build_backend(spec: str) -> PlannerBackend:
     if spec == "function":
-        return FunctionBackend(lambda prompt: "<answer><steps>1. grasp(candle)</steps></answer>")
+        return FunctionBackend(lambda _prompt: "<answer><steps>1. grasp(candle)</steps></answer>")
     return make_backend(spec)
 
 

@@ -88,7 +88,8 @@ def problem_path(task: str, benchmark: str | None = None) -> tuple[str, Path]:
 
 
 @lru_cache(maxsize=2048)
-def _cached_parse(path: str, mtime: float) -> Problem:
+def _cached_parse(path: str, _mtime: float) -> Problem:
+    """``_mtime`` is only part of the cache key: a file changed on disk is parsed again."""
     return parse_file(path)
 
 

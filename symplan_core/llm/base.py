@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import override
 
 from symplan_core.errors import BackendError
 
 ChatRole = Literal["system", "user", "assistant"]
 FinishReason = Literal["stop", "length", "error"]
+_CHAT_ROLES: dict[str, ChatRole] = {"system": "system", "user": "user", "assistant": "assistant"}
 
 _Result = TypeVar("_Result")
 
@@ -82,10 +84,10 @@ def as_planner_prompt(prompt: PromptInput) -> PlannerPrompt:
         if isinstance(message, ChatMessage):
             messages.append(message)
         else:
-            role = message["role"]
-            if role not in ("system", "user", "assistant"):
-                raise ValueError(f"unsupported chat role {role!r}")
-            messages.append(ChatMessage(role, message["content"]))  # type: ignore[arg-type]
+            role = _CHAT_ROLES.get(message["role"])
+            if role is None:
+                raise ValueError(f"unsupported chat role {message['role']!r}")
+            messages.append(ChatMessage(role, message["content"]))
     if not messages:
         raise ValueError("a prompt needs at least one message")
     return PlannerPrompt(messages=tuple(messages))
@@ -199,6 +201,7 @@ class FunctionBackend(LocalPlannerBackend):
         self._respond = respond
         self.name = name
 
+    @override  # a deterministic function: no sampling settings to apply
     def generate(self, prompt: PlannerPrompt, n: int, sampling: Sampling) -> list[Completion]:
         started = time.perf_counter()
         text = self._respond(prompt)
