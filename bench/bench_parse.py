@@ -3,7 +3,7 @@
 Both parsers get the same in-memory texts (read once up front, so file I/O is excluded
 for both) in the same process, interleaved repeat by repeat so that machine load hits
 both alike. Reports per-file median and min of wall time and of process CPU time, and
-the ratio ours / bddl (target <= 1.0). Usage::
+the ratio ours / bddl (issue 22 target: <= 0.5). Usage::
 
     .venv/bin/python bench/bench_parse.py [--repeats 21] [--json]
 
@@ -15,12 +15,19 @@ parsing logic can avoid: splitting the text into tokens, and building the model'
 (every Atom, Literal, connective, quantifier, Param and the Problem, with the parser's own
 fast constructors, from already parsed values). Their sum over bddl's time is the lowest
 ratio this model can reach in pure Python.
+
+``--baseline FILE`` also times, in the same loop, the ``parse_problem`` of another version of
+``symplan_core/bddl/parser.py`` (for a before/after comparison in one run)::
+
+    git show <commit>:symplan_core/bddl/parser.py > /tmp/parser_before.py
+    .venv/bin/python bench/bench_parse.py --baseline /tmp/parser_before.py
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import json
 import platform
@@ -118,6 +125,8 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--floor", action="store_true",
                     help="also time tokenizing alone and building the model's nodes alone (the floor)")
+    ap.add_argument("--baseline", metavar="FILE",
+                    help="a parser.py of another version, timed as 'baseline' in the same loop")
     args = ap.parse_args()
 
     texts = load_texts()
@@ -149,6 +158,20 @@ def main() -> None:
             rebuild_problem(v)
 
     passes: dict[str, Callable[[], None]] = {"symplan": ours, "bddl": theirs}
+    if args.baseline:
+        spec = importlib.util.spec_from_file_location("baseline_parser", args.baseline)
+        assert spec is not None and spec.loader is not None
+        baseline = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(baseline)
+        for (name, text), mine in zip(texts, parsed, strict=True):
+            if baseline.parse_problem(text, name) != mine:
+                sys.exit(f"the baseline parser reads {name} differently")
+
+        def before() -> None:
+            for name, text in texts:
+                baseline.parse_problem(text, name)
+
+        passes["baseline"] = before
     if args.floor:
         passes.update({"tokens_only": tokens_only, "nodes_only": nodes_only})
     for fn in passes.values():  # warm-up: imports, regex compilation, caches
@@ -169,6 +192,9 @@ def main() -> None:
     ms = summary["ms_per_file"]
     summary["ratio"] = {kind: round(ms["symplan"][kind]["median"] / ms["bddl"][kind]["median"], 3)
                         for kind in ("wall", "cpu")}
+    if args.baseline:
+        summary["baseline_ratio"] = {kind: round(ms["baseline"][kind]["median"] / ms["bddl"][kind]["median"], 3)
+                                     for kind in ("wall", "cpu")}
     if args.floor:
         summary["floor_ratio_cpu"] = round(sum(ms[w]["cpu"]["median"] for w in ("tokens_only", "nodes_only"))
                                            / ms["bddl"]["cpu"]["median"], 3)
@@ -182,6 +208,9 @@ def main() -> None:
               f"cpu median {c['median']:.4f} ms/file (min {c['min']:.4f})")
     print(f"  ratio symplan/bddl (medians): wall {summary['ratio']['wall']:.2f}, cpu {summary['ratio']['cpu']:.2f}"
           f"  -> {1 / summary['ratio']['cpu']:.2f}x")
+    if args.baseline:
+        print(f"  ratio baseline/bddl (medians): wall {summary['baseline_ratio']['wall']:.2f}, "
+              f"cpu {summary['baseline_ratio']['cpu']:.2f}")
     if args.floor:
         print(f"  floor (tokens_only + nodes_only) / bddl, cpu: {summary['floor_ratio_cpu']:.2f}")
 

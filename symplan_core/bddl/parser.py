@@ -60,7 +60,8 @@ from symplan_core.bddl.model import (
 )
 from symplan_core.bddl.tokens import END as _END
 from symplan_core.bddl.tokens import NOT_A_NAME as _NOT_A_NAME
-from symplan_core.bddl.tokens import TokenStream
+from symplan_core.bddl.tokens import PAD as _PAD
+from symplan_core.bddl.tokens import SourceText, TokenStream, split_tokens
 
 _QUANTIFIERS = frozenset({"forall", "exists", "forn", "forpairs", "fornpairs"})
 _PAIR_QUANTIFIERS = frozenset({"forpairs", "fornpairs"})
@@ -396,9 +397,211 @@ class _Parser(TokenStream):
         return node
 
 
+# -- the canonical fast path ------------------------------------------------
+#
+# Every BEHAVIOR file has one layout: ``(define (problem N) (:domain D) (:objects ...)
+# (:init ...) (:goal F))`` with lower-case keywords, no stray token, no duplicate and one
+# goal formula. ``_canonical`` reads exactly that layout with plain functions over the token
+# tuple (no parser object, no section loop, no warning bookkeeping) and gives up with
+# ``_NotCanonical`` at the first token that differs. :func:`parse_problem` then parses the
+# text with ``_Parser``, which reads every other layout and raises or warns with positions:
+# every error and warning still comes from ``_Parser``. For the texts it accepts,
+# ``_canonical`` builds the same model (nodes, positions, declarations), which
+# ``tests/bddl/test_bddl_fast_path.py`` checks on every BEHAVIOR file and on fuzzed texts.
+
+
+class _NotCanonical(Exception):
+    """Not the canonical layout (or malformed): the general parser reads the text."""
+
+
+
+def _canonical(toks: tuple[str, ...], src: SourceText) -> Problem:
+    if not (toks[0] == "(" and toks[1] == "define" and toks[2] == "(" and toks[3] == "problem"
+            and toks[5] == ")" and toks[6] == "(" and toks[7] == ":domain" and toks[9] == ")"
+            and toks[10] == "(" and toks[11] == ":objects"
+            and toks[4] not in _NOT_A_NAME and toks[8] not in _NOT_A_NAME):
+        raise _NotCanonical
+    end = toks.index(")", 12)
+    objects = _canonical_objects(toks, 12, end)
+    i = end + 1
+    if toks[i] != "(" or toks[i + 1] != ":init":
+        raise _NotCanonical
+    init, i = _canonical_init(toks, src, i + 2)
+    if toks[i] != "(" or toks[i + 1] != ":goal":
+        raise _NotCanonical
+    goal, i = _canonical_formula(toks, src, i + 2, frozenset(), 0)
+    if toks[i] != ")" or toks[i + 1] != ")" or toks[i + 2] != _END:
+        raise _NotCanonical
+    return new_problem(toks[4], toks[8], objects, init, goal, Deferred(_canonical_decls, src, toks, 12, end),
+                       (), src.name, ())
+
+
+def _canonical_objects(toks: tuple[str, ...], i: int, end: int) -> dict[str, str]:
+    """The ``inst ... - type`` groups from ``i`` to ``end`` (the ')'), no instance twice."""
+    body = toks[i:end]
+    if "(" in body:
+        raise _NotCanonical
+    groups = body.count("-")
+    if len(body) == 3 * groups and body[1::3].count("-") == groups:
+        # Every group is one ``inst - type`` (so in half the files): the dict is built in C.
+        objects = dict(zip(body[::3], body[2::3], strict=True))
+        total = groups
+    else:
+        objects = {}
+        total = 0
+        while i < end:
+            dash = toks.index("-", i, end)  # ValueError: instances with no type
+            if dash == i or dash + 1 == end:
+                raise _NotCanonical
+            type_name = toks[dash + 1]
+            for inst in toks[i:dash]:
+                objects[inst] = type_name
+            total += dash - i
+            i = dash + 2
+    if len(objects) != total:  # an instance declared twice
+        raise _NotCanonical
+    return objects
+
+
+def _canonical_decls(src: SourceText, toks: tuple[str, ...], i: int, end: int) -> tuple[ObjectDecl, ...]:
+    """``Problem.decls`` of a canonical parse (built on first read)."""
+    groups = []
+    while i < end:
+        dash = toks.index("-", i, end)
+        groups.append((toks[i:dash], toks[dash + 1], i))
+        i = dash + 2
+    return make_decls(src, groups)
+
+
+def _canonical_init(toks: tuple[str, ...], src: SourceText, i: int) -> tuple[tuple[Literal, ...], int]:
+    index = toks.index
+    literals: list[Literal] = []
+    append = literals.append
+    while toks[i] == "(":
+        head = toks[i + 1]
+        if head == "not":  # (not (pred args)): the atom starts two tokens in
+            at = i + 2
+            head = toks[at + 1]
+            j = index(")", at + 2)
+            if toks[at] != "(" or toks[j + 1] != ")":
+                raise _NotCanonical
+            negated = True
+            i = j + 2
+        else:
+            at = i
+            j = index(")", at + 2)
+            negated = False
+            i = j + 1
+        args = toks[at + 2:j]
+        if head in _NOT_A_NAME or "(" in args:
+            raise _NotCanonical
+        atom = new(Atom)
+        atom_predicate(atom, head)
+        atom_args(atom, args)
+        atom_pos(atom, (src, at))
+        lit = new(Literal)
+        lit_atom(lit, atom)
+        lit_negated(lit, negated)
+        append(lit)
+    if toks[i] != ")":
+        raise _NotCanonical
+    return tuple(literals), i + 1
+
+
+def _canonical_formula(toks: tuple[str, ...], src: SourceText, i: int, bound: frozenset[str],
+                       depth: int) -> tuple[Formula, int]:
+    """The formula opening at ``i``; ``bound``: the variables of the enclosing quantifiers."""
+    head = toks[i + 1]
+    if toks[i] != "(" or head in _NOT_A_NAME:
+        raise _NotCanonical
+    pos = (src, i)
+    i += 2
+    if head not in _KEYWORDS:  # an atom: goals prefix instances with '?' too, bound names are variables
+        j = toks.index(")", i)
+        raw = toks[i:j]
+        if "(" in raw:
+            raise _NotCanonical
+        if j - i == 2:  # one and two arguments unrolled: a comprehension is a function call
+            a, b = raw
+            args = (a[1:] if a[0] == "?" and a not in bound else a, b[1:] if b[0] == "?" and b not in bound else b)
+        elif j - i == 1:
+            a = raw[0]
+            args = (a[1:] if a[0] == "?" and a not in bound else a,)
+        else:
+            args = tuple([a[1:] if a[0] == "?" and a not in bound else a for a in raw])
+        atom = new(Atom)
+        atom_predicate(atom, head)
+        atom_args(atom, args)
+        atom_pos(atom, pos)
+        return atom, j + 1
+    if depth >= MAX_GOAL_DEPTH:
+        raise _NotCanonical
+    depth += 1
+    node: Formula
+    if head == "and" or head == "or":
+        parts = []
+        while toks[i] == "(":
+            part, i = _canonical_formula(toks, src, i, bound, depth)
+            parts.append(part)
+        node = new(And if head == "and" else Or)
+        (and_parts if head == "and" else or_parts)(node, tuple(parts))
+        (and_pos if head == "and" else or_pos)(node, pos)
+    elif head == "not":
+        body, i = _canonical_formula(toks, src, i, bound, depth)
+        node = new(Not)
+        not_body(node, body)
+        not_pos(node, pos)
+    elif head == "imply":
+        antecedent, i = _canonical_formula(toks, src, i, bound, depth)
+        consequent, i = _canonical_formula(toks, src, i, bound, depth)
+        node = new(Imply)
+        imply_antecedent(node, antecedent)
+        imply_consequent(node, consequent)
+        imply_pos(node, pos)
+    else:  # a quantifier
+        count = None
+        if head in _COUNTED:
+            raw_count = toks[i + 1]
+            if toks[i] != "(" or toks[i + 2] != ")" or not (raw_count.isascii() and raw_count.isdigit()):
+                raise _NotCanonical
+            count = int(raw_count)
+            i += 3
+        params: tuple[Param, ...] = (_canonical_param(toks, src, i),)
+        if head in _PAIR_QUANTIFIERS:
+            params += (_canonical_param(toks, src, i + 5),)
+        bound = bound.union([p.var for p in params])
+        body, i = _canonical_formula(toks, src, i + 5 * len(params), bound, depth)
+        node = new(Quantifier)
+        quant_kind(node, head)
+        quant_params(node, params)
+        quant_body(node, body)
+        quant_count(node, count)
+        quant_pos(node, pos)
+    if toks[i] != ")":
+        raise _NotCanonical
+    return node, i + 1
+
+
+def _canonical_param(toks: tuple[str, ...], src: SourceText, i: int) -> Param:
+    """``(?var - type)`` at ``i``."""
+    var, type_name = toks[i + 1], toks[i + 3]
+    if toks[i] != "(" or toks[i + 2] != "-" or toks[i + 4] != ")" or var[:1] != "?" or type_name in _NOT_A_NAME:
+        raise _NotCanonical
+    node = new(Param)
+    param_var(node, var)
+    param_type(node, type_name)
+    param_pos(node, (src, i))
+    return node
+
+
 def parse_problem(text: str, filename: str = "<string>") -> Problem:
     """Parse BDDL problem text. Raises :class:`BDDLSyntaxError` on malformed input."""
-    return _Parser(text, filename).problem()
+    toks = split_tokens(text)
+    toks.extend(_PAD)
+    try:
+        return _canonical(tuple(toks), SourceText(text, filename))
+    except (_NotCanonical, ValueError, IndexError):
+        return _Parser(text, filename).problem()
 
 
 def parse_file(path: str | Path) -> Problem:

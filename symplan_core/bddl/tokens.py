@@ -66,7 +66,7 @@ class SourceText:
 # Sentinels after the last token: every lookahead is at most this far past a token
 # already checked to be real, so lookups never raise IndexError. split() never yields "".
 END = ""
-_PAD = [END] * 6
+PAD = (END,) * 6
 _PARENS = ("(", ")")
 NOT_A_NAME = frozenset({END, "(", ")"})
 
@@ -80,7 +80,7 @@ class TokenStream:
         self.src = SourceText(text, source)
         toks = split_tokens(text)
         self.n = len(toks)
-        toks.extend(_PAD)
+        toks.extend(PAD)
         # A tuple: slices of it are the args tuples the model wants, with no extra copy.
         self.toks: tuple[str, ...] = tuple(toks)
         self.notes: list[Diagnostic] = []
