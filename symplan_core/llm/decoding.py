@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from symplan_core.engine.errors import ErrorKind
-from symplan_core.engine.plan_text import parse_line, parse_plan
+from symplan_core.engine.plan_text import Call, parse_line, parse_plan
 from symplan_core.engine.state import State
 from symplan_core.engine.successors import executable_calls
 from symplan_core.engine.verify import CompiledTask, verify
@@ -103,15 +103,9 @@ def validate_gbnf(grammar: str) -> None:
         converted = llguidance.grammar_from("gbnf", grammar)
     except (ValueError, RuntimeError) as exc:
         raise GrammarRejectedError(f"llguidance cannot read the grammar: {exc}") from None
-    ok, errors = _validation(llguidance.LLMatcher.validate_grammar_with_warnings(converted))
-    if not ok:
-        raise GrammarRejectedError(f"llguidance rejects the grammar: {errors}")
-
-
-def _validation(result: object) -> tuple[bool, str]:
-    """``validate_grammar_with_warnings`` returns ``(is_error, messages)``."""
-    is_error, messages = result  # type: ignore[misc]
-    return not is_error, "; ".join(map(str, messages))
+    is_error, messages = llguidance.LLMatcher.validate_grammar_with_warnings(converted)
+    if is_error:
+        raise GrammarRejectedError(f"llguidance rejects the grammar: {'; '.join(messages)}")
 
 
 def check_grammar_output(task: CompiledTask, completion: Completion) -> Completion:
@@ -174,6 +168,14 @@ class GuidedTrace:
     engine_s: float = 0.0
 
 
+def _offered_call(text: str, index: int) -> Call:
+    """The call of an offered call text (one the engine wrote, so it always parses)."""
+    call = parse_line(text, index)
+    if not isinstance(call, Call):  # cannot happen: call_texts writes well-formed calls
+        raise DecodingError(f"an offered call does not parse: {text!r} ({call.reason})")
+    return call
+
+
 def _offered(task: CompiledTask, state: State, index: int, visited: set[tuple[object, ...]] | None,
              trace: GuidedTrace) -> list[str]:
     """The call texts offered for line ``index``: executable in ``state``, and, when ``visited``
@@ -184,7 +186,7 @@ def _offered(task: CompiledTask, state: State, index: int, visited: set[tuple[ob
     kept = []
     for option in options:
         after = state.copy()
-        task.apply(after, parse_line(option, index), trace=False)  # type: ignore[arg-type]
+        task.apply(after, _offered_call(option, index), trace=False)
         if after.signature() not in visited:
             kept.append(option)
     trace.pruned_cycles += len(options) - len(kept)
@@ -237,7 +239,7 @@ def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: i
         if line not in options:
             raise GrammarNotEnforcedError(f"guided line {index + 1} is not one of the executable calls: {line!r}")
         tick = time.perf_counter()
-        outcome = task.apply(state, parse_line(line, index), trace=False)  # type: ignore[arg-type]
+        outcome = task.apply(state, _offered_call(line, index), trace=False)
         visited.add(state.signature())
         reached = policy.stop_at_goal and all(task.goal_report(state)[0])
         trace.engine_s += time.perf_counter() - tick

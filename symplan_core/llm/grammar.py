@@ -88,8 +88,8 @@ def response_grammar(task: CompiledTask, think: ThinkBudget = ThinkBudget(), max
         raise ValueError("no action of the task's action set has arguments of fitting type")
     names = task.names
     sets: dict[tuple[str, ...], str] = {}  # one rule per distinct object set (shared by actions)
-    rules = []
-    alternatives = []
+    rules: list[str] = []
+    alternatives: list[str] = []
     for action, params in typed.items():
         parts = []
         for objects in params:
