@@ -1,7 +1,7 @@
 """Ask instead of guessing, on the robot: an ambiguous instruction ends a goal with a question, and
 a follow-up goal carrying the answer resumes the planning (docs/ros.md, "Clarification").
 
-A scene source raises :class:`ClarificationNeeded` when perception's candidate goals disagree
+A scene source raises ``runtime.sources.ClarificationNeeded`` when perception's candidate goals disagree
 (``PerceptionResult.needs_clarification``). The planning session keeps the question open
 (:class:`OpenQuestion`, one at a time, like goals) and ends the goal with it: nothing is planned or
 published. A follow-up goal names the question (``clarification_id``) and carries the answer; the
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from symplan_core.runtime.sources import Scene, SceneError, TaskRequest
+from symplan_core.runtime.sources import ClarificationNeeded, Scene, SceneError, TaskRequest
 
 if TYPE_CHECKING:
     from symplan_core.perception import PerceptionResult
@@ -61,21 +61,6 @@ class Question:
         """The question and one line per candidate (the node's log, the goal's errors)."""
         return [f"[{self.clarification_id}] {self.question}",
                 *(f"({c.number}) {c.activity}: {c.goal}" for c in self.candidates)]
-
-
-class ClarificationNeeded(Exception):  # an outcome a scene source reports, not an error
-    """Raised by a scene source: the instruction is ambiguous in this scene. ``result`` is the
-    perception result with its ``clarification``; ``scene_of`` turns the chosen candidate's
-    (accepted) result into the goal's :class:`Scene`; ``details`` is what perception saw."""
-
-    def __init__(self, result: PerceptionResult, instruction: str, scene_of: Callable[[PerceptionResult], Scene],
-                 details: dict[str, Any]) -> None:
-        assert result.clarification is not None, "only a result that asks raises ClarificationNeeded"
-        super().__init__(result.clarification.question)
-        self.result = result
-        self.instruction = instruction
-        self.scene_of = scene_of
-        self.details = details
 
 
 class AnswerRejected(SceneError):

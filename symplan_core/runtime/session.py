@@ -27,11 +27,11 @@ from symplan_core.llm.spec import with_decoding
 from symplan_core.planners.reference_backend import make_planner_backend
 from symplan_core.prompts import build_prompt
 from symplan_core.prompts.builder import Variant
-from symplan_core.runtime.clarify import AnswerRejected, ClarificationNeeded, OpenQuestion, Question
+from symplan_core.runtime.clarify import AnswerRejected, OpenQuestion, Question
 from symplan_core.runtime.config import EngineSection, ExecutionSection, PlannerSection, RuntimeConfig
 from symplan_core.runtime.monitor import ExecutionMonitor, MonitorResult, Verdict, reground
 from symplan_core.runtime.repair import repair_sample
-from symplan_core.runtime.sources import Scene, SceneError, SceneSource, TaskRequest
+from symplan_core.runtime.sources import ClarificationNeeded, Scene, SceneError, SceneSource, TaskRequest
 
 
 class Outcome(Enum):

@@ -7,7 +7,7 @@
   that the perception verifier (syntax, objects, init, goal executability) must accept. A goal
   that brings its own BDDL or task id still uses it. A rejected draft is a :class:`SceneError`
   carrying every axis' reasons: nothing downstream of it runs. An instruction whose candidate
-  goals disagree raises ``runtime.clarify.ClarificationNeeded`` (a question, not a guess).
+  goals disagree raises :class:`ClarificationNeeded` (a question, not a guess: ``runtime.clarify``).
 """
 
 from __future__ import annotations
@@ -39,6 +39,21 @@ class SceneError(SymPlanError, ValueError):
         super().__init__(message)
         self.reasons = reasons or [message]
         self.scene = scene or {}  # what perception saw (verdicts, provenance), when it ran
+
+
+class ClarificationNeeded(Exception):  # an outcome a scene source reports, not an error
+    """Raised by a scene source: the instruction is ambiguous in this scene (``runtime.clarify``).
+    ``result`` is the perception result with its ``clarification``; ``scene_of`` turns the chosen
+    candidate's (accepted) result into the goal's :class:`Scene`; ``details`` is what perception saw."""
+
+    def __init__(self, result: PerceptionResult, instruction: str, scene_of: Callable[[PerceptionResult], Scene],
+                 details: dict[str, Any]) -> None:
+        assert result.clarification is not None, "only a result that asks raises ClarificationNeeded"
+        super().__init__(result.clarification.question)
+        self.result = result
+        self.instruction = instruction
+        self.scene_of = scene_of
+        self.details = details
 
 
 @dataclass(frozen=True)
@@ -169,8 +184,6 @@ class CameraSceneSource:
         notify("checking_scene", 0, summary + "".join(f" | {r}" for r in result.reasons))
         details = _details(result)
         if result.needs_clarification:  # candidate goals disagree: ask instead of guessing
-            from symplan_core.runtime.clarify import ClarificationNeeded
-
             raise ClarificationNeeded(result, request.instruction, lambda chosen: self._scene(chosen, len(key)),
                                       details)
         if not result.accepted or result.problem is None or result.bddl is None:
