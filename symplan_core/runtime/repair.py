@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symplan_core.engine.verify import CompiledTask, VerifyResult, verify
-from symplan_core.llm import ChatMessage, Completion, PlannerBackend, PlannerPrompt, Sampling
+from symplan_core.llm import Completion, PlannerBackend, PlannerPrompt, Sampling, as_planner_prompt
 from symplan_core.planners.reference_backend import reference_backend
 from symplan_core.prompts import repair_conversation
 
@@ -34,14 +34,14 @@ def verdict_of(result: VerifyResult) -> dict[str, Any]:
 
 
 def as_prompt(messages: Sequence[Mapping[str, str]], task: CompiledTask, prompt_id: str) -> PlannerPrompt:
-    chat = tuple(ChatMessage(m["role"], m["content"]) for m in messages)  # type: ignore[arg-type]
-    return PlannerPrompt(messages=chat, task=task, prompt_id=prompt_id)
+    """A record's chat messages as the prompt for ``task`` (an unknown role is a ValueError)."""
+    return PlannerPrompt(messages=as_planner_prompt(messages).messages, task=task, prompt_id=prompt_id)
 
 
 def completion_fields(completion: Completion) -> dict[str, Any]:
     """A record's answer fields; ``metadata`` is what the backend said about how it decoded (for
     guided decoding: requests, goal_reached, forced_end, pruned_cycles, options_per_line)."""
-    fields = {
+    fields: dict[str, Any] = {
         "response": completion.text, "prompt_tokens": completion.prompt_tokens,
         "completion_tokens": completion.completion_tokens, "finish_reason": completion.finish_reason,
         "backend_error": completion.error, "latency_s": round(completion.latency_s, 4),
