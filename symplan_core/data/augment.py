@@ -220,4 +220,4 @@ def object_aug(problem: Problem, rng: random.Random) -> Draft:
 
 def is_structural(reason: str | None) -> bool:
     """A reason that no other random draw can change (the task has no candidate at all)."""
-    return bool(reason) and reason.startswith("no_")  # type: ignore[union-attr]
+    return reason is not None and reason.startswith("no_")

@@ -34,7 +34,7 @@ from symplan_core.eval.splits import split_tasks
 from symplan_core.llm import Completion, PlannerBackend, Sampling
 from symplan_core.llm.decoding import DecodingError
 from symplan_core.planners.reference_backend import make_planner_backend
-from symplan_core.prompts import build_prompt
+from symplan_core.prompts import Variant, build_prompt
 from symplan_core.runtime.repair import as_prompt, completion_fields, repair_sample
 from symplan_core.tasks import load_problem
 
@@ -164,14 +164,14 @@ class _Prepared:
     error: str | None = None
 
 
-def _prepare(episode: Episode, variant: str) -> _Prepared:
+def _prepare(episode: Episode, variant: Variant) -> _Prepared:
     try:
         if episode.row is not None:  # a dataset row: its own task (extended BDDL) and prompt
             task = compile_task(parse_problem(episode.row.bddl, episode.id), episode.robot, episode.row.action_set)
             messages = episode.row.messages()
         else:
             task = compile_task(load_problem(f"{episode.benchmark}/{episode.task}"), episode.robot)
-            messages = build_prompt(task, variant=variant)  # type: ignore[arg-type]
+            messages = build_prompt(task, variant=variant)
     except SymPlanError as exc:  # a task that cannot be loaded or compiled is a recorded failure
         return _Prepared(episode, None, [], f"{episode.id}/{variant}", f"task: {type(exc).__name__}: {exc}")
     return _Prepared(episode, task, messages, prompt_id(episode, variant, messages))
@@ -203,7 +203,7 @@ def _plan(backend: PlannerBackend, batch: Sequence[_Prepared], config: EvalConfi
     ready = [p for p in batch if p.task is not None]
     results: dict[int, list[Completion]] = {}
     if ready:
-        prompts = [as_prompt(p.messages, p.task, p.prompt_id) for p in ready]  # type: ignore[arg-type]
+        prompts = [as_prompt(p.messages, p.task, p.prompt_id) for p in ready if p.task is not None]
         started = time.perf_counter()
         try:
             answers = backend.plan_many(prompts, n, config.sampling())

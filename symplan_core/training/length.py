@@ -26,8 +26,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 LengthMode = Literal["none", "short_rl", "group_adapt"]
+_LENGTH_MODES: dict[str, LengthMode] = {"none": "none", "short_rl": "short_rl", "group_adapt": "group_adapt"}
 STATE_FILE = "symplan_reward_state.json"
 _STATE_VERSION = 1
+
+
+def length_mode(text: str) -> LengthMode:
+    """``text`` as a length mode (from an environment variable or a flag); ValueError otherwise."""
+    mode = _LENGTH_MODES.get(text)
+    if mode is None:
+        raise ValueError(f"length mode must be none, short_rl or group_adapt, not {text!r}")
+    return mode
 
 
 @dataclass(frozen=True)
@@ -42,8 +51,7 @@ class LengthConfig:
     value: float = 0.5  # R_len inside the budget
 
     def __post_init__(self) -> None:
-        if self.mode not in ("none", "short_rl", "group_adapt"):
-            raise ValueError(f"length mode must be none, short_rl or group_adapt, not {self.mode!r}")
+        length_mode(self.mode)
         if self.delta_base < 0 or self.eps <= 0 or not 0.0 <= self.tau <= 1.0 or self.eps_acc < 0:
             raise ValueError("need delta_base >= 0, eps > 0, 0 <= tau <= 1 and eps_acc >= 0")
 

@@ -30,7 +30,7 @@ import os
 from typing import Any
 
 from symplan_core.training.batch import overlong_penalty
-from symplan_core.training.length import LengthConfig, LengthShaper
+from symplan_core.training.length import LengthConfig, LengthShaper, length_mode
 from symplan_core.training.rewards import ANSWER_BASE, ANSWER_GCR_WEIGHT, EP_BONUS, FORMAT_PENALTY, SCORER
 
 ESTIMATOR_NAME = "symplan_groupadapt"
@@ -61,7 +61,7 @@ class EstimatorSettings:
     def __init__(self) -> None:
         env = os.environ.get
         self.shaper = LengthShaper(LengthConfig(
-            mode=env("SYMPLAN_LENGTH_MODE", "group_adapt"),  # type: ignore[arg-type]
+            mode=length_mode(env("SYMPLAN_LENGTH_MODE", "group_adapt")),
             delta_base=int(env("SYMPLAN_DELTA_BASE", "200")), tau=float(env("SYMPLAN_TAU", "0.5")),
             eps_acc=float(env("SYMPLAN_EPS_ACC", "0.05")), eps=float(env("SYMPLAN_EPS", "1.0"))))
         self.max_length = int(env("SYMPLAN_MAX_RESPONSE", "8192"))
