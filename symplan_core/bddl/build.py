@@ -12,11 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
-from typing import Any
+from typing import Any, Protocol, TypeVar, cast
 
 from symplan_core.bddl.model import And, Atom, Imply, Literal, Not, ObjectDecl, Or, Param, Problem, Quantifier
 
-new = object.__new__
+_Node = TypeVar("_Node")
+
+
+class _New(Protocol):
+    def __call__(self, cls: type[_Node], /) -> _Node: ...
+
+
+#: ``object.__new__``: an instance of ``cls`` with its slots still unset.
+new = cast(_New, object.__new__)
 
 
 def slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
@@ -31,6 +39,7 @@ and_parts, and_pos = slot_setter(And, "parts"), slot_setter(And, "pos")
 or_parts, or_pos = slot_setter(Or, "parts"), slot_setter(Or, "pos")
 not_body, not_pos = slot_setter(Not, "body"), slot_setter(Not, "pos")
 param_var, param_type, param_pos = (slot_setter(Param, n) for n in ("var", "type", "pos"))
+decl_instance, decl_type, decl_pos = (slot_setter(ObjectDecl, n) for n in ("instance", "type", "pos"))
 imply_antecedent, imply_consequent, imply_pos = (slot_setter(Imply, n) for n in ("antecedent", "consequent", "pos"))
 quant_kind, quant_params, quant_body, quant_count, quant_pos = (
     slot_setter(Quantifier, n) for n in ("kind", "params", "body", "count", "pos"))
@@ -62,5 +71,12 @@ def make_decls(src: object, groups: list[tuple[tuple[str, ...], str, int]]) -> t
 
     Positions stay ``(source, token index)`` pairs, resolved only if someone reads them.
     """
-    return tuple(ObjectDecl(inst, type_name, (src, k))  # type: ignore[arg-type]
-                 for names, type_name, first in groups for k, inst in enumerate(names, first))
+    decls = []
+    for names, type_name, first in groups:
+        for k, inst in enumerate(names, first):
+            decl = new(ObjectDecl)
+            decl_instance(decl, inst)
+            decl_type(decl, type_name)
+            decl_pos(decl, (src, k))
+            decls.append(decl)
+    return tuple(decls)

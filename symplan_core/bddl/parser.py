@@ -261,7 +261,10 @@ class _Parser(TokenStream):
         parts: list[Formula] = []
         for f in formulas:
             parts.extend(f.parts if isinstance(f, And) else (f,))
-        return And(tuple(parts), (self.src, start)), i  # type: ignore[arg-type]
+        node = new(And)
+        and_parts(node, tuple(parts))
+        and_pos(node, (self.src, start))
+        return node, i
 
     # -- goal formulas ---------------------------------------------------
     def formula(self, i: int, bound: frozenset[str], depth: int = 0) -> tuple[Formula, int]:
@@ -523,7 +526,7 @@ def _canonical_formula(toks: tuple[str, ...], src: SourceText, i: int, bound: fr
             raise _NotCanonical
         if j - i == 2:  # one and two arguments unrolled: a comprehension is a function call
             a, b = raw
-            args = (a[1:] if a[0] == "?" and a not in bound else a, b[1:] if b[0] == "?" and b not in bound else b)
+            args: tuple[str, ...] = (a[1:] if a[0] == "?" and a not in bound else a, b[1:] if b[0] == "?" and b not in bound else b)
         elif j - i == 1:
             a = raw[0]
             args = (a[1:] if a[0] == "?" and a not in bound else a,)
@@ -543,7 +546,7 @@ def _canonical_formula(toks: tuple[str, ...], src: SourceText, i: int, bound: fr
         while toks[i] == "(":
             part, i = _canonical_formula(toks, src, i, bound, depth)
             parts.append(part)
-        node = new(And if head == "and" else Or)
+        node = new(And) if head == "and" else new(Or)
         (and_parts if head == "and" else or_parts)(node, tuple(parts))
         (and_pos if head == "and" else or_pos)(node, pos)
     elif head == "not":
