@@ -52,10 +52,12 @@ class Question:
     why: str  # close-scores | top-rejected (perception's reason to ask)
     instruction: str
     candidates: tuple[Candidate, ...]
+    robot: str = ""  # the robot the candidates were verified for (the asking goal's)
 
     def to_json(self) -> dict[str, Any]:
         return {"clarification_id": self.clarification_id, "question": self.question, "why": self.why,
-                "instruction": self.instruction, "candidates": [c.to_json() for c in self.candidates]}
+                "instruction": self.instruction, "robot": self.robot,
+                "candidates": [c.to_json() for c in self.candidates]}
 
     def lines(self) -> list[str]:
         """The question and one line per candidate (the node's log, the goal's errors)."""
@@ -91,14 +93,15 @@ class OpenQuestion:
     def question(self) -> Question | None:
         return self._pending.question if self._pending else None
 
-    def ask(self, asked: ClarificationNeeded) -> Question:
-        """Open the question of ``asked`` (closing any earlier one); what the goal reports."""
+    def ask(self, asked: ClarificationNeeded, robot: str = "") -> Question:
+        """Open the question of ``asked`` (closing any earlier one; ``robot``: the asking goal's);
+        what the goal reports."""
         clarification = asked.result.clarification
         assert clarification is not None
         candidates = tuple(Candidate(c.number, str(c.activity or ""), c.goal_text, float(c.score or 0.0))
                            for c in clarification.candidates)
         question = Question(uuid.uuid4().hex[:12], clarification.question, clarification.why, asked.instruction,
-                            candidates)
+                            candidates, robot)
         self._pending = _Pending(question, asked.result, asked.scene_of, asked.details)
         return question
 
@@ -128,6 +131,9 @@ class OpenQuestion:
         if request.instruction.strip() and request.instruction.strip() != pending.question.instruction.strip():
             raise AnswerRejected(f"the goal's instruction differs from the one asked about "
                                  f"({pending.question.instruction!r}); leave it empty or repeat it", question)
+        if request.robot.strip() and pending.question.robot and request.robot.strip() != pending.question.robot:
+            raise AnswerRejected(f"the goal's robot {request.robot.strip()!r} is not the one the candidates were "
+                                 f"verified for ({pending.question.robot!r}); leave it empty or repeat it", question)
         try:
             chosen = pending.result.choose(request.answer)  # the CLI's --answer resolution
         except PerceptionError as exc:

@@ -218,13 +218,15 @@ class PlanningSession:
         try:
             if answering:  # a follow-up goal: the open question's chosen reading is the scene
                 feedback("scene", 0, f"resuming question {request.clarification_id} with answer {request.answer!r}")
+                asked_for = self.questions.question.robot if self.questions.question else ""
                 scene: Scene = self.questions.answer(request)
+                robot = request.robot or asked_for or self.robot  # the robot the candidates were verified for
             else:  # a new goal may change the world an open question was asked about
                 self.questions.close()
                 feedback("scene", 0, "resolving the scene")
                 scene = scene_source.resolve(request, feedback, should_cancel)
         except ClarificationNeeded as asked:
-            question = self.questions.ask(asked)
+            question = self.questions.ask(asked, robot)
             return SessionResult(False, f"needs clarification: {question.question}", scene=asked.details,
                                  errors=[f"clarification: {line}" for line in question.lines()], question=question)
         except AnswerRejected as exc:

@@ -78,6 +78,7 @@ def test_an_ambiguous_instruction_ends_the_goal_with_an_open_question(rig) -> No
     ({"answer": ""}, "carries no answer"),
     ({"answer": "1", "task_id": "bringing_in_wood"}, "carries no bddl or task_id"),
     ({"answer": "1", "instruction": "wash the dishes"}, "differs from the one asked about"),
+    ({"answer": "1", "robot": "dual"}, "is not the one the candidates were verified for ('single')"),
 ])
 def test_a_bad_answer_is_rejected_with_its_reason_and_the_question_stays_open(rig, request_fields, reason) -> None:
     from symplan_core.runtime.clarify import AnswerRejected

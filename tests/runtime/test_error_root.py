@@ -26,6 +26,7 @@ from symplan_core.rosio.bags import BagError
 from symplan_core.rosio.images import ImageError
 from symplan_core.rosio.stream import CameraStreamError
 from symplan_core.runtime.camera import CameraUnavailable
+from symplan_core.runtime.clarify import AnswerRejected
 from symplan_core.runtime.limits import RequestRejected
 from symplan_core.runtime.sources import SceneError
 from symplan_core.tasks import TaskNotFound, load_problem
@@ -40,7 +41,7 @@ LAYER_ERRORS = {  # error -> the built-in base it had before the root (None: it 
     SceneError: ValueError, RequestRejected: ValueError, CameraUnavailable: None,
     DecodingError: RuntimeError, GrammarRejectedError: RuntimeError, GrammarNotEnforcedError: RuntimeError,
     StructuredOutputUnsupportedError: RuntimeError, ChatTemplateError: LookupError,
-    InstructionFileError: ValueError,
+    InstructionFileError: ValueError, AnswerRejected: ValueError,
 }
 
 
