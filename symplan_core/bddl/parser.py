@@ -425,7 +425,8 @@ def _canonical(toks: tuple[str, ...], src: SourceText) -> Problem:
             and toks[4] not in _NOT_A_NAME and toks[8] not in _NOT_A_NAME):
         raise _NotCanonical
     end = toks.index(")", 12)
-    objects = _canonical_objects(toks, 12, end)
+    declared = toks[12:end]
+    objects = _canonical_objects(declared)
     i = end + 1
     if toks[i] != "(" or toks[i + 1] != ":init":
         raise _NotCanonical
@@ -435,13 +436,12 @@ def _canonical(toks: tuple[str, ...], src: SourceText) -> Problem:
     goal, i = _canonical_formula(toks, src, i + 2, frozenset(), 0)
     if toks[i] != ")" or toks[i + 1] != ")" or toks[i + 2] != _END:
         raise _NotCanonical
-    return new_problem(toks[4], toks[8], objects, init, goal, Deferred(_canonical_decls, src, toks, 12, end),
+    return new_problem(toks[4], toks[8], objects, init, goal, Deferred(_canonical_decls, src, declared, 12),
                        (), src.name, ())
 
 
-def _canonical_objects(toks: tuple[str, ...], i: int, end: int) -> dict[str, str]:
-    """The ``inst ... - type`` groups from ``i`` to ``end`` (the ')'), no instance twice."""
-    body = toks[i:end]
+def _canonical_objects(body: tuple[str, ...]) -> dict[str, str]:
+    """The ``inst ... - type`` groups of ``:objects`` (its tokens), no instance twice."""
     if "(" in body:
         raise _NotCanonical
     groups = body.count("-")
@@ -451,13 +451,13 @@ def _canonical_objects(toks: tuple[str, ...], i: int, end: int) -> dict[str, str
         total = groups
     else:
         objects = {}
-        total = 0
-        while i < end:
-            dash = toks.index("-", i, end)  # ValueError: instances with no type
-            if dash == i or dash + 1 == end:
+        total = i = 0
+        while i < len(body):
+            dash = body.index("-", i)  # ValueError: instances with no type
+            if dash == i or dash + 1 == len(body):
                 raise _NotCanonical
-            type_name = toks[dash + 1]
-            for inst in toks[i:dash]:
+            type_name = body[dash + 1]
+            for inst in body[i:dash]:
                 objects[inst] = type_name
             total += dash - i
             i = dash + 2
@@ -466,12 +466,14 @@ def _canonical_objects(toks: tuple[str, ...], i: int, end: int) -> dict[str, str
     return objects
 
 
-def _canonical_decls(src: SourceText, toks: tuple[str, ...], i: int, end: int) -> tuple[ObjectDecl, ...]:
-    """``Problem.decls`` of a canonical parse (built on first read)."""
+def _canonical_decls(src: SourceText, body: tuple[str, ...], first: int) -> tuple[ObjectDecl, ...]:
+    """``Problem.decls`` of a canonical parse, built on first read; ``first``: the token index of
+    ``body[0]`` in the file."""
     groups = []
-    while i < end:
-        dash = toks.index("-", i, end)
-        groups.append((toks[i:dash], toks[dash + 1], i))
+    i = 0
+    while i < len(body):
+        dash = body.index("-", i)
+        groups.append((body[i:dash], body[dash + 1], first + i))
         i = dash + 2
     return make_decls(src, groups)
 
