@@ -236,8 +236,14 @@ def evaluate(
     frames: int = typer.Option(8, "--frames", min=1, help="Key frames rendered per scene."),
     seed: int = typer.Option(0, "--seed"),
     instruction: str = typer.Option("goal", "--instruction", help="goal (the goal in English) or name (activity name)."),
-    goal: str = typer.Option("retrieval", "--goal", help="retrieval or llm."),
-    llm: str | None = typer.Option(None, "--llm", help="Backend spec for --goal llm."),
+    goal: str = typer.Option("retrieval", "--goal", help="retrieval or llm (older name of --drafter)."),
+    llm: str | None = typer.Option(None, "--llm", help="Backend spec for --goal llm (older name of --planner)."),
+    drafter: str | None = typer.Option(
+        None, "--drafter", help="Who drafts the goal: retrieval, llm (the LLM under the scene's goal grammar, retrieved "
+                                "goals as examples) or hybrid (retrieval when its score is clear, else the LLM; a "
+                                "question when both pass with different goals)."),
+    planner: str | None = typer.Option(None, "--planner", help="Backend spec of the LLM drafter (--drafter llm|hybrid), "
+                                                               "e.g. openai:http://127.0.0.1:8742/v1."),
     robot: str = typer.Option("single", "--robot"),
     instructions: Path | None = typer.Option(
         None, "--instructions", help="JSONL of {activity, instruction, style?}: people's instructions instead of "
@@ -262,7 +268,11 @@ def evaluate(
     except ValueError as exc:
         fail(str(exc))
     tasks = tasks[:limit] if limit else tasks
-    config = _config(None, goal=goal, llm=llm, robot=robot, benchmarks=[benchmark.value])
+    if drafter is not None and drafter not in ("retrieval", "llm", "hybrid"):
+        fail("--drafter must be retrieval, llm or hybrid")
+    config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value])
+    if config.goal != "retrieval" and not config.llm:
+        fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:
         if sweep:
             fail("--sweep and --instructions do not combine")
@@ -305,6 +315,7 @@ def evaluate(
 def _eval_instructions(path: Path, benchmark: str, limit: int | None, out: Path | None, as_json: bool,
                        options) -> None:
     from symplan_core.perception.rigs.evaluation import (
+        HoldoutLeakError,
         InstructionFileError,
         evaluate_instructions,
         load_instructions,
@@ -317,7 +328,15 @@ def _eval_instructions(path: Path, benchmark: str, limit: int | None, out: Path 
     except InstructionFileError as exc:
         fail(str(exc))
     given = given[:limit] if limit else given
-    reports, summary = evaluate_instructions(given, options)
+    backend = _drafter_backend(options.perception)
+    try:
+        reports, summary = evaluate_instructions(given, options, goal_backend=backend)
+    except HoldoutLeakError as exc:
+        fail(str(exc))
+    finally:
+        if backend is not None:
+            backend.close()
+    summary["drafter"] = options.perception.goal
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
@@ -329,6 +348,18 @@ def _eval_instructions(path: Path, benchmark: str, limit: int | None, out: Path 
         print_json(summary)
         return
     typer.echo(style_markdown(summary))
+
+
+def _drafter_backend(config):
+    """One LLM backend for the whole evaluation (a loaded model is reused), or None for retrieval."""
+    if config.goal == "retrieval" or not config.llm:
+        return None
+    from symplan_core.llm import BackendSpecError, BackendUnavailableError, make_backend
+
+    try:
+        return make_backend(config.llm)
+    except (BackendSpecError, BackendUnavailableError) as exc:
+        fail(f"LLM backend {config.llm!r}: {exc}")
 
 
 @perceive_app.command("render")

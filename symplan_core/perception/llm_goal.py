@@ -3,11 +3,23 @@
 LLM output is data: the goal is cut out of the reply and read by the BDDL parser (inside a
 minimal problem whose other sections we write), never evaluated. A reply with no goal, or one
 that does not parse, is a draft with no goal and the parser's reason; the verifier rejects it.
+
+Two drafters:
+
+* :func:`draft_goal`: free decoding, the reply's first goal block is cut out (any backend);
+* :func:`draft_goal_constrained`: the reply is constrained by the scene's goal grammar
+  (:func:`symplan_core.perception.goal_grammar.goal_grammar`) through the backend's own
+  structured-output mechanism (:func:`symplan_core.llm.constrained.generate_constrained`), with
+  retrieved activities' goals as examples (:func:`goal_examples`; the caller's ``exclude`` keeps
+  held-out activities out of them). Every finished reply is a parseable, fully grounded goal; a
+  reply cut by the token budget is a draft with no goal and says so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from symplan_core.bddl import BDDLSyntaxError, Formula, Literal, parse_problem
 from symplan_core.bddl.vocabulary import vocabulary
@@ -34,6 +46,10 @@ class LLMDraft:
     goal: Formula | None
     reply: str
     reason: str = ""  # why there is no goal
+    examples: tuple[str, ...] = ()  # activities whose goals the prompt showed (bench/name)
+    grammar_bytes: int = 0  # size of the goal grammar the reply was constrained by (0: free)
+    completion_tokens: int | None = None
+    latency_s: float = 0.0
 
 
 def _backend(spec):
@@ -117,3 +133,98 @@ def judge(spec, bddl: str, instruction: str, max_tokens: int = 64) -> tuple[bool
     if first.upper().startswith("REJECT"):
         return False, first[6:].lstrip(" :") or "rejected without a reason", reply
     return False, f"the judge gave no verdict: {first[:120]!r}", reply
+
+
+DRAFT_SYSTEM = ("You turn a person's request to a household robot into the goal of a BEHAVIOR task, written in "
+                "BDDL as one line: (:goal (and ...)). Use only this scene's objects, written with a leading ?, "
+                "and the listed predicates. Quantify over a kind of object with (forall (?type - type) ...), "
+                "(exists (?type - type) ...) or (forpairs (?a - a) (?b - b) ...). The examples are goals of "
+                "similar tasks in other scenes: their object names are not this scene's.")
+#: Example goals longer than this (characters, compact form) are skipped: they cost prompt tokens
+#: and a small model copies their length.
+EXAMPLE_CHARS = 700
+
+
+@dataclass(frozen=True)
+class GoalExample:
+    activity: str  # bench/name
+    words: str  # the activity name in words
+    goal: str  # compact (:goal ...) text, omnigibson vocabulary
+
+
+def goal_examples(matches: Sequence[Any], k: int, exclude: Sequence[str] = ()) -> list[GoalExample]:
+    """The goals of the first ``k`` retrieved activities (``retrieval.Match`` list, best first) that
+    are not in ``exclude`` and not too long: the drafter's examples."""
+    from symplan_core.bddl.normalize import to_omnigibson
+    from symplan_core.perception.goal_grammar import compact_goal
+    from symplan_core.tasks import load_problem
+
+    out: list[GoalExample] = []
+    for match in matches:
+        if len(out) == k:
+            break
+        if match.task in exclude:
+            continue
+        text = compact_goal(to_omnigibson(load_problem(match.task)).goal)
+        if len(text) <= EXAMPLE_CHARS:
+            out.append(GoalExample(match.task, match.task.split("/", 1)[-1].replace("_", " "), text))
+    return out
+
+
+def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
+                   domain: str = "omnigibson") -> PlannerPrompt:
+    """The chat prompt of :func:`draft_goal_constrained`."""
+    from symplan_core.perception.goal_grammar import EXCLUDED_PREDICATES
+
+    by_type: dict[str, list[str]] = {}
+    for inst, typ in objects.items():
+        by_type.setdefault(typ, []).append("?" + inst)
+    vocab = vocabulary(domain)
+    predicates = ", ".join(f"{p}/{n}" for p, n in sorted(vocab.items()) if p not in EXCLUDED_PREDICATES)
+    lines = [f"Predicates (name/arity): {predicates}", ""]
+    if examples:
+        lines.append("Examples (other scenes):")
+        for ex in examples:
+            lines += [f"Request: {ex.words}", ex.goal]
+        lines.append("")
+    lines.append("Objects in this scene:")
+    lines += [f"{' '.join(insts)} - {typ}" for typ, insts in by_type.items()]
+    lines += ["", f"Request: {instruction}"]
+    return PlannerPrompt(messages=(ChatMessage("system", DRAFT_SYSTEM), ChatMessage("user", "\n".join(lines))))
+
+
+def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
+                           domain: str = "omnigibson", max_tokens: int = 256) -> LLMDraft:
+    """Draft the goal under the scene's goal grammar (see the module docstring). The typed decoding
+    errors (no structured-output mechanism, a rejected or ignored grammar) are raised as
+    :class:`PerceptionError`: a configuration fault, not a draft to judge."""
+    from symplan_core.llm.constrained import generate_constrained
+    from symplan_core.llm.decoding import DecodingError
+    from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar
+
+    try:
+        grammar = goal_grammar(objects, domain)
+    except GoalGrammarError as exc:
+        return LLMDraft(None, "", f"no goal grammar for this scene: {exc}")
+    names = tuple(ex.activity for ex in examples)
+    backend = _backend(spec)
+    try:
+        completion = generate_constrained(backend, drafter_prompt(objects, instruction, examples, domain),
+                                          grammar.text, Sampling(temperature=0.0, max_tokens=max_tokens))
+    except DecodingError as exc:
+        raise PerceptionError(f"the goal drafter cannot decode under the goal grammar: {exc}") from exc
+    finally:
+        if isinstance(spec, str):
+            backend.close()
+    def drafted(goal: Formula | None, reason: str = "") -> LLMDraft:
+        return LLMDraft(goal, completion.text, reason, names, grammar.size_bytes, completion.completion_tokens,
+                        completion.latency_s)
+
+    if completion.error:
+        return drafted(None, f"the LLM backend failed: {completion.error}")
+    if completion.finish_reason == "length":
+        return drafted(None, f"the LLM goal was cut at {max_tokens} tokens before it closed")
+    try:
+        return drafted(parse_goal(completion.text, objects, domain))
+    except BDDLSyntaxError as exc:  # the grammar admits only parseable goals: a bug if it happens
+        return drafted(None, f"LLM goal does not parse: {exc.message}")

@@ -46,8 +46,15 @@ class PerceptionConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    goal: Lit["retrieval", "llm"] = "retrieval"
-    llm: str | None = Field(default=None, description="backend spec drafting the goal when goal='llm'")
+    goal: Lit["retrieval", "llm", "hybrid"] = "retrieval"
+    llm: str | None = Field(default=None, description="backend spec drafting the goal when goal='llm' or 'hybrid'")
+    llm_decoding: Lit["grammar", "free"] = Field(
+        default="grammar", description="grammar: the LLM writes under the scene's goal grammar, with retrieved goals "
+                                       "as examples; free: unconstrained reply, its first goal block is read")
+    llm_examples: int = Field(default=3, ge=0, le=10, description="retrieved activities' goals shown to the LLM")
+    hybrid_clear: float = Field(
+        default=0.9, ge=0, description="hybrid: a retrieval score at least this high is taken as it is; below it the "
+                                       "LLM drafts too, and when both pass with different goals a question is asked")
     judge: str | None = Field(default=None, description="backend spec of the optional LLM-judge axis")
     benchmarks: tuple[str, ...] = ("b1k", "b100")  # retrieval corpus
     exclude_activities: tuple[str, ...] = Field(
@@ -56,7 +63,7 @@ class PerceptionConfig(BaseModel):
     robot: Lit["single", "dual"] = "single"
     problem_name: str | None = None
     plan_budget_s: float = Field(default=5.0, gt=0)
-    llm_max_tokens: int = Field(default=256, ge=1)
+    llm_max_tokens: int = Field(default=320, ge=1)
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
@@ -279,6 +286,8 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
     frames = list(frames)
     _check_inputs(frames, instruction, intrinsics)
     _check_specs(config)
+    if config.goal != "retrieval" and not config.llm and goal_backend is None:
+        raise PerceptionError(f"goal={config.goal!r} needs an LLM backend spec (config.llm)")
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -301,7 +310,11 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         raise NoDetectionsError("objects were detected but none could be placed in 3-D: "
                                 + "; ".join(lift_notes[:5]))
     lap("lift")
-    drafts = _drafts(observed, instruction, config, goal_backend, choice)
+    source = "retrieval" if config.goal == "hybrid" else config.goal
+    drafts = _drafts(observed, instruction, config, goal_backend, choice, source)
+    hybrid_llm: Draft | None = None
+    if config.goal == "hybrid" and choice is None and not _clear(drafts[0], config):
+        hybrid_llm = _drafts(observed, instruction, config, goal_backend, None, "llm")[0]
     lap("relations_and_goal")
     judge = None
     if config.judge or judge_backend is not None:
@@ -314,9 +327,10 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
     mentioned = mentioned_synsets(instruction) if config.check_instruction_objects else []
 
     def verified(draft: Draft) -> PerceptionResult:
-        activity = draft.goal_info.get("activity") if config.goal == "retrieval" else None
+        curated = draft.goal_info.get("source") == "retrieval"
+        activity = draft.goal_info.get("activity") if curated else None
         types = frozenset(to_omnigibson(load_problem(activity)).objects.values()) if activity else frozenset()
-        facts = DraftFacts(draft.sources, mentioned, draft.goal_reason, curated_goal=config.goal == "retrieval",
+        facts = DraftFacts(draft.sources, mentioned, draft.goal_reason, curated_goal=curated,
                            wanted=draft.wanted, activity=activity, activity_types=types)
         verdicts, plan, loads = verify_draft(draft.problem, facts, config.robot, config.plan_budget_s, judge)
         accepted = all(v.passed is True for v in verdicts)
@@ -325,8 +339,12 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         bddl = write_problem(draft.problem) if draft.problem is not None else None
         return PerceptionResult(accepted, draft.problem, bddl, verdicts, provenance, loads, plan, timings)
 
-    result = verified(drafts[0])
-    clarification = _clarify(result, drafts, verified, config)
+    clarification: Clarification | None
+    if hybrid_llm is not None:
+        result, clarification = _hybrid(verified(hybrid_llm), hybrid_llm, verified(drafts[0]), drafts[0])
+    else:
+        result = verified(drafts[0])
+        clarification = _clarify(result, drafts, verified, config)
     lap("verify")
     if clarification is not None:  # a new result: the first candidate keeps its own (accepted or not)
         from dataclasses import replace
@@ -334,6 +352,43 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         result = replace(result, accepted=False, clarification=clarification,
                          provenance={**result.provenance, "clarification": clarification.to_json()})
     return result
+
+
+def _clear(draft: Draft, config: PerceptionConfig) -> bool:
+    """Hybrid drafting: retrieval's best match scores high enough to be taken without the LLM."""
+    score = draft.goal_info.get("score")
+    return score is not None and score >= config.hybrid_clear
+
+
+def _hybrid(llm: PerceptionResult, llm_draft: Draft, retrieved: PerceptionResult,
+            retrieved_draft: Draft) -> tuple[PerceptionResult, Clarification | None]:
+    """Hybrid drafting when retrieval is not clear (docs/perception.md): the LLM's draft and
+    retrieval's best draft are both verified.
+
+    * both pass with the same goal, or only the LLM's passes: the LLM's draft;
+    * both pass with different goals: a question with both (``llm-retrieval-disagree``);
+    * only retrieval's passes: a question with that one candidate (``unconfirmed``): an unclear
+      retrieval the LLM does not confirm is asked about, not done (a question is better than a
+      wrong goal);
+    * neither passes: the LLM's rejection, with its reasons.
+    """
+    best = retrieved_draft.goal_info.get("activity")
+    llm.provenance["goal"]["hybrid"] = {"retrieved": best, "score": retrieved_draft.goal_info.get("score"),
+                                        "retrieval_accepted": retrieved.accepted}
+    if llm.accepted and (not retrieved.accepted or _goal_key(llm_draft) == _goal_key(retrieved_draft)):
+        return llm, None
+    if not retrieved.accepted:
+        return llm, None
+    listed = ([(llm_draft, llm, "llm")] if llm.accepted else []) + [(retrieved_draft, retrieved, best)]
+    candidates = [Candidate(i, activity, d.goal_info.get("score"), _goal_words(d), r)
+                  for i, (d, r, activity) in enumerate(listed, 1)]
+    if llm.accepted:
+        why = "llm-retrieval-disagree"
+        question = "Which do you mean? " + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates)
+    else:
+        why = "unconfirmed"
+        question = f"Do you mean (1) {candidates[0].goal_text}?"
+    return (llm if llm.accepted else retrieved), Clarification(question, why, candidates)
 
 
 def _close(draft: Draft, first: Draft, margin: float) -> bool:
@@ -417,18 +472,20 @@ class Draft:
 
 
 def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig, goal_backend: Any = None,
-            choice: str | None = None) -> list[Draft]:
+            choice: str | None = None, source: str = "retrieval") -> list[Draft]:
     """The preferred draft first, then the other candidate readings (retrieval: the other
-    retrieved activities whose goal objects were all seen, best score first)."""
+    retrieved activities whose goal objects were all seen, best score first; ``source='llm'``:
+    the one LLM draft)."""
     from dataclasses import replace
 
-    from symplan_core.perception.llm_goal import draft_goal
+    from symplan_core.perception.llm_goal import draft_goal, draft_goal_constrained, goal_examples
     from symplan_core.perception.regrounding import reground
     from symplan_core.perception.retrieval import activity_index
     from symplan_core.tasks import load_problem
 
     seen_synsets = {o.synset for o in observed if o.synset}
-    matches = activity_index(config.benchmarks).search(instruction, seen_synsets, k=5, exclude=config.exclude_activities)
+    matches = activity_index(config.benchmarks).search(instruction, seen_synsets, k=max(5, config.llm_examples),
+                                                        exclude=config.exclude_activities)
     if choice is not None:
         matches = [m for m in matches if choice in (m.task, m.task.split("/", 1)[1])] or \
             [m for m in activity_index(config.benchmarks).search(instruction, seen_synsets, k=10 ** 6,
@@ -438,7 +495,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             raise PerceptionError(f"the answer {choice!r} names no activity of the retrieval corpus")
     top = matches[0] if matches else None
     activity_problem = load_problem(top.task) if top else None
-    domain = config.domain or (activity_problem.domain if activity_problem and config.goal == "retrieval"
+    domain = config.domain or (activity_problem.domain if activity_problem and source == "retrieval"
                                else "omnigibson")
     named = _instances(observed, domain)
     found = infer_relations(named.regions, config.relations)
@@ -452,7 +509,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             observed_init.append(lit)
             regions_of[lit] = []
         regions_of[lit] = sorted({*regions_of[lit], *rel.regions})
-    base_info: dict[str, Any] = {"source": config.goal,
+    base_info: dict[str, Any] = {"source": source,
                                  "candidates": [{"activity": m.task, "score": round(m.score, 4),
                                                  "text": round(m.text_score, 4), "objects": round(m.object_score, 4)}
                                                 for m in matches]}
@@ -470,13 +527,19 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         return Draft(problem, sources, draft_instances, written_sources, written_regions, info, goal_reason, list(notes),
                      dict(wanted or {}))
 
-    if config.goal != "retrieval":
+    if source != "retrieval":
         backend = goal_backend or config.llm
         if not backend:
-            raise PerceptionError("goal='llm' needs an LLM backend spec (config.llm)")
+            raise PerceptionError(f"goal={config.goal!r} needs an LLM backend spec (config.llm)")
         objects, init = dict(named.seen), observed_init
-        llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens)
-        info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply}
+        if config.llm_decoding == "free":
+            llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens)
+        else:  # held-out activities are not in ``matches`` (exclude): never an example
+            examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
+            llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens)
+        info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,
+                "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
+                "completion_tokens": llm.completion_tokens, "llm_seconds": round(llm.latency_s, 3)}
         return [finish(config.problem_name or "perceived-0", objects, {inst: "detection" for inst in objects}, init,
                        llm.goal, {lit: "observed" for lit in init}, regions_of, named, info, llm.reason)]
     if activity_problem is None:

@@ -15,7 +15,7 @@ def _run(scene, reply: str, judge_reply: str | None = None, **config):
     goal_backend = FunctionBackend(lambda prompt: reply, name="scripted")
     judge_backend = FunctionBackend(lambda prompt: judge_reply, name="judge") if judge_reply is not None else None
     return perceive(scene.frames(2), INSTRUCTION, make_detector("fiducial", fiducial_map=scene.fiducial_map),
-                    scene.intrinsics, PerceptionConfig(benchmarks=("b1k",), goal="llm", **config),
+                    scene.intrinsics, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free", **config),
                     goal_backend=goal_backend, judge_backend=judge_backend)
 
 
@@ -66,7 +66,7 @@ def test_smollm2_drafts_a_goal_that_the_verifier_rejects_with_reasons(car_scene)
     if locate_model("smollm2") is None:
         pytest.skip("SmolLM2 is not installed (symplan models install smollm2)")
     config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm="transformers:smollm2?device=cpu&dtype=float32",
-                              llm_max_tokens=40)
+                              llm_max_tokens=40, llm_decoding="free")
     result = perceive(car_scene.frames(2), INSTRUCTION, make_detector("fiducial", fiducial_map=car_scene.fiducial_map),
                       car_scene.intrinsics, config)
     reply = result.provenance["goal"]["reply"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import Any
 from typing import Literal as Lit
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,6 +41,10 @@ from symplan_core.prompts import goal_to_english
 from symplan_core.tasks import load_problem
 
 CORE_F1 = 0.9
+
+
+class HoldoutLeakError(PerceptionError, RuntimeError):
+    """In ``--holdout`` the evaluated activity reached the drafter (an example or the retrieved goal)."""
 
 
 class InstructionFileError(PerceptionError, ValueError):
@@ -166,6 +171,9 @@ class TaskReport:
     candidates: list[str] = field(default_factory=list)
     answer: str | None = None
     resolved: bool = False
+    #: Who drafted the chosen goal (retrieval | llm) and the activities shown to the LLM as examples.
+    drafted_by: str = ""
+    examples: list[str] = field(default_factory=list)
     core_agreement: bool = False
     min_tag_px: int = 0
     seconds: float = 0.0
@@ -221,9 +229,13 @@ def _renamed(problem: Problem, rename: dict[str, str]) -> Problem:
 
 
 def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction | None = None,
-                  rendered: tuple | None = None) -> TaskReport:
+                  rendered: tuple | None = None, goal_backend: Any = None) -> TaskReport:
     """Render, perceive, compare. ``given``: a person's instruction instead of one made from the
-    task; ``rendered``: (scene, frames) already made for this activity (several instructions)."""
+    task; ``rendered``: (scene, frames) already made for this activity (several instructions);
+    ``goal_backend``: a built LLM backend for ``goal=llm|hybrid`` (one loaded model for the run).
+
+    With ``holdout`` the evaluated activity must never reach the drafter's examples: if it did, the
+    run stops with a :class:`HoldoutLeakError` (a fault of the harness, not a result)."""
     started = time.perf_counter()
     task = f"{options.benchmark}/{activity}"
     released = load_problem(task)
@@ -234,7 +246,7 @@ def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction |
     report.min_tag_px = scene.min_tag_pixels()
     try:
         result = perceive(frames, instruction, FiducialDetector(scene.fiducial_map), scene.intrinsics,
-                          options.config_for(task))
+                          options.config_for(task), goal_backend=goal_backend)
     except Exception as exc:  # noqa: BLE001 - a typed perception error is this task's result
         report.error = f"{type(exc).__name__}: {exc}"
         report.seconds = time.perf_counter() - started
@@ -243,6 +255,13 @@ def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction |
     report.verdicts = {v.axis: v.passed for v in result.verdicts}
     report.reasons = result.reasons
     report.retrieved = result.provenance["goal"].get("activity")
+    report.drafted_by = str(result.provenance["goal"].get("source", ""))
+    candidates = result.clarification.candidates if result.clarification else []
+    shown = [str(e) for res in [result, *(c.result for c in candidates)] for e in res.provenance["goal"].get("examples", ())]
+    shown += [str(c.activity) for c in candidates]
+    report.examples = [str(e) for e in result.provenance["goal"].get("examples", ())]
+    if options.holdout and (task in shown or report.retrieved == task):
+        raise HoldoutLeakError(f"{task} reached the drafter in --holdout (examples {shown}, retrieved {report.retrieved})")
     truth = released_names(result.provenance, scene.truth)
     ref = to_omnigibson(released)
     if result.problem is not None:
@@ -344,7 +363,8 @@ def evaluate(activities: list[str], options: EvalOptions,
 
 
 def evaluate_instructions(given: list[GivenInstruction], options: EvalOptions,
-                          progress: Callable[[TaskReport], None] | None = None) -> tuple[list[TaskReport], dict]:
+                          progress: Callable[[TaskReport], None] | None = None,
+                          goal_backend: Any = None) -> tuple[list[TaskReport], dict]:
     """Every given instruction on its activity's rendered scene (rendered once per activity)."""
     reports: list[TaskReport] = []
     rendered: dict[str, tuple] = {}
@@ -352,7 +372,7 @@ def evaluate_instructions(given: list[GivenInstruction], options: EvalOptions,
         if item.activity not in rendered:
             rendered.clear()  # one scene's frames at a time
             rendered[item.activity] = _render(load_problem(f"{options.benchmark}/{item.activity}"), options)
-        report = evaluate_task(item.activity, options, item, rendered[item.activity])
+        report = evaluate_task(item.activity, options, item, rendered[item.activity], goal_backend)
         reports.append(report)
         if progress:
             progress(report)
@@ -376,6 +396,7 @@ def by_style(reports: list[TaskReport]) -> dict[str, dict]:
             "retrieved_equivalent": sum(r.goal_equivalent for r in rs),
             "asked": sum(r.asked for r in rs),
             "asked_resolved": sum(r.resolved for r in rs),
+            "llm_drafted": sum(r.drafted_by == "llm" for r in rs),
         }
     return out
 
@@ -385,7 +406,8 @@ STYLE_ROWS = (("accepted", "accepted"), ("accepted_equivalent", "accepted and go
               ("accepted_wrong", "**accepted but wrong** (plan fails the released goal)"),
               ("asked", "asked a clarification question"),
               ("asked_resolved", "asked, and the simulated answer resolved it"),
-              ("retrieved_equivalent", "drafted goal equivalent (accepted or not)"))
+              ("retrieved_equivalent", "drafted goal equivalent (accepted or not)"),
+              ("llm_drafted", "goal drafted by the LLM (llm, hybrid)"))
 
 
 def style_markdown(summary: dict) -> str:
