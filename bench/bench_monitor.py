@@ -93,7 +93,7 @@ def run_episode(activity: str, fault_rate: float, noise: Any, rng: random.Random
     from symplan_core.perception.rigs.evaluation import instruction_for
     from symplan_core.planners.reference_backend import make_planner_backend
     from symplan_core.runtime.config import ExecutionSection, PerceptionSection, RuntimeConfig
-    from symplan_core.runtime.monitor import Verdict, monitor_for
+    from symplan_core.runtime.monitor import EffectVerdict, monitor_for
     from symplan_core.runtime.session import Outcome, PlanningSession
     from symplan_core.runtime.sources import BddlSceneSource, CameraSceneSource, TaskRequest, write_problem
     from symplan_core.sim.world import WorldCamera, execute, world_problem
@@ -140,7 +140,7 @@ def run_episode(activity: str, fault_rate: float, noise: Any, rng: random.Random
 
     def on_check(sub: Any, check: Any) -> None:
         fault, visible = faults[(sub.plan_id, sub.index)]
-        caught = check.verdict is Verdict.CONTRADICTED
+        caught = check.verdict is EffectVerdict.CONTRADICTED
         stats["latency_ms"].append((check.latency_s - feed.render_s) * 1000)
         if fault == "none":
             stats["true"][check.verdict.value] += 1

@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # the vision extra: imported by the methods that perceive
     from symplan_core.perception import Detector
     from symplan_core.perception.pipeline import SceneSnapshot
 
-__all__ = ["ExecutionMonitor", "IdentityMap", "LiteralCheck", "MonitorResult", "Perceived", "Verdict",
+__all__ = ["EffectVerdict", "ExecutionMonitor", "IdentityMap", "LiteralCheck", "MonitorResult", "Perceived",
            "check_effects", "monitor_enabled", "parse_literal", "reground"]
 
 # What vision can tell apart (docs/architecture.md, "Execution monitoring").
@@ -57,7 +57,7 @@ AGENT_SIDE = frozenset({"holding", "grasped", "near", "future", "real"})
 AGENT_SYNSET = "agent.n.01"
 
 
-class Verdict(Enum):
+class EffectVerdict(Enum):
     CONFIRMED = "confirmed"
     CONTRADICTED = "contradicted"
     UNOBSERVABLE = "unobservable"
@@ -67,7 +67,7 @@ class Verdict(Enum):
 class LiteralCheck:
     literal: str  # "(ontop a b)" as the subgoal names it
     expected: bool  # True: an add literal, False: a delete literal
-    verdict: Verdict
+    verdict: EffectVerdict
     why: str
 
     def line(self) -> str:
@@ -79,7 +79,7 @@ class LiteralCheck:
 class MonitorResult:
     """The verdict on one SUCCEEDED subgoal, with each literal's check."""
 
-    verdict: Verdict
+    verdict: EffectVerdict
     checks: tuple[LiteralCheck, ...] = ()
     reason: str = ""
     latency_s: float = 0.0  # from the report to the verdict (waiting for frames + perception)
@@ -127,62 +127,62 @@ def _support_like(pred: str) -> str | None:
 
 
 def _check(pred: str, args: tuple[str, ...], expected: bool, seen: Perceived,
-           tracked: set[str]) -> tuple[Verdict, str]:
+           tracked: set[str]) -> tuple[EffectVerdict, str]:
     if pred in AGENT_SIDE or any(a in seen.agents for a in args):
-        return Verdict.UNOBSERVABLE, "about the robot itself"
+        return EffectVerdict.UNOBSERVABLE, "about the robot itself"
     untracked = [a for a in args if a not in tracked]
     if untracked:
-        return Verdict.UNOBSERVABLE, f"{', '.join(untracked)} not tracked by the camera"
+        return EffectVerdict.UNOBSERVABLE, f"{', '.join(untracked)} not tracked by the camera"
     relation = _support_like(pred)
     if relation is not None and len(args) == 2:
         obj, target = args
         if obj not in seen.seen:
-            return Verdict.UNOBSERVABLE, f"{obj} not seen"
+            return EffectVerdict.UNOBSERVABLE, f"{obj} not seen"
         actual = seen.support.get(obj)
         if expected:
             if actual == (relation, target) or (relation == "inside" and seen.holds("inside", args)):
-                return Verdict.CONFIRMED, f"{obj} seen {relation} {target}"
+                return EffectVerdict.CONFIRMED, f"{obj} seen {relation} {target}"
             if actual is None:
-                return Verdict.UNOBSERVABLE, f"{obj} seen but its support was not"
-            return Verdict.CONTRADICTED, f"{obj} seen {actual[0]} {actual[1]}"
+                return EffectVerdict.UNOBSERVABLE, f"{obj} seen but its support was not"
+            return EffectVerdict.CONTRADICTED, f"{obj} seen {actual[0]} {actual[1]}"
         if actual == (relation, target) or seen.holds(relation, args):
-            return Verdict.CONTRADICTED, f"{obj} still seen {relation} {target}"
+            return EffectVerdict.CONTRADICTED, f"{obj} still seen {relation} {target}"
         if actual is None:
-            return Verdict.UNOBSERVABLE, f"{obj} seen but its support was not"
-        return Verdict.CONFIRMED, f"{obj} seen {actual[0]} {actual[1]}"
+            return EffectVerdict.UNOBSERVABLE, f"{obj} seen but its support was not"
+        return EffectVerdict.CONFIRMED, f"{obj} seen {actual[0]} {actual[1]}"
     if pred == "nextto" and len(args) == 2:
         a, b = args
         if a not in seen.seen or b not in seen.seen:
-            return Verdict.UNOBSERVABLE, f"{a if a not in seen.seen else b} not seen"
+            return EffectVerdict.UNOBSERVABLE, f"{a if a not in seen.seen else b} not seen"
         if seen.holds("nextto", args) == expected:
-            return Verdict.CONFIRMED, "seen " + ("next to each other" if expected else "apart")
+            return EffectVerdict.CONFIRMED, "seen " + ("next to each other" if expected else "apart")
         if not expected:
-            return Verdict.CONTRADICTED, "still seen next to each other"
+            return EffectVerdict.CONTRADICTED, "still seen next to each other"
         # Next to something means on its support: a different support contradicts it, the same
         # one with a gap wider than the relation's threshold is not decisive.
         sa, sb = seen.support.get(a), seen.support.get(b)
         if sa is not None and sb is not None and sa[1] != sb[1] and sa[1] != b and sb[1] != a:
-            return Verdict.CONTRADICTED, f"{a} seen {sa[0]} {sa[1]}, {b} {sb[0]} {sb[1]}"
-        return Verdict.UNOBSERVABLE, "on the same support, not within the next-to gap"
+            return EffectVerdict.CONTRADICTED, f"{a} seen {sa[0]} {sa[1]}, {b} {sb[0]} {sb[1]}"
+        return EffectVerdict.UNOBSERVABLE, "on the same support, not within the next-to gap"
     if pred in SUBSTANCE_STATES and len(args) == 2:
         obj, stuff = args
         if obj not in seen.seen:
-            return Verdict.UNOBSERVABLE, f"{obj} not seen"
+            return EffectVerdict.UNOBSERVABLE, f"{obj} not seen"
         if seen.holds(pred, args):
-            return (Verdict.CONFIRMED, f"{stuff} seen on {obj}") if expected else \
-                (Verdict.CONTRADICTED, f"{stuff} still seen on {obj}")
+            return (EffectVerdict.CONFIRMED, f"{stuff} seen on {obj}") if expected else \
+                (EffectVerdict.CONTRADICTED, f"{stuff} still seen on {obj}")
         if not expected:
-            return Verdict.CONFIRMED, f"{obj} seen without {stuff}"
+            return EffectVerdict.CONFIRMED, f"{obj} seen without {stuff}"
         if stuff in seen.seen:  # the detector sees that substance elsewhere, not on obj
-            return Verdict.CONTRADICTED, f"{obj} seen without {stuff}"
-        return Verdict.UNOBSERVABLE, f"{stuff} not seen anywhere"
+            return EffectVerdict.CONTRADICTED, f"{obj} seen without {stuff}"
+        return EffectVerdict.UNOBSERVABLE, f"{stuff} not seen anywhere"
     if pred in seen.predicates:
         if not all(a in seen.seen for a in args):
-            return Verdict.UNOBSERVABLE, "not seen"
+            return EffectVerdict.UNOBSERVABLE, "not seen"
         if seen.holds(pred, args) == expected:
-            return Verdict.CONFIRMED, "seen" if expected else "seen false"
-        return Verdict.CONTRADICTED, "seen false" if expected else "still seen"
-    return Verdict.UNOBSERVABLE, f"no detector or state source reports ({pred} ...)"
+            return EffectVerdict.CONFIRMED, "seen" if expected else "seen false"
+        return EffectVerdict.CONTRADICTED, "seen false" if expected else "still seen"
+    return EffectVerdict.UNOBSERVABLE, f"no detector or state source reports ({pred} ...)"
 
 
 def _moved(before: Perceived, seen: Perceived, movable: set[str], tracked: set[str]) -> list[LiteralCheck]:
@@ -195,7 +195,7 @@ def _moved(before: Perceived, seen: Perceived, movable: set[str], tracked: set[s
             continue
         if link[1] in movable and now[1] in movable:
             continue  # resting on what the subgoal moves, under another name of the same support
-        out.append(LiteralCheck(f"({link[0]} {obj} {link[1]})", True, Verdict.CONTRADICTED,
+        out.append(LiteralCheck(f"({link[0]} {obj} {link[1]})", True, EffectVerdict.CONTRADICTED,
                                 f"{obj} moved though the subgoal does not move it: seen {now[0]} {now[1]}"))
     return out
 
@@ -217,7 +217,7 @@ def _unmoved(expected: Sequence[str], before: Perceived, seen: Perceived, tracke
         # support checks' to judge, and a renderer may re-lay a scene out around a moved thing.
         if a is not None and b is not None and math.dist(a, b) < STILL_M \
                 and seen.support.get(obj) in (None, before.support.get(obj)):
-            out.append(LiteralCheck(f"(moved {obj})", True, Verdict.CONTRADICTED,
+            out.append(LiteralCheck(f"(moved {obj})", True, EffectVerdict.CONTRADICTED,
                                     f"{obj} seen where it was before the subgoal (it did not move)"))
     return out
 
@@ -239,15 +239,15 @@ def check_effects(expected_add: Sequence[str], expected_del: Sequence[str], seen
     if before is not None:
         checks += _moved(before, seen, set(movable), tracked_set)
         checks += _unmoved([*expected_add, *expected_del], before, seen, tracked_set)
-    contradicted = [c for c in checks if c.verdict is Verdict.CONTRADICTED]
+    contradicted = [c for c in checks if c.verdict is EffectVerdict.CONTRADICTED]
     if contradicted:
-        return MonitorResult(Verdict.CONTRADICTED, tuple(checks),
+        return MonitorResult(EffectVerdict.CONTRADICTED, tuple(checks),
                              "; ".join(f"expected {'' if c.expected else 'not '}{c.literal}, but {c.why}"
                                        for c in contradicted), seen=tuple(sorted(seen.seen)))
-    if any(c.verdict is Verdict.CONFIRMED for c in checks):
-        return MonitorResult(Verdict.CONFIRMED, tuple(checks), "; ".join(
-            c.line() for c in checks if c.verdict is Verdict.CONFIRMED), seen=tuple(sorted(seen.seen)))
-    return MonitorResult(Verdict.UNOBSERVABLE, tuple(checks),
+    if any(c.verdict is EffectVerdict.CONFIRMED for c in checks):
+        return MonitorResult(EffectVerdict.CONFIRMED, tuple(checks), "; ".join(
+            c.line() for c in checks if c.verdict is EffectVerdict.CONFIRMED), seen=tuple(sorted(seen.seen)))
+    return MonitorResult(EffectVerdict.UNOBSERVABLE, tuple(checks),
                          "no expected effect is observable" if not checks else
                          "; ".join(f"{c.literal}: {c.why}" for c in checks), seen=tuple(sorted(seen.seen)))
 
@@ -403,7 +403,7 @@ class ExecutionMonitor:
         self.detector_error = detector_error
         self.identities = IdentityMap({})
         self.previous: Perceived | None = None  # the last snapshot of this goal (what "moved" compares with)
-        self.counts = {v.value: 0 for v in Verdict}
+        self.counts = {v.value: 0 for v in EffectVerdict}
         self.last: MonitorResult | None = None
         self.last_snapshot: tuple[SceneSnapshot, dict[str, str]] | None = None
         self._lock = threading.Lock()
@@ -422,13 +422,13 @@ class ExecutionMonitor:
         a look that judges no subgoal (not counted in :attr:`counts`)."""
         ex = self.execution
         if self.detector is None:
-            return self._done(MonitorResult(Verdict.UNOBSERVABLE, reason="camera monitoring has no detector: "
+            return self._done(MonitorResult(EffectVerdict.UNOBSERVABLE, reason="camera monitoring has no detector: "
                                             + (self.detector_error or "unavailable")), since, record), None
         try:
             frames, intrinsics = self.feed.frames_after(since + ex.monitor_settle_s, ex.monitor_frames,
                                                         ex.monitor_wait_s, should_cancel)
         except CameraUnavailable as exc:
-            return self._done(MonitorResult(Verdict.UNOBSERVABLE, reason=f"no fresh frames: {exc}"), since,
+            return self._done(MonitorResult(EffectVerdict.UNOBSERVABLE, reason=f"no fresh frames: {exc}"), since,
                               record), None
         result, seen = self.check_frames(expected_add, expected_del, frames, intrinsics, movable)
         return self._done(result, since, record), seen
@@ -444,7 +444,7 @@ class ExecutionMonitor:
         try:
             snapshot = observe_scene(frames, self.detector, intrinsics, PerceptionConfig())
         except PerceptionError as exc:
-            return MonitorResult(Verdict.UNOBSERVABLE, reason=f"perception failed: {exc}", frames=len(frames)), None
+            return MonitorResult(EffectVerdict.UNOBSERVABLE, reason=f"perception failed: {exc}", frames=len(frames)), None
         names, seen = self.identities.name(snapshot)
         with self._lock:
             self.last_snapshot = (snapshot, names)

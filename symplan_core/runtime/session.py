@@ -29,7 +29,7 @@ from symplan_core.prompts import build_prompt
 from symplan_core.prompts.builder import Variant
 from symplan_core.runtime.clarify import AnswerRejected, OpenQuestion, Question
 from symplan_core.runtime.config import EngineSection, ExecutionSection, PlannerSection, RuntimeConfig
-from symplan_core.runtime.monitor import ExecutionMonitor, MonitorResult, Verdict, reground
+from symplan_core.runtime.monitor import EffectVerdict, ExecutionMonitor, MonitorResult, reground
 from symplan_core.runtime.repair import repair_sample
 from symplan_core.runtime.sources import ClarificationNeeded, Scene, SceneError, SceneSource, TaskRequest
 
@@ -334,7 +334,7 @@ class PlanningSession:
             on_check(sub, check)
         feedback("monitoring", attempt, f"{where} -> {check.verdict.value.upper()}: {check.reason}",
                  sub.index, sub.count)
-        if check.verdict is not Verdict.CONTRADICTED or seen is None:
+        if check.verdict is not EffectVerdict.CONTRADICTED or seen is None:
             return None
         changes = reground(state, seen, task) + _forget_reach(state)
         return (f"subgoal {sub.index} {sub.text} reported SUCCEEDED but the camera contradicts it: {check.reason}"

@@ -14,9 +14,9 @@ from symplan_core.training.batch import (
 from symplan_core.training.length import LengthBatch, LengthConfig, LengthShaper
 from symplan_core.training.rewards import (
     FORMAT_PENALTY,
+    EngineVerdict,
     RewardDataError,
     TaskScorer,
-    Verdict,
     answer_reward,
     answer_reward_value,
     format_reward,
@@ -24,7 +24,7 @@ from symplan_core.training.rewards import (
 )
 
 __all__ = [
-    "FORMAT_PENALTY", "BatchRewarder", "LengthBatch", "LengthConfig", "LengthShaper", "RewardDataError",
-    "ScoredBatch", "TaskScorer", "Verdict", "answer_reward", "answer_reward_value", "format_reward",
+    "FORMAT_PENALTY", "BatchRewarder", "EngineVerdict", "LengthBatch", "LengthConfig", "LengthShaper",
+    "RewardDataError", "ScoredBatch", "TaskScorer", "answer_reward", "answer_reward_value", "format_reward",
     "informative_groups", "overlong_penalty", "scaled_overlong_buffer", "strict_pass_reward",
 ]

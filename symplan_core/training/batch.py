@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from symplan_core.training.length import LengthBatch, LengthConfig, LengthShaper
-from symplan_core.training.rewards import SCORER, TaskScorer, Verdict, completion_text
+from symplan_core.training.rewards import SCORER, EngineVerdict, TaskScorer, completion_text
 
 #: The paper's overlong shaping: a 1048-token buffer below an 8192-token maximum, factor 1.0.
 PAPER_MAX_RESPONSE, PAPER_OVERLONG_BUFFER = 8192, 1048
@@ -42,7 +42,7 @@ def informative_groups(rewards: Sequence[float], group_size: int, tol: float = 1
 
 @dataclass
 class ScoredBatch:
-    verdicts: list[Verdict]
+    verdicts: list[EngineVerdict]
     format: list[float]
     answer: list[float]
     length: LengthBatch
@@ -78,7 +78,7 @@ class BatchRewarder:
     def score(self, completions: Sequence[Any], lengths: Sequence[int], group_ids: Sequence[Hashable],
               bddl: Sequence[str], robot: Sequence[str] | None = None, action_set: Sequence[str] | None = None,
               ids: Sequence[str] | None = None, task_keys: Sequence[str] | None = None,
-              verdicts: Sequence[Verdict] | None = None) -> ScoredBatch:
+              verdicts: Sequence[EngineVerdict] | None = None) -> ScoredBatch:
         """Score a whole batch; ``verdicts`` may be passed when already computed (same order)."""
         texts = [completion_text(c) for c in completions]
         found = list(verdicts) if verdicts is not None else self.scorer.batch(texts, bddl, robot, action_set, ids)

@@ -13,16 +13,16 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from symplan_core.training.rewards import RewardDataError, TaskScorer, Verdict, completion_text
+from symplan_core.training.rewards import EngineVerdict, RewardDataError, TaskScorer, completion_text
 
 _WORKER_SCORER: TaskScorer | None = None
 
 
-def _score_shard(jobs: list[tuple[str, str, str | None, str, list[str]]]) -> list[list[Verdict] | str]:
+def _score_shard(jobs: list[tuple[str, str, str | None, str, list[str]]]) -> list[list[EngineVerdict] | str]:
     global _WORKER_SCORER
     if _WORKER_SCORER is None:
         _WORKER_SCORER = TaskScorer()
-    out: list[list[Verdict] | str] = []
+    out: list[list[EngineVerdict] | str] = []
     for bddl, robot, actions, row_id, texts in jobs:
         try:
             out.append([_WORKER_SCORER.verdict(bddl, robot, actions, t, row_id) for t in texts])
@@ -51,7 +51,7 @@ class ShardedScorer:
         self.close()
 
     def batch(self, completions: Sequence[Any], bddl: Sequence[str], robot: Sequence[str] | None = None,
-              action_set: Sequence[str] | None = None, ids: Sequence[str] | None = None) -> list[Verdict]:
+              action_set: Sequence[str] | None = None, ids: Sequence[str] | None = None) -> list[EngineVerdict]:
         n = len(completions)
         if len(bddl) != n:
             raise RewardDataError(f"{n} completions but {len(bddl)} 'bddl' values")
@@ -72,7 +72,7 @@ class ShardedScorer:
             shards[pool_index].append((tuple(slots), (bddl[first], robots[first], actions[first], names[first], texts)))
         futures = [pool.submit(_score_shard, [job for _, job in shard]) if shard else None
                    for pool, shard in zip(self._pools, shards, strict=True)]
-        out: list[Verdict | None] = [None] * n
+        out: list[EngineVerdict | None] = [None] * n
         for future, shard in zip(futures, shards, strict=True):
             if future is None:
                 continue

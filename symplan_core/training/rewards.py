@@ -42,7 +42,7 @@ class RewardDataError(SymPlanError, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class EngineVerdict:
     """What the rewards need from one engine verdict of one completion."""
 
     strict_pass: bool
@@ -86,7 +86,7 @@ class TaskScorer:
 
     def __init__(self, max_verdicts: int = 8192, max_tasks: int = 2048):
         self._tasks: OrderedDict[tuple[str, str, str], CompiledTask] = OrderedDict()
-        self._verdicts: OrderedDict[tuple[tuple[str, str, str], str], Verdict] = OrderedDict()
+        self._verdicts: OrderedDict[tuple[tuple[str, str, str], str], EngineVerdict] = OrderedDict()
         self.max_verdicts, self.max_tasks = max_verdicts, max_tasks
 
     def task(self, bddl: str, robot: str, action_set: str | None, row_id: str = "?") -> tuple[tuple, CompiledTask]:
@@ -104,13 +104,13 @@ class TaskScorer:
                 self._tasks.popitem(last=False)
         return key, task
 
-    def verdict(self, bddl: str, robot: str, action_set: str | None, text: str, row_id: str = "?") -> Verdict:
+    def verdict(self, bddl: str, robot: str, action_set: str | None, text: str, row_id: str = "?") -> EngineVerdict:
         key, task = self.task(bddl, robot, action_set, row_id)
         cached = self._verdicts.get((key, text))
         if cached is not None:
             return cached
         result, _, _ = score(task, text)
-        verdict = Verdict(result.strict_pass, result.engine_pass, result.gcr, len(result.errors),
+        verdict = EngineVerdict(result.strict_pass, result.engine_pass, result.gcr, len(result.errors),
                           result.format_ok, result.commands)
         self._verdicts[(key, text)] = verdict
         if len(self._verdicts) > self.max_verdicts:
@@ -118,7 +118,7 @@ class TaskScorer:
         return verdict
 
     def batch(self, completions: Sequence[Any], bddl: Sequence[str], robot: Sequence[str] | None = None,
-              action_set: Sequence[str] | None = None, ids: Sequence[str] | None = None) -> list[Verdict]:
+              action_set: Sequence[str] | None = None, ids: Sequence[str] | None = None) -> list[EngineVerdict]:
         n = len(completions)
         if len(bddl) != n:
             raise RewardDataError(f"{n} completions but {len(bddl)} 'bddl' values")
@@ -135,7 +135,7 @@ SCORER = TaskScorer()
 
 def verdicts(completions: Sequence[Any], bddl: Sequence[str], robot: Sequence[str] | None = None,
              action_set: Sequence[str] | None = None, id: Sequence[str] | None = None,  # the row-id column
-             **_: Any) -> list[Verdict]:
+             **_: Any) -> list[EngineVerdict]:
     """Engine verdicts of a batch of completions against their rows (shared cache)."""
     return SCORER.batch(completions, bddl, robot, action_set, id)
 

@@ -14,9 +14,9 @@ import pytest
 
 from symplan_core.engine import compile_task, verify
 from symplan_core.runtime.monitor import (
+    EffectVerdict,
     ExecutionMonitor,
     Perceived,
-    Verdict,
     check_effects,
     reground,
 )
@@ -44,19 +44,19 @@ TRACKED = {CAMERA, TRIPOD, FLOOR}
 
 def test_an_expected_support_seen_is_confirmed() -> None:
     result = check_effects([f"(attached {CAMERA} {TRIPOD})"], [], _seen(camera=("ontop", TRIPOD)), TRACKED)
-    assert result.verdict is Verdict.CONFIRMED
+    assert result.verdict is EffectVerdict.CONFIRMED
 
 
 def test_an_object_still_on_what_it_should_have_left_is_a_contradiction() -> None:
     result = check_effects([f"(holding {CAMERA})"], [f"(ontop {CAMERA} {FLOOR})"],
                            _seen(camera=("ontop", FLOOR)), TRACKED)
-    assert result.verdict is Verdict.CONTRADICTED
+    assert result.verdict is EffectVerdict.CONTRADICTED
     assert f"{CAMERA} still seen ontop {FLOOR}" in result.reason
 
 
 def test_an_object_seen_on_another_support_contradicts_a_placement() -> None:
     result = check_effects([f"(ontop {CAMERA} {TRIPOD})"], [], _seen(camera=("ontop", FLOOR)), TRACKED)
-    assert result.verdict is Verdict.CONTRADICTED
+    assert result.verdict is EffectVerdict.CONTRADICTED
 
 
 def test_another_object_seen_moved_contradicts_the_subgoal() -> None:
@@ -64,20 +64,20 @@ def test_another_object_seen_moved_contradicts_the_subgoal() -> None:
     after = _seen(camera=("ontop", FLOOR), tripod=("ontop", AGENT))  # it grasped the tripod instead
     result = check_effects([f"(holding {CAMERA})"], [f"(ontop {CAMERA} {FLOOR})"], after, TRACKED, before,
                            movable=[CAMERA])
-    assert result.verdict is Verdict.CONTRADICTED
+    assert result.verdict is EffectVerdict.CONTRADICTED
     assert f"{TRIPOD} moved though the subgoal does not move it" in result.reason
     # The subgoal's own object moving is what it should do.
     moved = _seen(camera=("ontop", AGENT), tripod=("ontop", FLOOR))
     assert check_effects([], [f"(ontop {CAMERA} {FLOOR})"], moved, TRACKED, before, movable=[CAMERA]).verdict \
-        is Verdict.CONFIRMED
+        is EffectVerdict.CONFIRMED
 
 
 def test_robot_side_state_and_unseen_effects_are_unobservable() -> None:
-    assert check_effects([f"(holding {CAMERA})"], [], _seen(), TRACKED).verdict is Verdict.UNOBSERVABLE
+    assert check_effects([f"(holding {CAMERA})"], [], _seen(), TRACKED).verdict is EffectVerdict.UNOBSERVABLE
     assert check_effects([f"(open {TRIPOD})"], [], _seen(tripod=("ontop", FLOOR)), TRACKED).verdict \
-        is Verdict.UNOBSERVABLE  # no detector reports (open ...)
-    assert check_effects([f"(ontop {CAMERA} {TRIPOD})"], [], _seen(), TRACKED).verdict is Verdict.UNOBSERVABLE
-    assert check_effects([], [], _seen(), TRACKED).verdict is Verdict.UNOBSERVABLE
+        is EffectVerdict.UNOBSERVABLE  # no detector reports (open ...)
+    assert check_effects([f"(ontop {CAMERA} {TRIPOD})"], [], _seen(), TRACKED).verdict is EffectVerdict.UNOBSERVABLE
+    assert check_effects([], [], _seen(), TRACKED).verdict is EffectVerdict.UNOBSERVABLE
 
 
 def test_regrounding_takes_the_seen_support_and_releases_a_held_object() -> None:
@@ -134,14 +134,14 @@ def test_a_real_grasp_is_confirmed_on_the_camera(world) -> None:
     sub, frames = _after(world, ["navigate(digital_camera_1)", "grasp(digital_camera_1)"], "none")
     result, _seen_now = _monitor(world).check_frames(sub.expected_add, sub.expected_del, frames,
                                                      world.camera.shown.intrinsics, sub.args)
-    assert result.verdict is Verdict.CONFIRMED, result.reason
+    assert result.verdict is EffectVerdict.CONFIRMED, result.reason
 
 
 def test_a_grasp_that_moved_nothing_is_contradicted_on_the_camera(world) -> None:
     sub, frames = _after(world, ["navigate(digital_camera_1)", "grasp(digital_camera_1)"], "nothing")
     result, seen = _monitor(world).check_frames(sub.expected_add, sub.expected_del, frames,
                                                 world.camera.shown.intrinsics, sub.args)
-    assert result.verdict is Verdict.CONTRADICTED, result.reason
+    assert result.verdict is EffectVerdict.CONTRADICTED, result.reason
     assert seen is not None and seen.support[CAMERA] == ("ontop", FLOOR)
 
 
@@ -149,7 +149,7 @@ def test_a_navigation_is_unobservable_on_the_camera(world) -> None:
     sub, frames = _after(world, ["navigate(digital_camera_1)"], "none")
     result, _seen_now = _monitor(world).check_frames(sub.expected_add, sub.expected_del, frames,
                                                      world.camera.shown.intrinsics, sub.args)
-    assert result.verdict is Verdict.UNOBSERVABLE
+    assert result.verdict is EffectVerdict.UNOBSERVABLE
 
 
 # ---- the session: a silent failure is caught and replanned from the perceived state ----------
@@ -231,8 +231,8 @@ def test_a_silent_failure_is_replanned_from_the_perceived_state_and_the_goal_rea
     assert result.success, (result.message, result.errors)
     assert result.replans == 1
     verdicts = [(sub.text, check.verdict) for sub, check in result.checks]
-    assert ("grasp(digital_camera_1)", Verdict.CONTRADICTED) in verdicts
-    assert verdicts[-1] == ("attach(digital_camera_1, camera_tripod_1)", Verdict.CONFIRMED)
+    assert ("grasp(digital_camera_1)", EffectVerdict.CONTRADICTED) in verdicts
+    assert verdicts[-1] == ("attach(digital_camera_1, camera_tripod_1)", EffectVerdict.CONFIRMED)
     # The contradicted grasp is not among the executed subgoals; the replanned one is.
     assert [s.text for s in result.executed].count("grasp(digital_camera_1)") == 1
     assert any("camera contradicts it" in e for e in result.errors)

@@ -50,7 +50,7 @@ from symplan_core.runtime.camera_view import CameraView, view_from_provenance, v
 from symplan_core.runtime.config import RuntimeConfig
 from symplan_core.runtime.health import ERROR, OK, WARN, Health
 from symplan_core.runtime.limits import InputLimits, RequestRejected
-from symplan_core.runtime.monitor import ExecutionMonitor, MonitorResult, Verdict, monitor_for
+from symplan_core.runtime.monitor import EffectVerdict, ExecutionMonitor, MonitorResult, monitor_for
 from symplan_core.runtime.session import Outcome, PlanningSession, SessionResult, Subgoal
 from symplan_core.runtime.sources import Scene, SceneSource, TaskRequest, scene_source_for
 from symplan_ros.markers import MarkerIds, marker_array
@@ -324,7 +324,7 @@ class PlannerNode(LifecycleNode):
         if self.monitor is not None and self.monitor.last_snapshot is not None:
             snapshot, names = self.monitor.last_snapshot
             self._publish_markers(view_from_snapshot(snapshot, names).with_active(sub.args))
-        if check.verdict is Verdict.CONTRADICTED:
+        if check.verdict is EffectVerdict.CONTRADICTED:
             self.get_logger().warning(f"subgoal {sub.text} reported SUCCEEDED, camera contradicts it: {check.reason}")
         if self._check_pub is not None:
             self._check_pub.publish(ExecutionCheck(
@@ -423,7 +423,7 @@ class PlannerNode(LifecycleNode):
                           last_latency_s=f"{last.latency_s:.3f}")
         if monitor.detector is None:
             return Health("execution monitor", ERROR, f"no detector: {monitor.detector_error}"[:200], values)
-        if last is not None and last.verdict is Verdict.CONTRADICTED:
+        if last is not None and last.verdict is EffectVerdict.CONTRADICTED:
             return Health("execution monitor", WARN, f"last subgoal contradicted by the camera: {last.reason}"[:200],
                           values)
         return Health("execution monitor", OK, f"camera checks: {values['confirmed']} confirmed, "
