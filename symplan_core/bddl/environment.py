@@ -8,6 +8,7 @@ name (``table.n.01_1``, ``table.n.02_1``), both keep their full names.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from symplan_core.bddl.model import Literal, Problem
@@ -28,7 +29,7 @@ class NameMap:
     to_full: dict[str, str]
 
     @classmethod
-    def for_objects(cls, instances) -> NameMap:
+    def for_objects(cls, instances: Iterable[str]) -> NameMap:
         instances = list(instances)
         proposed: dict[str, list[str]] = {}
         for inst in instances:

@@ -18,10 +18,11 @@ Predicates without a counterpart (``sliced``, ``burnt``, ``timeset`` ...) pass t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Container
 from dataclasses import replace
 
 from symplan_core.bddl.checks import iter_atoms
-from symplan_core.bddl.model import And, Atom, Formula, Imply, Literal, Not, Or, Problem
+from symplan_core.bddl.model import And, Atom, Formula, Imply, Literal, Not, Or, Param, Problem
 
 #: igibson unary predicate -> (omnigibson binary predicate, substance synset)
 SUBSTANCE_RULES: dict[str, tuple[str, str]] = {
@@ -32,7 +33,7 @@ SUBSTANCE_RULES: dict[str, tuple[str, str]] = {
 FLOOR_TYPES = frozenset({"floor.n.01", "lawn.n.01"})
 
 
-def substance_instance(synset: str, taken) -> str:
+def substance_instance(synset: str, taken: Container[str]) -> str:
     """First ``synset_k`` not already declared (B-100 has rigid ``water.n.06_1`` bottles)."""
     k = 1
     while f"{synset}_{k}" in taken:
@@ -40,7 +41,8 @@ def substance_instance(synset: str, taken) -> str:
     return f"{synset}_{k}"
 
 
-def map_formula(f: Formula, atom_fn, param_fn=None) -> Formula:
+def map_formula(f: Formula, atom_fn: Callable[[Atom], Atom],
+                param_fn: Callable[[Param], Param] | None = None) -> Formula:
     """``f`` with every atom replaced by ``atom_fn(atom)`` (and, with ``param_fn``, every
     quantified parameter by ``param_fn(param)``); the structure is kept."""
     if isinstance(f, Atom):
@@ -58,7 +60,8 @@ def map_formula(f: Formula, atom_fn, param_fn=None) -> Formula:
     return replace(f, params=params, body=map_formula(f.body, atom_fn, param_fn))
 
 
-def _map_problem(problem: Problem, atom_fn, domain: str, extra_objects: dict[str, str]) -> Problem:
+def _map_problem(problem: Problem, atom_fn: Callable[[Atom], Atom], domain: str,
+                 extra_objects: dict[str, str]) -> Problem:
     init = tuple(Literal(atom_fn(lit.atom), lit.negated) for lit in problem.init)
     objects = dict(problem.objects)
     objects.update(extra_objects)

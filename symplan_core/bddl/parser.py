@@ -316,7 +316,8 @@ class _Parser(TokenStream):
         atom_pos(atom, pos)
         return atom, j + 1
 
-    def connective(self, head: str, i: int, bound: frozenset[str], pos, depth: int) -> tuple[Formula, int]:
+    def connective(self, head: str, i: int, bound: frozenset[str], pos: tuple[SourceText, int],
+                   depth: int) -> tuple[Formula, int]:
         """``and``/``or``/``not``/``imply`` with ``i`` just past the head; ``depth``: its nesting level."""
         toks = self.toks
         node: Formula
@@ -349,7 +350,8 @@ class _Parser(TokenStream):
             raise self.unexpected(i, "')'")
         return node, i + 1
 
-    def quantifier(self, kind: str, i: int, bound: frozenset[str], pos, depth: int) -> tuple[Formula, int]:
+    def quantifier(self, kind: str, i: int, bound: frozenset[str], pos: tuple[SourceText, int],
+                   depth: int) -> tuple[Formula, int]:
         toks = self.toks
         count = None
         if kind in _COUNTED:

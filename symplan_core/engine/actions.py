@@ -65,7 +65,8 @@ class ActionSpec:
         return f"{self.name}({', '.join(self.params)})"
 
 
-def _a(name, params, pre, effects, doc, added_in="b100", redundant=()):
+def _a(name: str, params: str, pre: str, effects: str, doc: str, added_in: str = "b100",
+       redundant: str = "") -> ActionSpec:
     return ActionSpec(name, tuple(params.split()) if params else (), tuple(pre.split()),
                       tuple(effects.split()), doc, added_in, tuple(redundant.split()) if redundant else ())
 

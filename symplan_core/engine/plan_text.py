@@ -11,6 +11,7 @@ is a PARSE error for that line; nothing is ever evaluated.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -167,5 +168,5 @@ def _parse_lines(code: str, plan: ParsedPlan) -> ParsedPlan:
     return plan
 
 
-def format_call(action: str, args) -> str:
+def format_call(action: str, args: Iterable[str]) -> str:
     return f"{action}({', '.join(args)})"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from symplan_core.bddl.checks import iter_atoms
@@ -16,6 +16,7 @@ from symplan_core.bddl.environment import NameMap
 from symplan_core.bddl.model import Atom, Literal, Problem
 from symplan_core.bddl.normalize import SUBSTANCE_RULES, substance_instance, to_omnigibson
 from symplan_core.engine.actions import ActionSpec, action_set
+from symplan_core.engine.checks import Check
 from symplan_core.engine.errors import SKIPPED_KINDS, ErrorKind, Finding
 from symplan_core.engine.execute import (
     BoundCall,
@@ -163,7 +164,7 @@ class CompiledTask:
             return text
         return self._full_name.sub(lambda m: self.names.short(m.group()), text)
 
-    def add_actions(self, specs, checks: Mapping | None = None) -> None:
+    def add_actions(self, specs: Iterable[ActionSpec], checks: Mapping[str, Check] | None = None) -> None:
         """Extend (or, for a name already there, replace) the action set: action discovery's
         validation, EAI's own actions and its rules profile (``checks``: the checks those specs
         name beyond the engine's own)."""
@@ -358,7 +359,7 @@ class CompiledTask:
             n_leaves += len(values)
         return per_conjunct, (true_leaves / n_leaves if n_leaves else 1.0)
 
-    def call_text(self, action: str, args) -> str:
+    def call_text(self, action: str, args: Iterable[str]) -> str:
         """A call written with the task's short names (what planners see)."""
         return format_call(action, [self.names.short(a) for a in args])
 

@@ -28,6 +28,7 @@ from symplan_core.llm.base import (
     FinishReason,
     LocalPlannerBackend,
     PlannerPrompt,
+    PromptInput,
     Sampling,
 )
 from symplan_core.llm.checkpoint import local_checkpoint
@@ -131,7 +132,7 @@ class TransformersBackend(LocalPlannerBackend):
         if config.decoding != "free":
             self._ll_tokenizer = _llguidance_tokenizer(self.tokenizer, sorted(self._eos_token_ids))
 
-    def plan(self, prompt, n: int = 1, sampling: Sampling | None = None) -> list[Completion]:
+    def plan(self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None) -> list[Completion]:
         """As :meth:`LocalPlannerBackend.plan`, except that decoding errors (a grammar the library
         rejects, output outside the grammar) are raised, not recorded as failed samples."""
         self._decoding_error = None
