@@ -9,11 +9,12 @@
   request; then each code line is one request whose grammar admits exactly the calls the engine
   finds executable in the state the plan has reached so far (``engine.successors``). The state
   advances with the engine's own ``apply``. Each request continues the same text, so a server
-  with a prefix cache (llama.cpp, vLLM) evaluates only the new tokens. Two choices that are
-  certainly wrong are never offered (``GuidePolicy``): ending the plan before the goal holds
-  (the plan ends by itself the moment it does), and a call that returns the world to a state the
-  plan was already in (a cycle; no deterministic plan needs one). The model still chooses every
-  call: the engine removes dead ends, it does not plan.
+  with a prefix cache (llama.cpp, vLLM) evaluates only the new tokens. Choices that are
+  certainly wasted are not offered (``GuidePolicy``): ending the plan before the goal holds (the
+  plan ends by itself the moment it does), a call that returns the world to a state the plan was
+  already in (a cycle; no deterministic plan needs one), and, while anything else is left, a
+  detour (a state that was one call away before the last step). The model still chooses every
+  call: the engine removes wasted moves, it does not plan.
 
 A backend provides ``continue_text(prefix, grammar, max_tokens)``: generate after the rendered
 prompt plus the answer prefix, constrained by a GBNF grammar.
@@ -145,14 +146,17 @@ class GuidePolicy:
     ``stop_at_goal``: the plan ends the moment the goal holds, and the end of the plan is not
     offered before (an answer that stops short of the goal is a certain failure; measured on
     Qwen2.5 1.5B, premature ends were one of the three failure kinds). ``prune_cycles``: a call
-    whose result is a state the plan has already been in is not offered (``State.signature``)."""
+    whose result is a state the plan has already been in is not offered (``State.signature``).
+    ``prune_detours``: nor, unless nothing else is executable, a call whose result was one call
+    away from an earlier state (``navigate(a) navigate(b)``: the first navigate was wasted)."""
 
     stop_at_goal: bool = True
     prune_cycles: bool = True
+    prune_detours: bool = True
 
 
 #: The guide before cycles and early ends were removed (kept for measurements that compare).
-EXECUTABLE_ONLY = GuidePolicy(stop_at_goal=False, prune_cycles=False)
+EXECUTABLE_ONLY = GuidePolicy(stop_at_goal=False, prune_cycles=False, prune_detours=False)
 
 
 @dataclass
@@ -164,6 +168,7 @@ class GuidedTrace:
     forced_end: bool = False
     goal_reached: bool = False
     pruned_cycles: int = 0
+    pruned_detours: int = 0
     options_per_line: list[int] = field(default_factory=list)
     engine_s: float = 0.0
 
@@ -176,21 +181,43 @@ def _offered_call(text: str, index: int) -> Call:
     return call
 
 
-def _offered(task: CompiledTask, state: State, index: int, visited: set[tuple[object, ...]] | None,
-             trace: GuidedTrace) -> list[str]:
-    """The call texts offered for line ``index``: executable in ``state``, and, when ``visited``
-    is given, not leading back to a visited state."""
-    options = call_texts(task, executable_calls(task, state))
-    if visited is None:
+class _Offers:
+    """What the guide offers, line by line, along one plan (``GuidePolicy``).
+
+    ``visited`` holds the signatures of the states the plan has been in; ``shortcuts`` those one
+    call away from an earlier state than the current one. A call into ``visited`` closes a cycle;
+    a call into ``shortcuts`` makes a detour (the same state was one call away before the last
+    step, as after ``navigate(a) navigate(b)``). Detours are offered only when nothing else is."""
+
+    def __init__(self, task: CompiledTask, policy: GuidePolicy, trace: GuidedTrace) -> None:
+        self.task, self.policy, self.trace = task, policy, trace
+        self.visited: set[tuple[object, ...]] = set()
+        self.shortcuts: set[tuple[object, ...]] = set()
+        self.successors: set[tuple[object, ...]] = set()
+
+    def arrive(self, state: State) -> None:
+        self.shortcuts |= self.successors
+        self.visited.add(state.signature())
+
+    def offer(self, state: State, index: int) -> list[str]:
+        options = call_texts(self.task, executable_calls(self.task, state))
+        if not (self.policy.prune_cycles or self.policy.prune_detours):
+            return options
+        after_each = {}
+        for option in options:
+            after = state.copy()
+            self.task.apply(after, _offered_call(option, index), trace=False)
+            after_each[option] = after.signature()
+        self.successors = set(after_each.values())
+        if self.policy.prune_cycles:
+            options = [o for o in options if after_each[o] not in self.visited]
+            self.trace.pruned_cycles += len(after_each) - len(options)
+        if self.policy.prune_detours:
+            direct = [o for o in options if after_each[o] not in self.shortcuts]
+            if direct:
+                self.trace.pruned_detours += len(options) - len(direct)
+                options = direct
         return options
-    kept = []
-    for option in options:
-        after = state.copy()
-        task.apply(after, _offered_call(option, index), trace=False)
-        if after.signature() not in visited:
-            kept.append(option)
-    trace.pruned_cycles += len(options) - len(kept)
-    return kept
 
 
 def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: int,
@@ -213,10 +240,11 @@ def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: i
         trace.forced_close = True
     text = close_header(step.text) if trace.forced_close else step.text
     state = task.initial_state()
-    visited = {state.signature()}
+    offers = _Offers(task, policy, trace)
+    offers.arrive(state)
     for index in range(max_calls):
         tick = time.perf_counter()
-        options = _offered(task, state, index, visited if policy.prune_cycles else None, trace)
+        options = offers.offer(state, index)
         trace.engine_s += time.perf_counter() - tick
         trace.options_per_line.append(len(options))
         budget = max_tokens - trace.completion_tokens
@@ -240,7 +268,7 @@ def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: i
             raise GrammarNotEnforcedError(f"guided line {index + 1} is not one of the executable calls: {line!r}")
         tick = time.perf_counter()
         outcome = task.apply(state, _offered_call(line, index), trace=False)
-        visited.add(state.signature())
+        offers.arrive(state)
         reached = policy.stop_at_goal and all(task.goal_report(state)[0])
         trace.engine_s += time.perf_counter() - tick
         if outcome.errors:  # cannot happen: the options came from the same checks
@@ -257,6 +285,6 @@ def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: i
         finish_reason="stop", latency_s=time.perf_counter() - started,
         metadata={"decoding": "guided", "requests": trace.requests, "forced_close": trace.forced_close,
                   "forced_end": trace.forced_end, "goal_reached": trace.goal_reached,
-                  "pruned_cycles": trace.pruned_cycles, "engine_s": round(trace.engine_s, 4),
+                  "pruned_cycles": trace.pruned_cycles, "pruned_detours": trace.pruned_detours, "engine_s": round(trace.engine_s, 4),
                   "options_per_line": trace.options_per_line},
     )

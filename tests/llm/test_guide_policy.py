@@ -64,6 +64,23 @@ def test_a_guided_plan_never_returns_to_a_state_it_was_in(task) -> None:
     assert verify(task, cycle_free.text).errors == []
 
 
+def test_a_guided_plan_makes_no_detour_while_another_call_is_executable(task) -> None:
+    # navigate(a) navigate(b) reaches a state that was one call away before: the first navigate
+    # was wasted. Always taking the first offer makes that detour unless the guide removes it.
+    def first_navigate(calls: list[str], _end: bool) -> str:
+        return next((c for c in calls if c.startswith("navigate")), calls[0])
+
+    def actions(policy: GuidePolicy) -> list[str]:
+        completion = guided_decode(task, _decoder(first_navigate, []), max_tokens=200,
+                                   think=ThinkBudget.parse("skip"), max_calls=6, policy=policy)
+        return [call.action for call in verify(task, completion.text).calls]
+
+    wandering = actions(GuidePolicy(prune_detours=False))
+    direct = actions(GuidePolicy())
+    assert wandering[:2] == ["navigate", "navigate"], wandering
+    assert not any(a == b == "navigate" for a, b in zip(direct, direct[1:], strict=False)), direct
+
+
 def test_the_end_is_offered_only_once_the_goal_holds_and_the_plan_stops_there(task) -> None:
     reference = [task.call_text(action, args) for action, args in plan_task(task).calls]
     offers: list[tuple[list[str], bool]] = []
