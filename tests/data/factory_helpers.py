@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from typing_extensions import override
+
 from symplan_core.llm import Completion, LocalPlannerBackend, PlannerPrompt, Sampling
 
 # Real activities with movable objects on fixtures, siblings to swap and countable types; two of
@@ -23,6 +25,7 @@ class ScriptedTeacher(LocalPlannerBackend):
         self.script = script
         self.calls = 0
 
+    @override  # scripted answers: no sampling settings to apply
     def generate(self, prompt: PlannerPrompt, n: int, sampling: Sampling) -> list[Completion]:
         self.calls += 1
         out = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from typing_extensions import override
 
 from symplan_core.engine import compile_task
 from symplan_core.llm import Completion, FunctionBackend, LocalPlannerBackend
@@ -63,16 +64,17 @@ def test_paraphrase_is_kept_only_when_it_keeps_names_and_numbers(baskets) -> Non
     assert paraphrase_problem(named, "") == "empty"
     assert paraphrase_problem(named, "Put at least 3 apples onto table_1, please.") is None
 
-    good = paraphrase_dialogue(turns, FunctionBackend(lambda p: "Please give each basket a candle, a cheese, "
+    good = paraphrase_dialogue(turns, FunctionBackend(lambda _p: "Please give each basket a candle, a cheese, "
                                                       "a cookie and a bow."))
     changed = [k for k in range(len(turns)) if good.turns[k] != turns[k]]
     assert good.accepted and good.reason is None and len(changed) == 1
-    bad = paraphrase_dialogue(turns, FunctionBackend(lambda p: "(forpairs (?b - basket))"))
+    bad = paraphrase_dialogue(turns, FunctionBackend(lambda _p: "(forpairs (?b - basket))"))
     assert not bad.accepted and bad.reason == "formula_syntax" and bad.turns == turns
 
 
 def test_a_failing_paraphrase_backend_keeps_the_template() -> None:
     class Down(LocalPlannerBackend):
+        @override  # always down: the prompt and sampling do not matter
         def generate(self, prompt, n, sampling):
             return [Completion.failed("ConnectError: refused")] * n
 

@@ -80,7 +80,7 @@ def test_paraphrase_through_a_backend_spec_is_counted_and_never_fatal(tmp_path, 
     (entry,) = json.loads(result.stdout)["table"]
     assert entry["paraphrase"] == {"backend_error": entry["episodes"]} and entry["episodes"] == 1
     factory = Factory(FactoryConfig(splits=("b1k/train",), tasks=("turning_on_radio",), init_aug=0, object_aug=0),
-                      test_activities, paraphraser=FunctionBackend(lambda p: "Please switch radio_receiver_1 on."))
+                      test_activities, paraphraser=FunctionBackend(lambda _p: "Please switch radio_receiver_1 on."))
     (row,) = factory.rows()
     assert factory.counts["b1k/train"].paraphrase == {"accepted": 1}
     assert "Please switch radio_receiver_1 on." in [turn.content for turn in row.prompt]

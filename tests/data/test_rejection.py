@@ -66,7 +66,7 @@ def test_the_shortest_strict_pass_of_k_is_kept_and_each_answer_is_counted(tmp_pa
 def test_teacher_garbage_or_down_is_counted_never_a_crash(tmp_path, small_dataset, closed_port) -> None:
     path, rows = prompts_file(tmp_path, small_dataset, 2)
     garbage = run_rejection(RejectionConfig(prompts=str(path), teacher="scripted", k=2, out=str(tmp_path / "g")),
-                            backend=ScriptedTeacher(lambda p, k: GARBAGE), progress=False)
+                            backend=ScriptedTeacher(lambda _p, _k: GARBAGE), progress=False)
     assert garbage.summary["kept"] == 0 and garbage.summary["excluded"] == {"no_strict_pass": 2}
     spec = f"openai:http://127.0.0.1:{closed_port}/v1?model=m&max_retries=0&timeout=5&connect_timeout=2"
     with make_backend(spec) as backend:
@@ -90,7 +90,7 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_prompts(tmp_path, 
     config = RejectionConfig(prompts=str(path), teacher="scripted", k=1, out=str(tmp_path / "run"), concurrency=1)
     first = run_rejection(config, backend=ScriptedTeacher(stop_at_second), progress=False)
     assert first.run.interrupted and first.summary["kept"] == 1 and first.summary["sampled"] == 1
-    teacher = ScriptedTeacher(lambda p, k: gold(p))
+    teacher = ScriptedTeacher(lambda p, _k: gold(p))
     second = run_rejection(config, backend=teacher, progress=False)
     assert teacher.calls == 2 and second.summary["kept"] == 3  # only the two missing prompts were asked
     ids = [json.loads(line)["episode"] for line in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]

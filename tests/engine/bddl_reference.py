@@ -45,7 +45,7 @@ class StateBackend(BDDLBackend):
     """A bddl backend whose atoms are answered by ``holds(pred, args)`` (swap it per state)."""
 
     def __init__(self):
-        self.holds: Callable[[str, tuple[str, ...]], bool] = lambda p, a: False
+        self.holds: Callable[[str, tuple[str, ...]], bool] = lambda _p, _a: False
         self._classes: dict[str, type] = {}
 
     def get_predicate_class(self, predicate_name):

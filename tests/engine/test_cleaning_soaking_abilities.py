@@ -131,11 +131,12 @@ def test_igibson_table_gives_b100_categories_their_own_abilities():
     assert "openable" in table["cabinet.n.01"]  # an ability list, not the scene's values
 
 
+@pytest.mark.usefixtures("behavior_dir")
 class TestUnstatedOpen:
     BOOKS = "b100/boxing_books_up_for_storage"
     INTO_CARTON = ["navigate(book_1)", "grasp(book_1)", "navigate(carton_1)", "place_inside(book_1, carton_1)"]
 
-    def test_cartons_are_open_by_default_and_the_verdict_names_the_assumption(self, behavior_dir):
+    def test_cartons_are_open_by_default_and_the_verdict_names_the_assumption(self):
         assert open_defaults()["carton.n.02"] is True and open_defaults()["cabinet.n.01"] is False
         outcome = _judge(self.BOOKS, self.INTO_CARTON)
         assert outcome.errors == []
@@ -143,12 +144,12 @@ class TestUnstatedOpen:
         assert diag.kind is ErrorKind.ASSUMED_STATE and diag.precondition == "(open carton_1)"
         assert "does not state" in diag.message and "EAI's gold plans" in diag.message
 
-    def test_a_task_level_override_closes_them(self, behavior_dir):
+    def test_a_task_level_override_closes_them(self):
         outcome = _judge(self.BOOKS, self.INTO_CARTON, open_defaults={"carton.n.02": False})
         assert [(e.kind, e.precondition) for e in outcome.errors] == [(MISSING, "(open carton_1)")]
         assert [d.precondition for d in outcome.diagnostics] == ["(not (open carton_1))"]
 
-    def test_the_assumption_is_named_where_a_call_first_relies_on_it(self, behavior_dir):
+    def test_the_assumption_is_named_where_a_call_first_relies_on_it(self):
         task = compile_task(load_problem("b100/making_tea"))
         assert "cabinet.n.01_1" in task.world.assumed_open  # unstated: closed by default, and said so
         result = verify(task, "navigate(cabinet_1)\nopen(cabinet_1)\ngrasp(knife_1)")  # navigate reads no state
@@ -156,7 +157,7 @@ class TestUnstatedOpen:
         stated = compile_task(load_problem("b100/locking_every_door"))  # (open door.n.01_1), (open door.n.01_2)
         assert not {"door.n.01_1", "door.n.01_2"} & set(stated.world.assumed_open)
 
-    def test_each_assumption_is_reported_once_per_plan(self, behavior_dir):
+    def test_each_assumption_is_reported_once_per_plan(self):
         task = compile_task(load_problem(self.BOOKS))
         plan = self.INTO_CARTON + ["navigate(book_2)", "grasp(book_2)", "navigate(carton_1)",
                                    "place_inside(book_2, carton_1)"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from plans import gift_baskets_single
+from typing_extensions import override
 
 from symplan_core.llm import Completion, LocalPlannerBackend, PlannerPrompt, Sampling
 
@@ -35,6 +36,7 @@ class ScriptedBackend(LocalPlannerBackend):
         self.script = script
         self.prompts: list[PlannerPrompt] = []
 
+    @override  # scripted answers: no sampling settings to apply
     def generate(self, prompt: PlannerPrompt, n: int, sampling: Sampling) -> list[Completion]:
         out = []
         for _ in range(n):

@@ -111,7 +111,7 @@ def test_a_down_openai_server_is_recorded_per_sample(tmp_path, behavior_dir) -> 
 
 def test_pass_at_k_over_several_samples(tmp_path, behavior_dir) -> None:
     answers = iter([STRICT, GARBAGE, GARBAGE, GARBAGE])  # single: 1 of 2 pass; dual: 0 of 2
-    outcome = run_eval(config(tmp_path, samples=2), backend=ScriptedBackend(lambda p, c: next(answers)),
+    outcome = run_eval(config(tmp_path, samples=2), backend=ScriptedBackend(lambda _p, _c: next(answers)),
                        progress=False)
     assert outcome.summary["pass_at_k"] == {"1": 25.0, "2": 50.0}
     assert outcome.summary["consistency"] == {"always": 0, "sometimes": 1, "never": 1}
@@ -135,7 +135,7 @@ def test_repair_feeds_engine_errors_back_and_reports_sp_after_rounds(tmp_path, b
 
 def test_repair_falls_back_to_the_reference_planner(tmp_path, behavior_dir) -> None:
     outcome = run_eval(config(tmp_path, limit=1, repair=1, fallback=True),
-                       backend=ScriptedBackend(lambda p, c: GARBAGE), progress=False)
+                       backend=ScriptedBackend(lambda _p, _c: GARBAGE), progress=False)
     record = read_records(tmp_path / "run" / "samples.jsonl")[0]
     assert record["repair"]["strict_pass_at_round"] == [False, False]
     assert record["repair"]["attempts"][-1]["source"] == "reference"

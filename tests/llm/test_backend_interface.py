@@ -78,7 +78,7 @@ def test_async_and_batched_entry_points_agree_with_plan() -> None:
 
 def test_sync_plan_works_inside_a_running_event_loop() -> None:
     async def caller() -> list[Completion]:
-        return FunctionBackend(lambda prompt: "x").plan("go")
+        return FunctionBackend(lambda _prompt: "x").plan("go")
 
     assert asyncio.run(caller())[0].text == "x"
 

@@ -81,7 +81,7 @@ def test_transformers_drafts_under_the_goal_grammar_with_llguidance(smollm2_gguf
 
 
 def test_a_backend_without_structured_output_is_a_typed_error() -> None:
-    backend = FunctionBackend(lambda prompt: "(:goal (and (cooked ?x)))", name="scripted")
+    backend = FunctionBackend(lambda _prompt: "(:goal (and (cooked ?x)))", name="scripted")
     with pytest.raises(StructuredOutputUnsupportedError, match="scripted"):
         generate_constrained(backend, "hi", 'root ::= "a"\n')
     with pytest.raises(TypeError):

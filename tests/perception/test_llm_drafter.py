@@ -28,7 +28,7 @@ def _perceive(scene, config: PerceptionConfig, backend=None, instruction: str = 
 
 
 def _scripted(reply: str) -> FunctionBackend:
-    return FunctionBackend(lambda prompt: reply, name="scripted")
+    return FunctionBackend(lambda _prompt: reply, name="scripted")
 
 
 # -- examples and holdout -----------------------------------------------------------------------

@@ -12,8 +12,8 @@ from symplan_core.perception.llm_goal import extract_goal, parse_goal
 
 
 def _run(scene, reply: str, judge_reply: str | None = None, **config):
-    goal_backend = FunctionBackend(lambda prompt: reply, name="scripted")
-    judge_backend = FunctionBackend(lambda prompt: judge_reply, name="judge") if judge_reply is not None else None
+    goal_backend = FunctionBackend(lambda _prompt: reply, name="scripted")
+    judge_backend = FunctionBackend(lambda _prompt: judge_reply, name="judge") if judge_reply is not None else None
     return perceive(scene.frames(2), INSTRUCTION, make_detector("fiducial", fiducial_map=scene.fiducial_map),
                     scene.intrinsics, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free", **config),
                     goal_backend=goal_backend, judge_backend=judge_backend)

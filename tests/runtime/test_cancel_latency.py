@@ -45,6 +45,6 @@ def test_the_reference_planner_is_asked_once_per_plan_not_once_per_repair_round(
                               planner=PlannerSection(repair_rounds=2, fallback="reference"))
     # preserving_food is unsolved by the reference planner with the B-100 actions (docs/results.md).
     result = session.run(TaskRequest(task_id="preserving_food", benchmark="b100", execute=False),
-                         BddlSceneSource(), lambda sub: (Outcome.SUCCEEDED, "done"), lambda *_a, **_k: None)
+                         BddlSceneSource(), lambda _sub: (Outcome.SUCCEEDED, "done"), lambda *_a, **_k: None)
     assert not result.success and result.message.startswith("no plan strict-passed")
     assert len(calls) == 1  # before: 3

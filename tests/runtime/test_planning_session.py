@@ -76,7 +76,7 @@ def test_execute_false_validates_without_dispatching() -> None:
     session = PlanningSession(suffix_backend(), planner=NO_FALLBACK)
     dispatched: list[Subgoal] = []
     result = session.run(TaskRequest(task_id=TASK, benchmark=BENCH, execute=False), _source(),
-                         lambda s: (dispatched.append(s), (Outcome.SUCCEEDED, ""))[1], lambda *a: None)
+                         lambda s: (dispatched.append(s), (Outcome.SUCCEEDED, ""))[1], lambda *_a: None)
     assert result.success and result.strict_pass and dispatched == []
     assert len(result.executed) == 12
 
@@ -84,7 +84,7 @@ def test_execute_false_validates_without_dispatching() -> None:
 def test_unknown_task_is_a_typed_failure_not_an_exception() -> None:
     session = PlanningSession(suffix_backend(), planner=NO_FALLBACK)
     result = session.run(TaskRequest(task_id="no_such_activity_xyz"), _source(),
-                         lambda s: (Outcome.SUCCEEDED, ""), lambda *a: None)
+                         lambda _s: (Outcome.SUCCEEDED, ""), lambda *_a: None)
     assert not result.success
     assert result.errors and result.errors[0].startswith("scene:")
 
@@ -100,7 +100,7 @@ def test_goal_robot_overrides_the_session_robot_for_engine_and_prompt() -> None:
 
     def run(robot: str):
         return session.run(TaskRequest(task_id=TASK, benchmark=BENCH, robot=robot, execute=False), _source(),
-                           lambda s: (Outcome.SUCCEEDED, ""), lambda *a: None)
+                           lambda _s: (Outcome.SUCCEEDED, ""), lambda *_a: None)
 
     assert run("dual").success  # two hands: carrying two planks at once is valid
     single = run("")  # the session's robot: one hand
@@ -116,12 +116,12 @@ def test_goal_bddl_text_is_planned_for_and_malformed_bddl_is_a_typed_failure() -
     # A variant of the real task, given as text: only two planks to bring in.
     text = write_problem(load_problem(TASK, BENCH)).replace(" plywood.n.01_3 - plywood.n.01", " - plywood.n.01")
     text = "\n".join(line for line in text.splitlines() if "plywood.n.01_3" not in line)
-    ok = session.run(TaskRequest(bddl=text, execute=False), _source(), lambda s: (Outcome.SUCCEEDED, ""),
-                     lambda *a: None)
+    ok = session.run(TaskRequest(bddl=text, execute=False), _source(), lambda _s: (Outcome.SUCCEEDED, ""),
+                     lambda *_a: None)
     assert ok.success, ok.errors
     assert ok.executed and not any("plywood.n.01_3" in a for s in ok.executed for a in s.args)
     bad = session.run(TaskRequest(bddl="(define (problem x) (:objects a - b"), _source(),
-                      lambda s: (Outcome.SUCCEEDED, ""), lambda *a: None)
+                      lambda _s: (Outcome.SUCCEEDED, ""), lambda *_a: None)
     assert not bad.success and bad.errors[0].startswith("scene:")
 
 
