@@ -107,9 +107,11 @@ class CameraSection(_Section):
 class PerceptionSection(_Section):
     detector: str = Field("fiducial", description=(
         "detector spec: fiducial[:MAP.yaml], grounding-dino:PATH or yolo-world:PATH (local weights only)"))
-    goal: Literal["retrieval", "llm"] = Field("retrieval", description=(
-        "goal drafting: retrieval (closest BEHAVIOR activity, re-grounded) or llm (perception.llm)"))
-    llm: str = Field("", description="backend spec that drafts the goal when perception.goal is llm")
+    goal: Literal["retrieval", "llm", "hybrid"] = Field("retrieval", description=(
+        "goal drafting: retrieval (closest BEHAVIOR activity, re-grounded), llm (perception.llm under the scene's "
+        "goal grammar, retrieved goals as examples) or hybrid (retrieval when clear, else the LLM; a question when "
+        "they disagree)"))
+    llm: str = Field("", description="backend spec that drafts the goal when perception.goal is llm or hybrid")
     judge: str = Field("", description="backend spec of the optional LLM-judge axis of the scene verifier (empty: off)")
 
 

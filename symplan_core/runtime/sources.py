@@ -196,7 +196,7 @@ class CameraSceneSource:
             raise SceneError(f"camera: scene rejected ({'; '.join(result.reasons)})", result.reasons,
                              _details(result))
         return Scene(result.problem, result.bddl, f"camera ({key_frames} key frames)", _details(result),
-                     goal_evidence=self.perception.goal == "retrieval")
+                     goal_evidence=result.provenance.get("goal", {}).get("source") == "retrieval")
 
 
 def _details(result: PerceptionResult) -> dict[str, Any]:
