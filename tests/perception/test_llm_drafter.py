@@ -130,3 +130,31 @@ def test_hybrid_asks_before_doing_an_unclear_retrieval_the_llm_does_not_confirm(
     assert not result.accepted and result.clarification is not None
     assert result.clarification.why == "unconfirmed" and len(result.clarification.candidates) == 1
     assert result.choose(1).accepted
+
+
+# -- perceive eval --drafter ---------------------------------------------------------------------
+
+def test_perceive_eval_drafts_with_the_llm_in_holdout_per_style(behavior_dir, tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from symplan_core.cli.main import app
+
+    lines = [{"activity": "loading_the_car", "style": style, "instruction": text}
+             for style, text in (("direct", INSTRUCTION), ("terse", "load the car"))]
+    path = tmp_path / "two.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    runner = CliRunner()
+    result = runner.invoke(app, ["perceive", "eval", "--instructions", str(path), "--holdout", "--frames", "2",
+                                 "--drafter", "llm", "--planner", "transformers:smollm2?device=cpu", "--json",
+                                 "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["drafter"] == "llm" and summary["holdout"]
+    assert {s: summary["by_style"][s]["llm_drafted"] for s in ("direct", "terse")} == {"direct": 1, "terse": 1}
+    for row in map(json.loads, (tmp_path / "out" / "tasks.jsonl").read_text().splitlines()):
+        assert row["drafted_by"] == "llm" and len(row["examples"]) == 3 and TASK not in row["examples"]
+    for bad, message in ((["--drafter", "oracle"], "--drafter must be"), (["--drafter", "hybrid"], "needs --planner")):
+        failed = runner.invoke(app, ["perceive", "eval", "--instructions", str(path), *bad])
+        assert failed.exit_code == 2 and message in failed.output
