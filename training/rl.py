@@ -11,6 +11,12 @@ model directory; nothing is downloaded), and trains with :class:`SymPlanGRPOTrai
 ``OUT/reward_log.jsonl`` (per batch: SP rate, gate, GroupAdapt budgets, rewards) and
 ``OUT/summary.json``. ``--resume`` continues from the newest checkpoint in OUT (or the one given),
 reward state included.
+
+LoRA (``lora:``, optional ``train_top_layers``: the same keys as ``training/sft.py``): TRL wraps the
+policy in a peft adapter; only the adapter trains (checkpoints hold the adapter and its optimizer
+state), and ``OUT/final`` gets the merged weights, a plain model directory like the full run's. The
+reference policy for a KL term (``grpo.beta`` > 0) is then the same network with the adapter
+disabled, i.e. the frozen starting model: TRL loads no second copy.
 """
 
 from __future__ import annotations
@@ -23,7 +29,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from symplan_core.training.lora import LoraSettings, lora_config
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -60,10 +68,18 @@ class RLConfig(BaseModel):
     output_dir: str
     threads: int | None = None
     max_prompt_tokens: int | None = Field(None, ge=1, description="drop rows with longer prompts (paper: 6144)")
+    lora: LoraSettings | None = Field(None, description="train a LoRA adapter instead of every weight")
+    train_top_layers: int | None = Field(None, ge=1, description="with lora: adapters on the top N decoder layers")
     length: LengthSection = LengthSection()
     dynamic_sampling: SamplingSection = SamplingSection()
     overlong: OverlongSection = OverlongSection()
     grpo: dict[str, Any] = Field(default_factory=dict, description="GRPOConfig keyword arguments")
+
+    @model_validator(mode="after")
+    def _top_layers_need_lora(self) -> RLConfig:
+        if self.train_top_layers is not None and self.lora is None:
+            raise ValueError("train_top_layers needs a lora section (it places the adapters)")
+        return self
 
 
 class ConfigError(ValueError):
@@ -88,7 +104,8 @@ def load_config(path: str, overrides: list[str]) -> RLConfig:
         return RLConfig.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise ConfigError(f"{path}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        where = ".".join(map(str, first["loc"])) or "config"
+        raise ConfigError(f"{path}: {where}: {first['msg']}") from None
 
 
 def load_rows(path: str) -> list[dict[str, Any]]:
@@ -176,16 +193,29 @@ def run(config: RLConfig, resume: str | None = None) -> dict[str, Any]:
         if checkpoint is None or not checkpoint.is_dir():
             raise ConfigError(f"no checkpoint to resume from in {out}")
     callback = RewardStateCallback(rewarder.shaper, str(checkpoint) if checkpoint else None)
+    try:
+        peft_config = lora_config(model, config.lora, config.train_top_layers) if config.lora else None
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     trainer = SymPlanGRPOTrainer(
         model=model, processing_class=tokenizer, args=grpo_args, train_dataset=Dataset.from_list(rows),
         reward_funcs=list(REWARD_FUNCS), callbacks=[callback], rewarder=rewarder,
         dynamic_sampling=config.dynamic_sampling.enable,
-        max_regen_batches=config.dynamic_sampling.max_regen_batches, reward_log=out / "reward_log.jsonl")
+        max_regen_batches=config.dynamic_sampling.max_regen_batches, reward_log=out / "reward_log.jsonl",
+        peft_config=peft_config)
+    policy: Any = trainer.model  # the PeftModel with LoRA
+    trainable = sum(p.numel() for p in policy.parameters() if p.requires_grad)
     started = time.perf_counter()
     result = trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
-    trainer.save_model(str(out / "final"))
-    rewarder.shaper.save(out / "final")
+    final = out / "final"
+    if peft_config is not None and trainer.accelerator.num_processes == 1:
+        policy.merge_and_unload().save_pretrained(final)  # a plain model directory, as without LoRA
+        tokenizer.save_pretrained(final)
+    else:
+        trainer.save_model(str(final))  # several processes with LoRA: the adapter (merge: training/sft.py)
+    rewarder.shaper.save(final)
     summary = {"global_step": trainer.state.global_step, "train_seconds": round(time.perf_counter() - started, 1),
+               "trainable_parameters": trainable, "lora": peft_config is not None,
                "resumed_from": str(checkpoint) if checkpoint else None, "reward_state_restored": callback.restored,
                "train_loss": result.training_loss, "reward_state": rewarder.shaper.state_dict(),
                "log_history": trainer.state.log_history}

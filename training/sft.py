@@ -31,14 +31,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-
-class LoraSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    r: int = Field(default=16, ge=1)
-    alpha: int = Field(default=32, ge=1)
-    dropout: float = Field(default=0.05, ge=0.0, lt=1.0)
-    target_modules: str | list[str] = "all-linear"
+from symplan_core.training.lora import LoraSettings, lora_config
 
 
 class SFTRunConfig(BaseModel):
@@ -96,15 +89,6 @@ def _freeze_below(model: Any, top: int) -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 
-def _linear_names(model: Any) -> list[str]:
-    """Names of the linear projections inside a decoder layer (``q_proj``, ``up_proj`` ...)."""
-    import torch
-
-    layer = model.model.layers[0]
-    return sorted({name.rsplit(".", 1)[-1] for name, module in layer.named_modules()
-                   if isinstance(module, torch.nn.Linear)})
-
-
 def train(config: SFTRunConfig) -> dict[str, Any]:
     import torch
     from datasets import load_dataset
@@ -124,19 +108,11 @@ def train(config: SFTRunConfig) -> dict[str, Any]:
         raise ValueError(f"{base} has no chat template: the samples are chat conversations")
     model = AutoModelForCausalLM.from_pretrained(base, local_files_only=True, dtype=torch.float32 if use_cpu
                                                  or config.precision == "float32" else torch.bfloat16)
-    top_layers = list(range(model.config.num_hidden_layers - config.train_top_layers, model.config.num_hidden_layers)
-                      ) if config.train_top_layers else None
     peft_config = None
     if config.lora is not None:
-        from peft import LoraConfig
-
-        targets = config.lora.target_modules
-        if top_layers and targets == "all-linear":  # PEFT takes layers_to_transform with named modules only
-            targets = _linear_names(model)
-        peft_config = LoraConfig(r=config.lora.r, lora_alpha=config.lora.alpha, lora_dropout=config.lora.dropout,
-                                 target_modules=targets, task_type="CAUSAL_LM", layers_to_transform=top_layers)
-    elif top_layers:
-        _freeze_below(model, config.train_top_layers)  # type: ignore[arg-type]
+        peft_config = lora_config(model, config.lora, config.train_top_layers)
+    elif config.train_top_layers:
+        _freeze_below(model, config.train_top_layers)
     files = {"train": config.train_file, **({"eval": config.eval_file} if config.eval_file else {})}
     data = load_dataset("json", data_files=files)
     keep = ["prompt", "completion"]

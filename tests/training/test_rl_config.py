@@ -35,6 +35,16 @@ def test_config_errors_are_one_line(rl, tmp_path) -> None:
     assert rl.load_config(str(config), ["grpo.max_steps=7", "train_file=x"]).grpo["max_steps"] == 7
 
 
+def test_lora_keys_are_checked_when_the_config_loads(rl) -> None:
+    config = ROOT / "training/configs/rl_smoke.yaml"
+    with pytest.raises(rl.ConfigError, match="train_top_layers needs a lora section"):
+        rl.load_config(str(config), ["train_top_layers=2"])
+    with pytest.raises(rl.ConfigError, match=r"lora.rank"):
+        rl.load_config(str(config), ["lora={rank: 4}"])
+    loaded = rl.load_config(str(config), ["lora={r: 4}", "train_top_layers=2"])
+    assert loaded.lora.r == 4 and loaded.lora.target_modules == "all-linear" and loaded.train_top_layers == 2
+
+
 def test_rows_with_bddl_that_does_not_compile_fail_before_training(rl, tmp_path, behavior_dir) -> None:
     good = prompt_row("b100/cleaning_bathtub")
     path = tmp_path / "rows.jsonl"
@@ -63,3 +73,21 @@ def test_prompts_over_the_token_cap_are_dropped(rl, tmp_path, behavior_dir) -> N
     assert rl.drop_long_prompts(rows, tokenizer, None) == rows
     with pytest.raises(rl.ConfigError, match="every prompt"):
         rl.drop_long_prompts(rows, tokenizer, 10)
+
+
+def test_the_qwen_cpu_rl_config_puts_lora_where_the_sft_config_does_and_keeps_the_smoke_algorithm(rl) -> None:
+    import dataclasses
+
+    import yaml
+    from trl import GRPOConfig
+
+    qwen = rl.load_config(str(ROOT / "training/configs/rl_qwen0.5b_cpu.yaml"), [])
+    smoke = rl.load_config(str(ROOT / "training/configs/rl_smoke.yaml"), [])
+    sft = yaml.safe_load((ROOT / "training/configs/sft_qwen0.5b_cpu.yaml").read_text())
+    assert qwen.train_top_layers == sft["train_top_layers"]
+    assert (qwen.lora.r, qwen.lora.alpha, qwen.lora.target_modules) == (
+        sft["lora"]["r"], sft["lora"]["alpha"], sft["lora"]["target_modules"])
+    assert not set(qwen.grpo) - {field.name for field in dataclasses.fields(GRPOConfig)}
+    for key in ("loss_type", "epsilon", "epsilon_high", "delta", "beta", "scale_rewards", "num_generations"):
+        assert qwen.grpo[key] == smoke.grpo[key], key
+    assert qwen.length == smoke.length and qwen.dynamic_sampling.enable

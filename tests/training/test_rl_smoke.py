@@ -56,3 +56,45 @@ def test_grpo_steps_log_rewards_and_budgets_and_resume_with_reward_state(tmp_pat
     assert resumed["reward_state_restored"]
     assert resumed["reward_state"]["batches"] > saved["batches"]  # continued, not restarted
     assert (out / "checkpoint-2" / STATE_FILE).is_file() and (out / "final" / "config.json").is_file()
+
+
+def test_lora_grpo_trains_only_top_layer_adapters_with_the_base_as_kl_reference_and_resumes(
+        tmp_path, behavior_dir) -> None:
+    """LoRA on the top 2 of SmolLM2's 30 layers: checkpoints hold the adapter, not the model; the KL
+    reference is the policy with its adapter disabled (step 1: the adapter is still zero, so KL is 0);
+    resuming restores adapter and reward state; final/ is a merged model whose lower layers are the
+    base's bit for bit."""
+    if locate_model("smollm2") is None:
+        pytest.fail("SmolLM2 is not installed; run `make model`")
+    from safetensors.torch import load_file
+
+    from symplan_core.llm.transformers_backend import hf_model_directory
+
+    rl = _rl_module()
+    rows = tmp_path / "rows.jsonl"
+    write_rows(rows, [prompt_row("b100/vacuuming_floors"), prompt_row("b100/opening_packages")])
+    out = tmp_path / "run"
+    base = [f"train_file={rows}", f"output_dir={out}", "grpo.save_steps=1", "grpo.beta=0.04",
+            "grpo.learning_rate=1.0e-3", "lora={r: 4, alpha: 8, dropout: 0.0}", "train_top_layers=2"]
+    config = rl.load_config(str(ROOT / "training/configs/rl_smoke.yaml"), [*base, "grpo.max_steps=1"])
+    first = rl.run(config)
+    assert first["lora"] and first["global_step"] == 1
+    # r 4 on the 7 projections of 2 layers: (in + out) x 4 per projection, far below the 135 M weights
+    assert 0 < first["trainable_parameters"] < 1_000_000
+    assert first["log_history"][0]["kl"] == pytest.approx(0.0, abs=1e-6)
+    checkpoint = out / "checkpoint-1"
+    assert (checkpoint / "adapter_model.safetensors").is_file() and not (checkpoint / "model.safetensors").exists()
+    adapter = load_file(str(checkpoint / "adapter_model.safetensors"))
+    layers = {int(name.split(".layers.")[1].split(".")[0]) for name in adapter}
+    assert layers == {28, 29}
+
+    config = rl.load_config(str(ROOT / "training/configs/rl_smoke.yaml"), [*base, "grpo.max_steps=2"])
+    resumed = rl.run(config, resume="")
+    assert resumed["global_step"] == 2 and resumed["reward_state_restored"]
+    final = out / "final"
+    assert (final / "config.json").is_file() and not (final / "adapter_config.json").exists()
+    merged = load_file(str(final / "model.safetensors"))
+    original = load_file(str(hf_model_directory("smollm2") / "model.safetensors"))
+    assert not any(".lora_" in name for name in merged)
+    lower = [n for n in original if ".layers." in n and int(n.split(".layers.")[1].split(".")[0]) < 28]
+    assert lower and all(merged[n].equal(original[n]) for n in lower)
