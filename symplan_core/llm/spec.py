@@ -108,6 +108,9 @@ class TransformersBackendConfig(_LLMBackendConfig):
     threads: int | None = Field(default=None, ge=1)
     # Keep a de-quantised copy of a GGUF model beside it (loads in ~1 s instead of 20-60 s).
     cache_conversion: bool = True
+    # guided: keep the KV cache of the last sequence and feed only the tokens after the longest
+    # common token prefix of the next request (false re-encodes the whole prompt per line).
+    prefix_cache: bool = True
 
 
 class VLLMBackendConfig(_LLMBackendConfig):

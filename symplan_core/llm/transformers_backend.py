@@ -8,6 +8,8 @@ model directory unless ``cache_conversion=false``). Nothing here touches the net
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 import logging
 import os
@@ -20,7 +22,7 @@ from typing import Any
 import torch
 import transformers
 from safetensors.torch import save_model
-from transformers import AutoModelForCausalLM, AutoTokenizer
+from transformers import AutoModelForCausalLM, AutoTokenizer, DynamicCache
 
 from symplan_core.errors import BackendError
 from symplan_core.llm.base import (
@@ -99,6 +101,25 @@ def resolve_model_location(model_path: str, gguf_file: str | None = None) -> Res
     return ResolvedModel(located.parent, located.name)
 
 
+@dataclass
+class _PrefixCache:
+    """The KV cache of the last guided sequence and the token ids it holds (``ids`` has exactly
+    ``cache.get_seq_length()`` entries: the last generated token is never fed back)."""
+
+    ids: list[int]
+    cache: Any
+
+
+def common_prefix_length(left: list[int], right: list[int]) -> int:
+    """How many leading token ids two sequences share."""
+    length = 0
+    for a, b in zip(left, right, strict=False):
+        if a != b:
+            break
+        length += 1
+    return length
+
+
 class TransformersBackend(LocalPlannerBackend):
     name = "transformers"
 
@@ -131,6 +152,9 @@ class TransformersBackend(LocalPlannerBackend):
         self._ll_tokenizer = None
         if config.decoding != "free":
             self._ll_tokenizer = _llguidance_tokenizer(self.tokenizer, sorted(self._eos_token_ids))
+        # guided decoding's prefix cache; read and written only under self._generation_lock
+        self._prefix: _PrefixCache | None = None
+        self._cache_kwarg = _cache_kwarg(self.model)
 
     def plan(self, prompt: PromptInput, n: int = 1, sampling: Sampling | None = None) -> list[Completion]:
         """As :meth:`LocalPlannerBackend.plan`, except that decoding errors (a grammar the library
@@ -179,16 +203,21 @@ class TransformersBackend(LocalPlannerBackend):
         rendered = self.tokenizer.apply_chat_template(
             messages, add_generation_prompt=True, tokenize=False, **self.config.chat_template_kwargs)
         seed = None if sampling.seed is None else sampling.seed + index
+        counts = {"prompt_tokens_evaluated": 0, "prompt_tokens_reused": 0}
 
         def continue_text(prefix: str, grammar: str, max_tokens: int) -> Step:
             inputs = self.tokenizer(rendered + prefix, return_tensors="pt", add_special_tokens=False).to(self.device)
             line_sampling = sampling.model_copy(update={"max_tokens": max_tokens, "seed": seed})
-            completion = self._run(inputs, 1, line_sampling, grammar)[0]
+            completion = self._run(inputs, 1, line_sampling, grammar, reuse=self.config.prefix_cache)[0]
+            reused = int(completion.metadata.get("prompt_tokens_reused", 0))
+            counts["prompt_tokens_reused"] += reused
+            counts["prompt_tokens_evaluated"] += (completion.prompt_tokens or 0) - reused
             return Step(completion.text, completion.completion_tokens, completion.finish_reason,
                         completion.prompt_tokens, completion.latency_s)
 
         completion = guided_decode(task, continue_text, sampling.max_tokens, self._think, self.config.max_calls)
-        return completion
+        return dataclasses.replace(completion, metadata={
+            **completion.metadata, **counts, "prefix_cache": self.config.prefix_cache})
 
     def _generate(self, prompt: PlannerPrompt, n: int, sampling: Sampling,
                   grammar: str | None = None) -> list[Completion]:
@@ -202,7 +231,11 @@ class TransformersBackend(LocalPlannerBackend):
         ).to(self.device)
         return self._run(inputs, n, sampling, grammar)
 
-    def _run(self, inputs: Any, n: int, sampling: Sampling, grammar: str | None) -> list[Completion]:
+    def _run(self, inputs: Any, n: int, sampling: Sampling, grammar: str | None,
+             reuse: bool = False) -> list[Completion]:
+        """Generate after ``inputs``. With ``reuse`` (one sequence: guided decoding's lines), the
+        KV cache of the previous such call is continued over the longest common token prefix,
+        so only the tokens after it are evaluated; the cache of this sequence is kept for the next."""
         prompt_length = int(inputs["input_ids"].shape[1])
         # Greedy decoding gives n identical samples, so decode once and repeat it.
         sequences_to_generate = 1 if sampling.is_greedy else n
@@ -230,16 +263,47 @@ class TransformersBackend(LocalPlannerBackend):
                                transformers.TopPLogitsWarper(sampling.top_p)]
                 options.update(temperature=1.0, top_p=1.0, top_k=0)
             options["logits_processor"] = transformers.LogitsProcessorList(processors)
+        reused = 0
+        cache = None
         started = time.perf_counter()
         with torch.inference_mode():
+            if reuse:
+                if sequences_to_generate != 1:
+                    raise ValueError("the prefix cache holds one sequence")
+                # handed over: a generation that raises leaves no half-written cache behind
+                cache, reused = self._take_prefix(inputs["input_ids"][0].tolist())
+                options[self._cache_kwarg] = cache
             output = self.model.generate(**inputs, **options)
         elapsed = time.perf_counter() - started
+        if cache is not None:
+            row = output[0].tolist()
+            cached = cache.get_seq_length()
+            # generate fills the given cache in place: the prompt and every new token but the last
+            self._prefix = _PrefixCache(row[:cached], cache) if 0 < cached <= len(row) else None
         completions = [
             self._completion(row[prompt_length:].tolist(), prompt_length, sampling, elapsed) for row in output
         ]
+        if reuse:
+            completions = [dataclasses.replace(c, metadata={**c.metadata, "prompt_tokens_reused": reused})
+                           for c in completions]
         if sampling.is_greedy:
             completions = completions * n
         return completions
+
+    def _take_prefix(self, ids: list[int]) -> tuple[Any, int]:
+        """The kept cache cropped to its longest common token prefix with ``ids`` (at most all but
+        the last token, whose logits generation needs), and that length; a fresh cache and 0 when
+        nothing is shared. The kept cache is handed over (the caller's generation extends it)."""
+        prefix, self._prefix = self._prefix, None
+        if prefix is not None:
+            common = min(common_prefix_length(prefix.ids, ids), len(ids) - 1)
+            if common > 0:
+                excess = prefix.cache.get_seq_length() - common
+                if excess > 0:
+                    prefix.cache.crop(-excess)  # a negative count removes that many tokens at the end
+                if prefix.cache.get_seq_length() == common:
+                    return prefix.cache, common
+        return DynamicCache(config=self.model.config), 0
 
     def _completion(
         self, new_token_ids: list[int], prompt_length: int, sampling: Sampling, elapsed: float
@@ -271,6 +335,13 @@ class TransformersBackend(LocalPlannerBackend):
             latency_s=elapsed,
             metadata={"device": str(self.device)},
         )
+
+
+def _cache_kwarg(model: Any) -> str:
+    """The name under which ``generate`` takes a KV cache: ``cache`` in newer transformers 5.x
+    (which deprecates ``past_key_values``), ``past_key_values`` before."""
+    parameters = inspect.signature(model.prepare_inputs_for_generation).parameters
+    return "cache" if "cache" in parameters else "past_key_values"
 
 
 def _llguidance_tokenizer(tokenizer: Any, eos_token_ids: list[int]) -> Any:
