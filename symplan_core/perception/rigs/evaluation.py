@@ -34,6 +34,7 @@ from symplan_core.engine import compile_task, verify
 from symplan_core.engine.plan_text import format_call
 from symplan_core.perception.errors import PerceptionError
 from symplan_core.perception.fiducial import FiducialDetector
+from symplan_core.perception.goal_grammar import compact_goal
 from symplan_core.perception.pipeline import PerceptionConfig, perceive
 from symplan_core.perception.regrounding import VISUAL
 from symplan_core.perception.rigs.synthetic import NoiseConfig, render_task
@@ -174,6 +175,8 @@ class TaskReport:
     #: Who drafted the chosen goal (retrieval | llm) and the activities shown to the LLM as examples.
     drafted_by: str = ""
     examples: list[str] = field(default_factory=list)
+    #: The drafted goal in one line (perceived instance names), or the LLM's reply when it gave none.
+    drafted_goal: str = ""
     core_agreement: bool = False
     min_tag_px: int = 0
     seconds: float = 0.0
@@ -260,6 +263,8 @@ def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction |
     shown = [str(e) for res in [result, *(c.result for c in candidates)] for e in res.provenance["goal"].get("examples", ())]
     shown += [str(c.activity) for c in candidates]
     report.examples = [str(e) for e in result.provenance["goal"].get("examples", ())]
+    report.drafted_goal = (compact_goal(to_omnigibson(result.problem).goal) if result.problem is not None
+                           else str(result.provenance["goal"].get("reply", "")))
     if options.holdout and (task in shown or report.retrieved == task):
         raise HoldoutLeakError(f"{task} reached the drafter in --holdout (examples {shown}, retrieved {report.retrieved})")
     truth = released_names(result.provenance, scene.truth)
