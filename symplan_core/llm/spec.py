@@ -177,6 +177,8 @@ def with_decoding(spec: str, decoding: str | None = None, think: str | None = No
     updates = {key: value for key, value in (("decoding", decoding), ("think", think)) if value is not None}
     if not updates:
         return spec
+    if updates == {"decoding": "free"} and "decoding=" not in spec.partition("?")[2]:
+        return spec  # nothing to override: free is every spec's default
     config = parse_backend_spec(spec)
     if isinstance(config, ReferenceBackendConfig):
         if updates.get("decoding", "free") != "free" or "think" in updates:

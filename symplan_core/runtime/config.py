@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from symplan_core.llm.spec import with_decoding
 from symplan_core.prompts.builder import Variant
 
 __all__ = [
@@ -47,6 +48,14 @@ class PlannerSection(_Section):
         "the <think> budget under grammar/guided decoding: keep, skip, or a number of characters"))
     fallback: Literal["none", "reference"] = Field("reference", description=(
         "what to do when the LLM gives no valid plan: none (fail) or reference (symbolic planner, still verified)"))
+
+    @property
+    def backend_spec(self) -> str:
+        """``backend`` with ``decoding`` and ``think`` applied: the spec every planner factory call
+        of the runtime receives (``think: keep`` leaves the spec's own budget, so the reference
+        planner, which does not decode, accepts the defaults; a non-free mode on it raises
+        BackendSpecError)."""
+        return with_decoding(self.backend, self.decoding, None if self.think == "keep" else self.think)
 
 
 class EngineSection(_Section):

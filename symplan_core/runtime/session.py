@@ -23,7 +23,6 @@ from symplan_core.bddl import Problem
 from symplan_core.engine import Call, CompiledTask, State, VerifyResult, compile_task, verify
 from symplan_core.errors import SymPlanError
 from symplan_core.llm import PlannerBackend, Sampling
-from symplan_core.llm.spec import with_decoding
 from symplan_core.planners.reference_backend import make_planner_backend
 from symplan_core.prompts import build_prompt
 from symplan_core.prompts.builder import Variant
@@ -139,10 +138,7 @@ class PlanningSession:
         the execution monitor (``runtime.monitor.monitor_for``), None when monitoring is off."""
         planner = config.planner
         if backend is None:
-            # keep: the think budget is the spec's own, so the reference planner (which does not
-            # decode) accepts the defaults; a non-free mode on it raises BackendSpecError.
-            think = None if planner.think == "keep" else planner.think
-            backend = make_planner_backend(with_decoding(planner.backend, planner.decoding, think))
+            backend = make_planner_backend(planner.backend_spec)
         return cls(backend, config.robot, planner, config.execution, config.engine, monitor)
 
     # ---- planning ----------------------------------------------------------------------

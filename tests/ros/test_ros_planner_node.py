@@ -256,3 +256,18 @@ def test_deactivate_stops_a_running_goal_and_reconfigure_applies_new_parameters(
     assert client.run(_goal())[1] == GoalStatus.STATUS_ABORTED  # the new backend is in use
     _reconfigure(client, node, planner__backend="test:suffix")
     assert client.run(_goal())[1] == GoalStatus.STATUS_SUCCEEDED
+
+
+def test_planner_decoding_and_think_reach_the_backend_the_node_builds(ros_context) -> None:
+    from rclpy.parameter import Parameter
+    from symplan_ros.planner_node import PlannerNode
+
+    node = PlannerNode("symplan_planner_guided", context=ros_context, parameter_overrides=[
+        Parameter("planner.backend", value="openai:http://127.0.0.1:9/v1?model=m"),
+        Parameter("planner.decoding", value="guided"), Parameter("planner.think", value="skip")])
+    try:
+        assert node.trigger_configure().name == "SUCCESS"
+        config = node.session.backend.config
+        assert (config.decoding, config.think) == ("guided", "skip")
+    finally:
+        node.destroy_node()

@@ -114,7 +114,7 @@ class PlannerNode(LifecycleNode):
     def on_configure(self, _state: LifecycleState) -> TransitionCallbackReturn:
         try:
             cfg = read_config(self)
-            backend = self._backend_factory(cfg.planner.backend)
+            backend = self._backend_factory(cfg.planner.backend_spec)  # decoding and think applied
         except Exception as exc:  # noqa: BLE001 - process boundary: a bad parameter or backend fails the transition, not the node
             self.get_logger().error(f"configure failed: {type(exc).__name__}: {exc}")
             return TransitionCallbackReturn.FAILURE
