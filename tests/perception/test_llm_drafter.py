@@ -47,12 +47,13 @@ def test_the_held_out_activity_is_never_an_example_and_is_one_otherwise(car_prob
 
 
 @pytest.fixture(scope="module")
-def smollm2() -> Iterator:
+def smollm2() -> Iterator:  # the tests that use it are marked slow (they load a model)
     backend = make_backend("transformers:smollm2?device=cpu")
     yield backend
     backend.close()
 
 
+@pytest.mark.slow
 def test_perceive_with_holdout_records_examples_without_the_activity(car_scene, smollm2) -> None:
     for exclude in ((), (TASK,)):
         config = PerceptionConfig(benchmarks=("b1k",), goal="llm", exclude_activities=exclude, llm_max_tokens=48)
@@ -64,7 +65,8 @@ def test_perceive_with_holdout_records_examples_without_the_activity(car_scene, 
 # -- SmolLM2 under the goal grammar --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("instruction", [INSTRUCTION, "load the car", "Could you pack the camera, please?"])
+@pytest.mark.slow
+@pytest.mark.parametrize("instruction", [INSTRUCTION, "Could you pack the camera, please?"])
 def test_a_drafted_goal_is_parseable_and_grounded_or_says_it_was_cut(car_scene, smollm2, instruction: str) -> None:
     config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_max_tokens=96)
     result = _perceive(car_scene, config, smollm2, instruction)
@@ -134,6 +136,7 @@ def test_hybrid_asks_before_doing_an_unclear_retrieval_the_llm_does_not_confirm(
 
 # -- perceive eval --drafter ---------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_perceive_eval_drafts_with_the_llm_in_holdout_per_style(behavior_dir, tmp_path) -> None:
     import json
 
