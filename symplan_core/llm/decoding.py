@@ -13,7 +13,8 @@
   certainly wasted are not offered (``GuidePolicy``): ending the plan before the goal holds (the
   plan ends by itself the moment it does), a call that returns the world to a state the plan was
   already in (a cycle; no deterministic plan needs one), and, while anything else is left, a
-  detour (a state that was one call away before the last step). The model still chooses every
+  detour (a state that was one call away before the last step) or a call that undoes a met goal
+  literal. The model still chooses every
   call: the engine removes wasted moves, it does not plan.
 
 A backend provides ``continue_text(prefix, grammar, max_tokens)``: generate after the rendered
@@ -148,15 +149,18 @@ class GuidePolicy:
     Qwen2.5 1.5B, premature ends were one of the three failure kinds). ``prune_cycles``: a call
     whose result is a state the plan has already been in is not offered (``State.signature``).
     ``prune_detours``: nor, unless nothing else is executable, a call whose result was one call
-    away from an earlier state (``navigate(a) navigate(b)``: the first navigate was wasted)."""
+    away from an earlier state (``navigate(a) navigate(b)``: the first navigate was wasted).
+    ``keep_progress``: nor, unless nothing else is left, a call after which fewer goal literals
+    hold (undoing a met requirement: picking a placed plank up again)."""
 
     stop_at_goal: bool = True
     prune_cycles: bool = True
     prune_detours: bool = True
+    keep_progress: bool = True
 
 
 #: The guide before cycles and early ends were removed (kept for measurements that compare).
-EXECUTABLE_ONLY = GuidePolicy(stop_at_goal=False, prune_cycles=False, prune_detours=False)
+EXECUTABLE_ONLY = GuidePolicy(stop_at_goal=False, prune_cycles=False, prune_detours=False, keep_progress=False)
 
 
 @dataclass
@@ -169,6 +173,7 @@ class GuidedTrace:
     goal_reached: bool = False
     pruned_cycles: int = 0
     pruned_detours: int = 0
+    pruned_regressions: int = 0
     options_per_line: list[int] = field(default_factory=list)
     engine_s: float = 0.0
 
@@ -201,13 +206,13 @@ class _Offers:
 
     def offer(self, state: State, index: int) -> list[str]:
         options = call_texts(self.task, executable_calls(self.task, state))
-        if not (self.policy.prune_cycles or self.policy.prune_detours):
+        if not (self.policy.prune_cycles or self.policy.prune_detours or self.policy.keep_progress):
             return options
-        after_each = {}
+        after_each, after_state = {}, {}
         for option in options:
             after = state.copy()
             self.task.apply(after, _offered_call(option, index), trace=False)
-            after_each[option] = after.signature()
+            after_each[option], after_state[option] = after.signature(), after
         self.successors = set(after_each.values())
         if self.policy.prune_cycles:
             options = [o for o in options if after_each[o] not in self.visited]
@@ -217,6 +222,12 @@ class _Offers:
             if direct:
                 self.trace.pruned_detours += len(options) - len(direct)
                 options = direct
+        if self.policy.keep_progress and options:
+            met = self.task.goal_report(state)[1]
+            kept = [o for o in options if self.task.goal_report(after_state[o])[1] >= met]
+            if kept:
+                self.trace.pruned_regressions += len(options) - len(kept)
+                options = kept
         return options
 
 
@@ -285,6 +296,7 @@ def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: i
         finish_reason="stop", latency_s=time.perf_counter() - started,
         metadata={"decoding": "guided", "requests": trace.requests, "forced_close": trace.forced_close,
                   "forced_end": trace.forced_end, "goal_reached": trace.goal_reached,
-                  "pruned_cycles": trace.pruned_cycles, "pruned_detours": trace.pruned_detours, "engine_s": round(trace.engine_s, 4),
+                  "pruned_cycles": trace.pruned_cycles, "pruned_detours": trace.pruned_detours,
+                  "pruned_regressions": trace.pruned_regressions, "engine_s": round(trace.engine_s, 4),
                   "options_per_line": trace.options_per_line},
     )

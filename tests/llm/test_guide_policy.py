@@ -108,3 +108,30 @@ def test_without_stop_at_goal_the_model_may_end_early(task) -> None:
     assert [end for _calls, end in offers] == [False, True]  # a plan has at least one call
     assert len(verify(task, completion.text).calls) == 1
     assert not completion.metadata["goal_reached"]
+
+
+def _lines_offering_a_regression_beside_progress(name: str, policy: GuidePolicy) -> int:
+    """Follow the reference plan; count the lines whose offers mix calls that undo a met goal
+    literal with calls that do not."""
+    task = compile_task(load_problem(name), "single")
+    reference = [task.call_text(action, args) for action, args in plan_task(task).calls]
+    offers: list[tuple[list[str], bool]] = []
+    guided_decode(task, _decoder(lambda _calls, _end: reference[len(offers) - 1], offers), max_tokens=2000,
+                  think=ThinkBudget.parse("skip"), policy=policy)
+    state, mixed = task.initial_state(), 0
+    for index, (calls, _end) in enumerate(offers):
+        met = task.goal_report(state)[1]
+        undoes = []
+        for text in calls:
+            after = state.copy()
+            task.apply(after, verify(task, f"<code>\n{text}\n</code>").calls[0], trace=False)
+            undoes.append(task.goal_report(after)[1] < met)
+        mixed += any(undoes) and not all(undoes)
+        task.apply(state, verify(task, f"<code>\n{reference[index]}\n</code>").calls[0], trace=False)
+    return mixed
+
+
+def test_a_call_that_undoes_a_met_goal_literal_is_offered_only_when_nothing_else_is() -> None:
+    # picking_up_trash: once a can is in the bin, grasping it again is executable and undoes it.
+    assert _lines_offering_a_regression_beside_progress("b1k/picking_up_trash", GuidePolicy(keep_progress=False)) > 0
+    assert _lines_offering_a_regression_beside_progress("b1k/picking_up_trash", GuidePolicy()) == 0
