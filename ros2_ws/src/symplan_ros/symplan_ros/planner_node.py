@@ -150,7 +150,8 @@ class PlannerNode(LifecycleNode):
                             for pub in (self._subgoal_pub, self._bddl_pub, self._status_pub, self._check_pub,
                                         self._markers_pub))]
         self._lifecycle = "inactive"
-        self.get_logger().info(f"configured: backend={cfg.planner.backend} robot={cfg.robot} scene={cfg.scene.source}")
+        self.get_logger().info(f"configured: backend={cfg.planner.backend_spec} fallback={cfg.planner.fallback} "
+                               f"robot={cfg.robot} scene={cfg.scene.source}")
         return TransitionCallbackReturn.SUCCESS
 
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
