@@ -191,11 +191,9 @@ class TransformersBackend(LocalPlannerBackend):
         try:
             with self._generation_lock:
                 return self._generate(prompt, 1, sampling, grammar)[0]
-        except Exception as exc:
-            from symplan_core.llm.decoding import DecodingError
-
-            if isinstance(exc, DecodingError):
-                raise
+        except DecodingError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - backend boundary: a model failure becomes the completion's error, like a failed sample of plan()
             return Completion.failed(f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
 
     def _guided(self, task: Any, prompt: PlannerPrompt, sampling: Sampling, index: int) -> Completion:
