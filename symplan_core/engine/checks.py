@@ -200,6 +200,15 @@ def _substance(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | No
     return _affordance("substance", f"{a[0]} is not a substance", "name a substance such as water")
 
 
+def _solid(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
+    """A substance (a stain, dust, water) has no surface or side to put something on, under or
+    next to."""
+    if not w.is_substance(a[0]):
+        return None
+    return _affordance("solid", f"{a[0]} is a substance, not a thing to put something on, under or next to",
+                       "choose an object or fixture as the target")
+
+
 def _holding(flag: str) -> Check:
     def check(w: World, s: State, _a: Sequence[str], _cap: int) -> Failure | None:
         if any(w.has(h, flag) for h in s.held):
@@ -502,11 +511,12 @@ CHECKS: dict[str, Check] = {
     "accessible": _accessible, "apart": _apart, "open_if_openable": _open_if_openable, "substance": _substance,
     "has_substance": _has_substance, "heated": _heated, "source": _source, "held_substance": _held_substance,
     "flame": _flame, "cooled": _cooled, "ingredients": _ingredients, "cleaner": _cleaner, "wet": _wet,
+    "solid": _solid,
 }
 CHECK_FACTORIES: dict[str, Callable[[str], Check]] = {"ability": _ability, "holding": _holding, "type": _kind,
                                                       "away": _away_from}
 #: Checks that read an argument's affordances (and permit when they are unknown).
-AFFORDANCE_CHECKS = frozenset({"graspable", "ability", "substance", "open_if_openable", "type"})
+AFFORDANCE_CHECKS = frozenset({"graspable", "ability", "substance", "open_if_openable", "type", "solid"})
 #: Checks that read only the static world, never the state (nor the hand capacity): a bound call
 #: runs them once (``execute.bind``). A check added here must never read its state argument.
-STATIC_CHECKS = frozenset({"graspable", "ability", "substance", "type"})
+STATIC_CHECKS = frozenset({"graspable", "ability", "substance", "type", "solid"})

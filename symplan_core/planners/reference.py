@@ -318,7 +318,7 @@ class _Search:
 
     def cover(self, obj: str, substance: str) -> None:
         sources = [f[1] for f in sorted(self.state.facts) if f[0] in SUBSTANCE_HOLDING
-                   and f[2] == substance and not self.w.is_fixture(f[1])]
+                   and f[2] == substance and not self.w.is_fixture(f[1]) and f[1] != obj]
         if not sources:
             containers = [o for o, a in self.w.affordances.items() if a.known and "fillable" in a.abilities
                           and not self.w.is_fixture(o) and o != obj and "fill" in self.t.actions]
