@@ -14,8 +14,7 @@
   plan ends by itself the moment it does), a call that returns the world to a state the plan was
   already in (a cycle; no deterministic plan needs one), and, while anything else is left, a
   detour (a state that was one call away before the last step) or a call that undoes a met goal
-  literal. The model still chooses every
-  call: the engine removes wasted moves, it does not plan.
+  literal. The model still chooses every call: the engine removes wasted moves, it does not plan.
 
 A backend provides ``continue_text(prefix, grammar, max_tokens)``: generate after the rendered
 prompt plus the answer prefix, constrained by a GBNF grammar.
@@ -199,20 +198,24 @@ class _Offers:
         self.visited: set[tuple[object, ...]] = set()
         self.shortcuts: set[tuple[object, ...]] = set()
         self.successors: set[tuple[object, ...]] = set()
+        self.met = 0.0  # share of goal literals that hold in the current state
 
-    def arrive(self, state: State) -> None:
+    def arrive(self, state: State) -> bool:
+        """Record ``state`` as the plan's current state; returns whether the goal holds there."""
         self.shortcuts |= self.successors
         self.visited.add(state.signature())
+        per_conjunct, self.met = self.task.goal_report(state)
+        return all(per_conjunct)
 
     def offer(self, state: State, index: int) -> list[str]:
         options = call_texts(self.task, executable_calls(self.task, state))
         if not (self.policy.prune_cycles or self.policy.prune_detours or self.policy.keep_progress):
             return options
-        after_each, after_state = {}, {}
+        after_state = {}
         for option in options:
-            after = state.copy()
+            after_state[option] = after = state.copy()
             self.task.apply(after, _offered_call(option, index), trace=False)
-            after_each[option], after_state[option] = after.signature(), after
+        after_each = {option: after.signature() for option, after in after_state.items()}
         self.successors = set(after_each.values())
         if self.policy.prune_cycles:
             options = [o for o in options if after_each[o] not in self.visited]
@@ -223,8 +226,7 @@ class _Offers:
                 self.trace.pruned_detours += len(options) - len(direct)
                 options = direct
         if self.policy.keep_progress and options:
-            met = self.task.goal_report(state)[1]
-            kept = [o for o in options if self.task.goal_report(after_state[o])[1] >= met]
+            kept = [o for o in options if self.task.goal_report(after_state[o])[1] >= self.met]
             if kept:
                 self.trace.pruned_regressions += len(options) - len(kept)
                 options = kept
@@ -279,8 +281,7 @@ def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: i
             raise GrammarNotEnforcedError(f"guided line {index + 1} is not one of the executable calls: {line!r}")
         tick = time.perf_counter()
         outcome = task.apply(state, _offered_call(line, index), trace=False)
-        offers.arrive(state)
-        reached = policy.stop_at_goal and all(task.goal_report(state)[0])
+        reached = offers.arrive(state) and policy.stop_at_goal
         trace.engine_s += time.perf_counter() - tick
         if outcome.errors:  # cannot happen: the options came from the same checks
             raise DecodingError(f"engine rejected a guided call {line!r}: {outcome.errors[0].line()}")
