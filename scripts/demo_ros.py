@@ -71,6 +71,7 @@ def main() -> int:
     ap.add_argument("--decoding", choices=("free", "grammar", "guided"), default=None,
                     help="planner.decoding for an LLM backend (default: the node's, free)")
     ap.add_argument("--think", default=None, help="planner.think: keep | skip | N characters")
+    ap.add_argument("--steps", default=None, help="planner.steps: keep | skip | N characters")
     ap.add_argument("--fallback", choices=("none", "reference"), default=None,
                     help="planner.fallback; none proves every executed plan came from the LLM")
     ap.add_argument("--max-tokens", type=int, default=None, help="planner.max_tokens")
@@ -101,7 +102,7 @@ def main() -> int:
     try:
         params = [Parameter("planner.backend", value=spec), Parameter("robot", value=args.robot)]
         params += [Parameter(f"planner.{name}", value=value) for name, value in (
-            ("decoding", args.decoding), ("think", args.think), ("fallback", args.fallback),
+            ("decoding", args.decoding), ("think", args.think), ("steps", args.steps), ("fallback", args.fallback),
             ("max_tokens", args.max_tokens)) if value is not None]
         if args.camera:
             params += _start_camera(spinner, ctx, args.task)

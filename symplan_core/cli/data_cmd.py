@@ -205,6 +205,8 @@ def sft(
     decoding: str | None = typer.Option(None, "--decoding", help="Teacher decoding: free, grammar or guided "
                                         "(sets the spec's decoding= key; docs/models.md)."),
     think: str | None = typer.Option(None, "--think", help="Under grammar/guided: keep, skip or a cap in characters."),
+    steps: str | None = typer.Option(None, "--steps", help="Under grammar/guided: keep, skip or a cap in characters "
+                                     "for <steps>."),
     k: int = typer.Option(4, "--k", min=1, help="Samples drawn per prompt."),
     out: Path = typer.Option(..., "--out", help="Run directory (re-use it to resume)."),
     prompts: Path | None = typer.Option(None, "--prompts", help="Prompt rows from `symplan data build` "
@@ -233,7 +235,7 @@ def sft(
     from symplan_core.llm.spec import with_decoding
 
     try:
-        teacher = with_decoding(teacher, decoding, think)
+        teacher = with_decoding(teacher, decoding, think, steps)
     except BackendSpecError as exc:
         fail(str(exc))
     if prompts is None:

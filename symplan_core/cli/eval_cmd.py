@@ -33,6 +33,8 @@ def run(
                                         "state); sets the spec's decoding= key (docs/models.md)."),
     think: str | None = typer.Option(None, "--think", help="Under grammar/guided: keep, skip, or a cap in characters "
                                      "for <think>."),
+    steps: str | None = typer.Option(None, "--steps", help="Under grammar/guided: keep (at most 1200 characters), "
+                                     "skip, or a cap in characters for <steps> (the plan written as text)."),
     samples: int = typer.Option(1, "--samples", min=1, help="Samples per episode (pass@k when > 1)."),
     repair: int = typer.Option(0, "--repair", min=0, help="Verifier-in-the-loop repair rounds."),
     fallback: bool = typer.Option(False, "--fallback", help="After failed repair, use the reference planner."),
@@ -57,7 +59,7 @@ def run(
     try:
         from symplan_core.llm.spec import with_decoding
 
-        planner = with_decoding(planner, decoding, think)
+        planner = with_decoding(planner, decoding, think, steps)
     except BackendSpecError as exc:
         fail(str(exc))
     try:

@@ -42,7 +42,7 @@ from symplan_core.llm.grammar import (
     CODE_OPEN,
     END,
     HEAD,
-    ThinkBudget,
+    TextBudget,
     call_texts,
     header_grammar,
     line_grammar,
@@ -234,8 +234,8 @@ class _Offers:
 
 
 def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: int,
-                  think: ThinkBudget = ThinkBudget(), max_calls: int = 100,
-                  policy: GuidePolicy = GuidePolicy()) -> Completion:
+                  think: TextBudget = TextBudget(), max_calls: int = 100,
+                  policy: GuidePolicy = GuidePolicy(), steps: TextBudget = TextBudget()) -> Completion:
     """Engine-guided decoding of one answer (see the module docstring). The answer always has the
     format; its calls are each executable where they stand, so verifying it finds no error. When
     the token budget or ``max_calls`` runs out, or no call is left to offer, the plan is closed as
@@ -243,7 +243,7 @@ def guided_decode(task: CompiledTask, continue_text: ContinueText, max_tokens: i
     started = time.perf_counter()
     trace = GuidedTrace()
     header_budget = max(1, max_tokens - LINE_TOKENS)
-    step = continue_text("", header_grammar(think), header_budget)
+    step = continue_text("", header_grammar(think, steps), header_budget)
     trace.requests += 1
     trace.completion_tokens += step.completion_tokens or 0
     trace.prompt_tokens = step.prompt_tokens

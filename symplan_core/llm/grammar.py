@@ -33,32 +33,35 @@ from symplan_core.engine.verify import CompiledTask
 HEAD = "<think>"
 CODE_OPEN = "</steps><code>\n"
 END = "</code></answer>"
-#: Characters of the ``<steps>`` text (the reasoning has its own budget, :class:`ThinkBudget`).
+#: Characters of the ``<steps>`` text (the reasoning has its own budget, :class:`TextBudget`).
 STEPS_CHARS = 1200
 
 
 @dataclass(frozen=True)
-class ThinkBudget:
-    """The ``<think>`` part: ``keep`` (free length), ``skip`` (empty) or at most ``chars`` characters."""
+class TextBudget:
+    """A free-text section of the answer (``<think>`` or ``<steps>``): ``keep`` (its default
+    length), ``skip`` (empty) or at most ``chars`` characters. Skipping ``<steps>`` under guided
+    decoding halves a small model's answer: it otherwise writes the plan twice, once as text."""
 
     mode: str = "keep"
     chars: int = 0
 
     @classmethod
-    def parse(cls, text: str) -> ThinkBudget:
+    def parse(cls, text: str) -> TextBudget:
         text = text.strip().lower()
         if text in ("keep", "skip"):
             return cls(text)
         if text.isdigit() and int(text) > 0:
             return cls("cap", int(text))
-        raise ValueError(f"think budget must be keep, skip or a number of characters, not {text!r}")
+        raise ValueError(f"a text budget must be keep, skip or a number of characters, not {text!r}")
 
-    def rule(self) -> str:
+    def rule(self, keep_chars: int | None = None) -> str:
+        """The GBNF body of the section (``keep_chars``: the bound ``keep`` has, None for none)."""
         if self.mode == "skip":
             return '""'
         if self.mode == "cap":
             return f"[^<]{{0,{self.chars}}}"
-        return "[^<]*"
+        return "[^<]*" if keep_chars is None else f"[^<]{{0,{keep_chars}}}"
 
 
 def literal(text: str) -> str:
@@ -67,20 +70,21 @@ def literal(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _header_rules(think: ThinkBudget) -> list[str]:
+def _header_rules(think: TextBudget, steps: TextBudget) -> list[str]:
     return [
         f"think ::= {think.rule()}",
-        f"steps ::= [^<]{{0,{STEPS_CHARS}}}",
+        f"steps ::= {steps.rule(STEPS_CHARS)}",
         f'header ::= {literal(HEAD)} think {literal("</think><answer><steps>")} steps {literal(CODE_OPEN)}',
     ]
 
 
-def header_grammar(think: ThinkBudget = ThinkBudget()) -> str:
+def header_grammar(think: TextBudget = TextBudget(), steps: TextBudget = TextBudget()) -> str:
     """Everything before the first code line (``guided`` decoding's first request)."""
-    return "\n".join(["root ::= header", *_header_rules(think)]) + "\n"
+    return "\n".join(["root ::= header", *_header_rules(think, steps)]) + "\n"
 
 
-def response_grammar(task: CompiledTask, think: ThinkBudget = ThinkBudget(), max_calls: int = 0) -> str:
+def response_grammar(task: CompiledTask, think: TextBudget = TextBudget(), max_calls: int = 0,
+                     steps: TextBudget = TextBudget()) -> str:
     """The whole answer for ``grammar`` decoding: at least one call, each of the task's action set
     on objects of fitting type (``max_calls`` > 0 bounds the number of lines)."""
     typed = typed_arguments(task)
@@ -106,7 +110,7 @@ def response_grammar(task: CompiledTask, think: ThinkBudget = ThinkBudget(), max
     repeat = f"{{1,{max_calls}}}" if max_calls > 0 else "+"
     top = [
         f'root ::= header calls {literal(END)}',
-        *_header_rules(think),
+        *_header_rules(think, steps),
         f"calls ::= line{repeat}",
         'line ::= call "\\n"',
         "call ::= " + " | ".join(alternatives),

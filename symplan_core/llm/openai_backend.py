@@ -56,7 +56,7 @@ from symplan_core.llm.decoding import (
     require_task,
     validate_gbnf,
 )
-from symplan_core.llm.grammar import ThinkBudget, response_grammar
+from symplan_core.llm.grammar import TextBudget, response_grammar
 from symplan_core.llm.spec import OpenAIBackendConfig
 
 _RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -103,7 +103,8 @@ class OpenAIBackend(PlannerBackend):
         self._semaphore: asyncio.Semaphore | None = None
         self._model_lookup_lock: asyncio.Lock | None = None
         self._closed = False
-        self._think = ThinkBudget.parse(config.think)
+        self._think = TextBudget.parse(config.think)
+        self._steps = TextBudget.parse(config.steps)
         self._grammar_field: str | None = None if config.grammar_field == "auto" else config.grammar_field
         self._template: ChatTemplate | None = None  # the model's chat template, loaded for guided decoding
         self._validated: set[str] = set()
@@ -204,7 +205,7 @@ class OpenAIBackend(PlannerBackend):
         grammar = None
         if self.config.decoding == "grammar":
             task = require_task(prompt, "grammar")
-            grammar = response_grammar(task, self._think)
+            grammar = response_grammar(task, self._think, steps=self._steps)
             self._validate(grammar)
             await self._detect_grammar_field()
         samples = (self._sample(messages, model_name, sampling, sample_index, grammar)
@@ -276,7 +277,8 @@ class OpenAIBackend(PlannerBackend):
         try:
             if self.config.grammar_field == "auto" and self._grammar_field is None:
                 self._submit(self._detect_grammar_field()).result()
-            return guided_decode(task, continue_text, sampling.max_tokens, self._think, self.config.max_calls)
+            return guided_decode(task, continue_text, sampling.max_tokens, self._think, self.config.max_calls,
+                                 steps=self._steps)
         except _RequestFailed as exc:
             return Completion.failed(str(exc), time.perf_counter() - started)
 

@@ -56,15 +56,17 @@ class _LLMBackendConfig(_BackendConfig):
     decoding: Literal["free", "grammar", "guided"] = "free"
     #: The <think> budget under grammar/guided decoding: keep, skip, or a number of characters.
     think: str = "keep"
+    #: The <steps> budget under grammar/guided decoding: keep, skip, or a number of characters.
+    steps: str = "keep"
     #: guided: most code lines before the plan is closed.
     max_calls: int = Field(default=100, ge=1)
 
-    @field_validator("think")
+    @field_validator("think", "steps")
     @classmethod
-    def _think_budget(cls, value: str) -> str:
-        from symplan_core.llm.grammar import ThinkBudget
+    def _text_budget(cls, value: str) -> str:
+        from symplan_core.llm.grammar import TextBudget
 
-        ThinkBudget.parse(value)
+        TextBudget.parse(value)
         return value
 
 
@@ -170,18 +172,20 @@ def parse_backend_spec(spec: str) -> BackendConfig:
     return _build(spec, _CONFIG_TYPE[kind], fields)
 
 
-def with_decoding(spec: str, decoding: str | None = None, think: str | None = None) -> str:
-    """``spec`` with ``decoding=``/``think=`` set (what ``--decoding`` and the ROS parameter
-    ``planner.decoding`` do); ``None`` leaves a key as the spec has it. A non-free mode on a
-    planner that does not decode (``reference``) raises :class:`BackendSpecError`."""
-    updates = {key: value for key, value in (("decoding", decoding), ("think", think)) if value is not None}
+def with_decoding(spec: str, decoding: str | None = None, think: str | None = None,
+                  steps: str | None = None) -> str:
+    """``spec`` with ``decoding=``/``think=``/``steps=`` set (what ``--decoding`` and the ROS
+    parameter ``planner.decoding`` do); ``None`` leaves a key as the spec has it. A non-free mode
+    on a planner that does not decode (``reference``) raises :class:`BackendSpecError`."""
+    updates = {key: value for key, value in (("decoding", decoding), ("think", think), ("steps", steps))
+               if value is not None}
     if not updates:
         return spec
     if updates == {"decoding": "free"} and "decoding=" not in spec.partition("?")[2]:
         return spec  # nothing to override: free is every spec's default
     config = parse_backend_spec(spec)
     if isinstance(config, ReferenceBackendConfig):
-        if updates.get("decoding", "free") != "free" or "think" in updates:
+        if updates.get("decoding", "free") != "free" or "think" in updates or "steps" in updates:
             raise BackendSpecError(spec, "the reference planner does not decode; use --decoding free")
         return spec
     head, _, query = spec.strip().partition("?")

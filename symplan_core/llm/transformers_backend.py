@@ -44,7 +44,7 @@ from symplan_core.llm.decoding import (
     require_task,
     validate_gbnf,
 )
-from symplan_core.llm.grammar import ThinkBudget, response_grammar
+from symplan_core.llm.grammar import TextBudget, response_grammar
 from symplan_core.llm.spec import TransformersBackendConfig
 
 _log = logging.getLogger(__name__)
@@ -146,7 +146,8 @@ class TransformersBackend(LocalPlannerBackend):
             if self.tokenizer.pad_token_id is not None
             else min(self._eos_token_ids)
         )
-        self._think = ThinkBudget.parse(config.think)
+        self._think = TextBudget.parse(config.think)
+        self._steps = TextBudget.parse(config.steps)
         # a decoding error generate() met: the base plan() turns it into failed samples, this plan() raises it
         self._decoding_error: DecodingError | None = None
         self._ll_tokenizer = None
@@ -174,7 +175,7 @@ class TransformersBackend(LocalPlannerBackend):
                 return [self._guided(task, prompt, sampling, index) for index in range(n)]
             if self.config.decoding == "grammar":
                 task = require_task(prompt, "grammar")
-                grammar = response_grammar(task, self._think)
+                grammar = response_grammar(task, self._think, steps=self._steps)
                 completions = self._generate(prompt, n, sampling, grammar)
                 return [check_grammar_output(task, c) for c in completions]
         except DecodingError as exc:
@@ -213,7 +214,8 @@ class TransformersBackend(LocalPlannerBackend):
             return Step(completion.text, completion.completion_tokens, completion.finish_reason,
                         completion.prompt_tokens, completion.latency_s)
 
-        completion = guided_decode(task, continue_text, sampling.max_tokens, self._think, self.config.max_calls)
+        completion = guided_decode(task, continue_text, sampling.max_tokens, self._think, self.config.max_calls,
+                                 steps=self._steps)
         return dataclasses.replace(completion, metadata={
             **completion.metadata, **counts, "prefix_cache": self.config.prefix_cache})
 

@@ -31,7 +31,7 @@ from symplan_core.llm.decoding import (
     require_task,
     validate_gbnf,
 )
-from symplan_core.llm.grammar import ThinkBudget, response_grammar
+from symplan_core.llm.grammar import TextBudget, response_grammar
 from symplan_core.llm.spec import VLLMBackendConfig
 
 
@@ -131,8 +131,8 @@ class VLLMBackend(LocalPlannerBackend):
             return Step(sample.text, len(sample.token_ids), _finish_reason(sample.finish_reason),
                         len(request.prompt_token_ids or ()), time.perf_counter() - started)
 
-        return guided_decode(task, continue_text, sampling.max_tokens, ThinkBudget.parse(self.config.think),
-                             self.config.max_calls)
+        return guided_decode(task, continue_text, sampling.max_tokens, TextBudget.parse(self.config.think),
+                             self.config.max_calls, steps=TextBudget.parse(self.config.steps))
 
     def plan_many(
         self, prompts: Sequence[PromptInput], n: int = 1, sampling: Sampling | None = None
@@ -157,8 +157,8 @@ class VLLMBackend(LocalPlannerBackend):
     ) -> list[list[Completion]]:
         parameters: Any = self._params(sampling, n)
         if self.config.decoding == "grammar":
-            think = ThinkBudget.parse(self.config.think)
-            parameters = [self._params(sampling, n, response_grammar(require_task(p, "grammar"), think))
+            think, steps = TextBudget.parse(self.config.think), TextBudget.parse(self.config.steps)
+            parameters = [self._params(sampling, n, response_grammar(require_task(p, "grammar"), think, steps=steps))
                           for p in prompts]
         conversations = [[message.as_dict() for message in p.messages] for p in prompts]
         started = time.perf_counter()

@@ -46,16 +46,20 @@ class PlannerSection(_Section):
         "guided (each call also executable in the engine's state); overrides a decoding= key in the backend spec"))
     think: str = Field("keep", description=(
         "the <think> budget under grammar/guided decoding: keep, skip, or a number of characters"))
+    steps: str = Field("keep", description=(
+        "the <steps> budget under grammar/guided decoding: keep (at most 1200 characters), skip, or a number "
+        "of characters"))
     fallback: Literal["none", "reference"] = Field("reference", description=(
         "what to do when the LLM gives no valid plan: none (fail) or reference (symbolic planner, still verified)"))
 
     @property
     def backend_spec(self) -> str:
-        """``backend`` with ``decoding`` and ``think`` applied: the spec every planner factory call
-        of the runtime receives (``think: keep`` leaves the spec's own budget, so the reference
-        planner, which does not decode, accepts the defaults; a non-free mode on it raises
-        BackendSpecError)."""
-        return with_decoding(self.backend, self.decoding, None if self.think == "keep" else self.think)
+        """``backend`` with ``decoding``, ``think`` and ``steps`` applied: the spec every planner
+        factory call of the runtime receives (``keep`` leaves the spec's own budget, so the
+        reference planner, which does not decode, accepts the defaults; a non-free mode on it
+        raises BackendSpecError)."""
+        return with_decoding(self.backend, self.decoding, None if self.think == "keep" else self.think,
+                             None if self.steps == "keep" else self.steps)
 
 
 class EngineSection(_Section):

@@ -21,7 +21,14 @@ from symplan_core.llm.decoding import (
     close_header,
     validate_gbnf,
 )
-from symplan_core.llm.grammar import ThinkBudget, call_texts, header_grammar, line_grammar, response_grammar
+from symplan_core.llm.grammar import (
+    STEPS_CHARS,
+    TextBudget,
+    call_texts,
+    header_grammar,
+    line_grammar,
+    response_grammar,
+)
 from symplan_core.planners.reference import plan_task
 from symplan_core.tasks import load_problem
 
@@ -129,7 +136,7 @@ def test_grammar_rejects_unknown_actions_objects_arity_misfits_and_broken_format
 @pytest.mark.parametrize("name", TASKS)
 def test_every_string_of_the_grammar_parses_in_format_without_static_errors(name: str) -> None:
     task = compile_task(load_problem(name), "dual")
-    grammar = response_grammar(task, ThinkBudget.parse("40"), max_calls=6)
+    grammar = response_grammar(task, TextBudget.parse("40"), max_calls=6)
     rng = random.Random(RNG_SEED + len(name))
     for _ in range(3):
         text = sample(grammar, rng)
@@ -181,13 +188,26 @@ def test_line_grammar_offers_exactly_the_calls_and_the_end() -> None:
 
 @pytest.mark.parametrize("think", ["keep", "skip", "30"])
 def test_header_grammar_honours_the_think_budget(think: str) -> None:
-    grammar = header_grammar(ThinkBudget.parse(think))
+    grammar = header_grammar(TextBudget.parse(think))
     short = "<think>ok</think><answer><steps>\n1. go\n</steps><code>\n"
     empty = "<think></think><answer><steps></steps><code>\n"
     long = "<think>" + "x" * 31 + "</think><answer><steps></steps><code>\n"
     assert accepts(grammar, empty)
     assert accepts(grammar, short) is (think != "skip")
     assert accepts(grammar, long) is (think == "keep")
+
+
+@pytest.mark.parametrize("steps", ["keep", "skip", "30"])
+def test_header_grammar_honours_the_steps_budget(steps: str) -> None:
+    grammar = header_grammar(TextBudget.parse("skip"), TextBudget.parse(steps))
+    empty = "<think></think><answer><steps></steps><code>\n"
+    short = "<think></think><answer><steps>\n1. go\n</steps><code>\n"
+    longer = "<think></think><answer><steps>" + "x" * 31 + "</steps><code>\n"
+    too_long = "<think></think><answer><steps>" + "x" * (STEPS_CHARS + 1) + "</steps><code>\n"
+    assert accepts(grammar, empty)
+    assert accepts(grammar, short) is (steps != "skip")
+    assert accepts(grammar, longer) is (steps == "keep")
+    assert not accepts(grammar, too_long)  # keep is bounded too: a grammar'd answer always reaches <code>
 
 
 def test_a_header_cut_by_its_budget_is_closed_in_format() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from symplan_core.engine.verify import compile_task, verify
 from symplan_core.llm.decoding import EXECUTABLE_ONLY, GuidePolicy, Step, close_header, guided_decode
-from symplan_core.llm.grammar import END, HEAD, ThinkBudget, literal
+from symplan_core.llm.grammar import END, HEAD, TextBudget, literal
 from symplan_core.planners.reference import plan_task
 from symplan_core.tasks import load_problem
 
@@ -53,9 +53,9 @@ def test_a_guided_plan_never_returns_to_a_state_it_was_in(task) -> None:
     # Always taking the first offer walks navigate_to(a) -> navigate_to(b) -> navigate_to(a) ...
     # when cycles are offered; the default guide never offers the call that closes the cycle.
     first = lambda calls, _end: calls[0]  # noqa: E731
-    looping = guided_decode(task, _decoder(first, []), max_tokens=200, think=ThinkBudget.parse("skip"),
+    looping = guided_decode(task, _decoder(first, []), max_tokens=200, think=TextBudget.parse("skip"),
                             max_calls=12, policy=EXECUTABLE_ONLY)
-    cycle_free = guided_decode(task, _decoder(first, []), max_tokens=200, think=ThinkBudget.parse("skip"),
+    cycle_free = guided_decode(task, _decoder(first, []), max_tokens=200, think=TextBudget.parse("skip"),
                                max_calls=12)
     assert len(set(_signatures(task, looping.text))) < len(_signatures(task, looping.text))
     seen = _signatures(task, cycle_free.text)
@@ -72,7 +72,7 @@ def test_a_guided_plan_makes_no_detour_while_another_call_is_executable(task) ->
 
     def actions(policy: GuidePolicy) -> list[str]:
         completion = guided_decode(task, _decoder(first_navigate, []), max_tokens=200,
-                                   think=ThinkBudget.parse("skip"), max_calls=6, policy=policy)
+                                   think=TextBudget.parse("skip"), max_calls=6, policy=policy)
         return [call.action for call in verify(task, completion.text).calls]
 
     wandering = actions(GuidePolicy(prune_detours=False))
@@ -91,7 +91,7 @@ def test_the_end_is_offered_only_once_the_goal_holds_and_the_plan_stops_there(ta
         return wanted
 
     completion = guided_decode(task, _decoder(follow_reference, offers), max_tokens=400,
-                               think=ThinkBudget.parse("skip"))
+                               think=TextBudget.parse("skip"))
     result = verify(task, completion.text)
     assert result.strict_pass, result.failure_lines()
     assert completion.metadata["goal_reached"] and not completion.metadata["forced_end"]
@@ -103,7 +103,7 @@ def test_the_end_is_offered_only_once_the_goal_holds_and_the_plan_stops_there(ta
 def test_without_stop_at_goal_the_model_may_end_early(task) -> None:
     offers: list[tuple[list[str], bool]] = []
     completion = guided_decode(task, _decoder(lambda calls, end: END if end else calls[0], offers),
-                               max_tokens=200, think=ThinkBudget.parse("skip"),
+                               max_tokens=200, think=TextBudget.parse("skip"),
                                policy=GuidePolicy(stop_at_goal=False))
     assert [end for _calls, end in offers] == [False, True]  # a plan has at least one call
     assert len(verify(task, completion.text).calls) == 1
@@ -117,7 +117,7 @@ def _lines_offering_a_regression_beside_progress(name: str, policy: GuidePolicy)
     reference = [task.call_text(action, args) for action, args in plan_task(task).calls]
     offers: list[tuple[list[str], bool]] = []
     guided_decode(task, _decoder(lambda _calls, _end: reference[len(offers) - 1], offers), max_tokens=2000,
-                  think=ThinkBudget.parse("skip"), policy=policy)
+                  think=TextBudget.parse("skip"), policy=policy)
     state, mixed = task.initial_state(), 0
     for index, (calls, _end) in enumerate(offers):
         met = task.goal_report(state)[1]

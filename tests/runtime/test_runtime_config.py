@@ -68,9 +68,10 @@ def test_planner_decoding_reaches_the_llm_backend_and_is_refused_for_the_referen
     from symplan_core.runtime.session import PlanningSession
 
     config = RuntimeConfig.model_validate({"planner": {
-        "backend": "openai:http://127.0.0.1:9/v1?model=m", "decoding": "guided", "think": "skip"}})
+        "backend": "openai:http://127.0.0.1:9/v1?model=m", "decoding": "guided", "think": "skip",
+        "steps": "120"}})
     backend_config = PlanningSession.from_config(config).backend.config  # type: ignore[attr-defined]
-    assert (backend_config.decoding, backend_config.think) == ("guided", "skip")
+    assert (backend_config.decoding, backend_config.think, backend_config.steps) == ("guided", "skip", "120")
     with pytest.raises(BackendSpecError, match="does not decode"):
         PlanningSession.from_config(RuntimeConfig.model_validate({"planner": {"decoding": "grammar"}}))
     with pytest.raises(ValidationError, match=r"planner\.decoding"):
