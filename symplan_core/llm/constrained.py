@@ -62,9 +62,14 @@ def grammar_accepts(grammar: str, text: str, *, complete: bool = True) -> bool:
     Runs llguidance's matcher over the text's bytes (a byte-level tokenizer), independent of any
     model's vocabulary. Raises :class:`GrammarRejectedError` for a grammar llguidance cannot read.
     """
+    validate_gbnf(grammar)
+    return _accepts(grammar, text, complete)
+
+
+def _accepts(grammar: str, text: str, complete: bool) -> bool:
+    """:func:`grammar_accepts` for a grammar already validated."""
     import llguidance
 
-    validate_gbnf(grammar)
     tokenizer = llguidance.LLTokenizer("byte")
     matcher = llguidance.LLMatcher(tokenizer, llguidance.grammar_from("gbnf", grammar), log_level=0)
     tokens = tokenizer.tokenize_str(text)
@@ -88,7 +93,7 @@ def generate_constrained(backend: object, prompt: PromptInput, grammar: str,
     completion = backend.generate_under_grammar(as_planner_prompt(prompt), grammar, sampling or Sampling())
     if completion.ok and completion.finish_reason in ("stop", "length"):
         complete = completion.finish_reason == "stop"
-        if not grammar_accepts(grammar, completion.text, complete=complete):
+        if not _accepts(grammar, completion.text, complete):  # validated above
             what = "a sentence" if complete else "a prefix of a sentence"
             raise GrammarNotEnforcedError(
                 f"the {backend.name!r} backend answered outside the grammar (not {what} of it): "
