@@ -175,6 +175,7 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
                    domain: str = "omnigibson") -> PlannerPrompt:
     """The chat prompt of :func:`draft_goal_constrained`."""
     from symplan_core.perception.goal_grammar import EXCLUDED_PREDICATES
+    from symplan_core.perception.language import prompt_hints
 
     by_type: dict[str, list[str]] = {}
     for inst, typ in objects.items():
@@ -190,6 +191,9 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
     lines.append("Objects in this scene:")
     lines += [f"{' '.join(insts)} - {typ}" for typ, insts in by_type.items()]
     lines += ["", f"Request: {instruction}"]
+    hints = prompt_hints(instruction, domain)
+    if hints:  # the request's state words and prepositions, with the literal each asks for
+        lines.append(f"Words -> goal literals: {'; '.join(hints)}")
     return PlannerPrompt(messages=(ChatMessage("system", DRAFT_SYSTEM), ChatMessage("user", "\n".join(lines))))
 
 

@@ -67,6 +67,9 @@ class PerceptionConfig(BaseModel):
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
+    check_language: bool = Field(
+        default=True, description="hold the instruction's state words (turn off, cook, close) and the objects it "
+                                  "names against the drafted goal (docs/perception.md, 'Language checks')")
     clarify_margin: float = Field(
         default=0.15, ge=0, le=1,
         description="retrieval candidates scoring within this fraction of the chosen one, with another goal that "
@@ -331,7 +334,8 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         activity = draft.goal_info.get("activity") if curated else None
         types = frozenset(to_omnigibson(load_problem(activity)).objects.values()) if activity else frozenset()
         facts = DraftFacts(draft.sources, mentioned, draft.goal_reason, curated_goal=curated,
-                           wanted=draft.wanted, activity=activity, activity_types=types)
+                           wanted=draft.wanted, activity=activity, activity_types=types,
+                           instruction=instruction if config.check_language else "")
         verdicts, plan, loads = verify_draft(draft.problem, facts, config.robot, config.plan_budget_s, judge)
         accepted = all(v.passed is True for v in verdicts)
         draft.notes += [note for v in verdicts for note in v.notes]

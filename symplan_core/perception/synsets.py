@@ -201,13 +201,44 @@ def mentioned_synsets(instruction: str, max_words: int = 4) -> list[tuple[str, s
     modals or verbs (:func:`function_words`: the "can" of "can you", "somebody", "scrub" in
     "could you scrub it").
     """
+    return [(m.phrase, m.synset) for m in read_instruction(instruction, max_words).mentions]
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An object name of an instruction: its phrase, synset and word span (``start``, ``end``)."""
+
+    phrase: str
+    synset: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class ReadInstruction:
+    """An instruction's words (clause by clause, ``the car's`` -> ``car``), where each clause
+    starts, which words the structure marks as not naming objects, and the object names found."""
+
+    words: tuple[str, ...]
+    clause_of: tuple[int, ...]  # clause index of each word
+    function: tuple[bool, ...]  # :func:`function_words`, per word
+    mentions: tuple[Mention, ...]  # longest phrases first, no overlaps
+
+    def object_at(self, i: int) -> Mention | None:
+        return next((m for m in self.mentions if m.start <= i < m.end), None)
+
+
+@lru_cache(maxsize=256)
+def read_instruction(instruction: str, max_words: int = 4) -> ReadInstruction:
+    """The reading :func:`mentioned_synsets` and the state words (``perception.language``) share."""
     # Clause by clause (punctuation ends a phrase and a word's neighbourhood); "the car's" -> car.
     clauses = [[w[:-2] if w.endswith("'s") else w for w in words_of(part)] for part in _CLAUSE.split(instruction)]
     words = [w for clause in clauses for w in clause]
-    used = [flag for clause in clauses for flag in function_words(clause)]
+    function = [flag for clause in clauses for flag in function_words(clause)]
+    used = list(function)
     starts = {sum(map(len, clauses[:i])) for i in range(len(clauses))}
     table = synset_table()
-    found: list[tuple[str, str]] = []
+    found: list[Mention] = []
     for size in range(max_words, 0, -1):
         for start in range(0, len(words) - size + 1):
             if any(used[start:start + size]) or any(start < b < start + size for b in starts):
@@ -217,9 +248,10 @@ def mentioned_synsets(instruction: str, max_words: int = 4) -> list[tuple[str, s
                 continue
             hit = _lookup(phrase)
             if hit and (hit in table or hit in benchmark_types()):
-                found.append((" ".join(words[start:start + size]), hit))
+                found.append(Mention(" ".join(words[start:start + size]), hit, start, start + size))
                 used[start:start + size] = [True] * size
-    return found
+    clause_of = tuple(k for k, clause in enumerate(clauses) for _w in clause)
+    return ReadInstruction(tuple(words), clause_of, tuple(function), tuple(found))
 
 
 @lru_cache(maxsize=1)

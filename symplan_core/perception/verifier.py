@@ -23,6 +23,7 @@ from symplan_core.bddl.checks import check_problem
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
+from symplan_core.perception.language import goal_types, incidental_objects, state_conflicts
 from symplan_core.perception.synsets import (
     grounds_in,
     is_container,
@@ -67,6 +68,9 @@ class DraftFacts:
     #: and the scene has must be one of them, or the drafted task ignores part of the request.
     activity: str | None = None
     activity_types: frozenset[str] = frozenset()
+    #: The instruction itself, for the language checks (``perception.language``): its state words
+    #: against the goal's polarities, and the objects it names against the goal's. Empty: not checked.
+    instruction: str = ""
 
 
 def check_syntax(problem: Problem | None, facts: DraftFacts) -> tuple[Verdict, Problem | None]:
@@ -93,10 +97,23 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             reasons.append(f"{inst} is needed by the goal but was not detected")
         elif source not in ("detection", "prior"):
             reasons.append(f"{inst} is backed by neither a detection nor the task prior")
-    omni = to_omnigibson(problem).objects  # B-100's stains are predicates, not objects
+    omni_problem = to_omnigibson(problem)
+    omni = omni_problem.objects  # B-100's stains are predicates, not objects
     present = {t for i, t in omni.items() if facts.sources.get(i, "detection") in ("detection", "prior")}
     unseen = {i: t for i, t in omni.items() if facts.sources.get(i) == "unseen"}
     notes: list[str] = []
+    in_goal = goal_types(omni_problem)
+    tools = incidental_objects(facts.instruction) if facts.instruction else frozenset()
+    asked = [(p, s) for p, s in facts.instruction_objects if grounds_in(p, s, present) and p not in tools]
+    for phrase, synset in asked if facts.instruction else ():
+        if grounds_in(phrase, synset, in_goal):
+            continue
+        said = (f"the instruction names {phrase!r} ({grounds_in(phrase, synset, present)} in the scene), which the "
+                "drafted goal never mentions")
+        if not facts.curated_goal or len(asked) == 1:
+            reasons.append(said)  # an LLM goal, or the one thing asked about: the draft ignores the request
+        else:
+            notes.append(said)
     for phrase, synset in facts.instruction_objects:
         seen_as = grounds_in(phrase, synset, present)
         if seen_as and facts.activity and not grounds_in(phrase, synset, facts.activity_types):
@@ -199,8 +216,18 @@ def verify_draft(problem: Problem | None, facts: DraftFacts, robot: str = "singl
                                              or "no declared instances" in r for r in verdicts[1].reasons):
         verdicts.append(Verdict("goal", None, ["not checked: the goal names objects the scene does not have"]))
     else:
-        goal, plan = check_goal(reparsed, robot, budget_s, facts.curated_goal)
-        verdicts.append(goal)
+        said = state_conflicts(facts.instruction, to_omnigibson(reparsed)) if facts.instruction else None
+        # A goal that says the opposite of the instruction's state words is wrong however well it
+        # plans; a state the instruction asks for and the goal never uses rejects an LLM goal (it
+        # was written for this instruction) and is a note on a curated one.
+        refused = [*said.conflicts, *([] if facts.curated_goal else said.missing)] if said else []
+        if refused:
+            verdicts.append(Verdict("goal", False, refused))
+        else:
+            goal, plan = check_goal(reparsed, robot, budget_s, facts.curated_goal)
+            if said and facts.curated_goal:
+                goal.notes += list(said.missing)
+            verdicts.append(goal)
     if judge is not None:
         ok, reason = judge(write_problem(reparsed))
         verdicts.append(Verdict("judge", ok, [reason] if reason else []))

@@ -118,12 +118,37 @@ def test_hybrid_accepts_the_llm_goal_when_retrieval_agrees(car_scene, car_proble
 
 
 def test_hybrid_asks_when_llm_and_retrieval_pass_with_different_goals(car_scene) -> None:
-    reply = "(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1)))"  # only part of the task
+    reply = ("(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1) (inside ?tennis_racket.n.01_1 "
+             "?container.n.01_1) (inside ?container.n.01_1 ?car.n.01_1) (not (open ?car.n.01_1))))")  # racket boxed
     result = _perceive(car_scene, _hybrid(1e9), _scripted(reply))
     assert not result.accepted and result.clarification is not None, result.reasons
     assert result.clarification.why == "llm-retrieval-disagree"
     assert [c.activity for c in result.clarification.candidates] == ["llm", TASK]
     assert result.choose(2).accepted and result.choose("llm").accepted
+
+
+def test_an_llm_goal_that_leaves_out_what_the_instruction_names_is_rejected_and_hybrid_asks(car_scene) -> None:
+    reply = "(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1)))"  # only part of the task
+    llm = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free"),
+                    _scripted(reply))
+    assert not llm.accepted
+    assert any("names 'car' (car.n.01 in the scene), which the drafted goal never mentions" in r
+               for r in llm.reasons), llm.reasons
+    result = _perceive(car_scene, _hybrid(1e9), _scripted(reply))
+    assert result.clarification is not None and result.clarification.why == "unconfirmed"
+
+
+def test_an_llm_goal_against_the_instructions_state_word_is_rejected(car_scene) -> None:
+    base = ("(inside ?digital_camera.n.01_1 ?container.n.01_1) (inside ?tennis_racket.n.01_1 ?car.n.01_1) "
+            "(inside ?container.n.01_1 ?car.n.01_1)")
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free")
+    opened = _perceive(car_scene, config, _scripted(f"(:goal (and {base} (open ?car.n.01_1)))"))  # "close it"
+    assert not opened.accepted and any(
+        "'close', which asks for (not (open ...)), but the goal has only (open ...)" in r for r in opened.reasons)
+    silent = _perceive(car_scene, config, _scripted(f"(:goal (and {base}))"))  # never closes the car
+    assert not silent.accepted and any("says 'close'" in r and "the goal has none" in r for r in silent.reasons)
+    closed = _perceive(car_scene, config, _scripted(f"(:goal (and {base} (not (open ?car.n.01_1))))"))
+    assert closed.accepted, closed.reasons
 
 
 def test_hybrid_asks_before_doing_an_unclear_retrieval_the_llm_does_not_confirm(car_scene) -> None:

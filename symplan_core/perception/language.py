@@ -1,0 +1,376 @@
+"""What an instruction's words say about the goal: state words with a polarity, the objects the
+goal must mention, and verb -> predicate hints for the LLM drafter (docs/perception.md, "Language
+checks").
+
+* **State words** (:func:`state_words`): verbs that name a goal state and its polarity ("turn off"
+  -> ``toggled_on`` false, "cook" -> ``cooked`` true, "close" -> ``open`` false). The table
+  (:data:`STATE_VERBS`) is general English, one row per verb, never per activity; a row whose
+  predicate the domain does not have is dropped. A word counts only where the sentence uses it as
+  a verb: not inside an object's name (``washing machine``, ``the dust``), not after a determiner,
+  a preposition or a form of *be* (``a clean towel``, ``is dusty``: adjectives describe the scene
+  as it is, not the goal). "on"/"off" count with a switching verb (``turn the lamp off``, ``switch
+  on the tv``) or right after something that switches (``hot tub on``); ``shut off``/``shut
+  down`` is switching off, ``shut`` alone is closing.
+* **Goal polarities** (:func:`goal_polarities`): for each predicate, whether the goal asserts it,
+  its negation, or both (negations counted through ``not``; ``imply``'s antecedent left out).
+* **Conflict** (:func:`state_conflicts`): the instruction's words give a predicate one polarity and
+  the goal uses that predicate only with the other ("turn off the hot tub", goal
+  ``(toggled_on hot_tub)``). An instruction giving both polarities of one predicate ("turn off
+  the lamp and turn on the tv", "wash the dirty dishes") says nothing about it. A predicate the
+  goal never uses is *missing* (the caller decides what that is worth).
+* **Hints** (:func:`prompt_hints`): for the state words and placement prepositions of the
+  instruction, the goal literal they ask for, where some action of the engine's action library
+  achieves it (``symplan_core.engine.actions``: ``wait_for_cooked`` adds ``cooked``, ``close``
+  deletes ``open``, ``place_inside`` places ``inside``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem
+from symplan_core.bddl.model import Quantifier
+from symplan_core.bddl.vocabulary import vocabulary
+from symplan_core.perception.synsets import read_instruction
+from symplan_core.tasks import synset_info
+
+_CLEAN = (("covered", False),)
+_WET = (("saturated", True),)
+#: Verb -> the goal states it asks for, (predicate, polarity). General English; rows whose
+#: predicate the domain lacks are dropped (``sliced`` is B-100's).
+STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
+    **dict.fromkeys("cook bake fry boil roast grill toast steam simmer".split(), (("cooked", True),)),
+    **dict.fromkeys("freeze".split(), (("frozen", True),)),
+    **dict.fromkeys("thaw defrost unfreeze".split(), (("frozen", False),)),
+    **dict.fromkeys("clean wash wipe scrub dust rinse mop sweep vacuum scour".split(), _CLEAN),
+    **dict.fromkeys("soak wet saturate dampen moisten".split(), _WET),
+    "dry": (("saturated", False), ("covered", False)),
+    "open": (("open", True),),
+    **dict.fromkeys("close shut".split(), (("open", False),)),
+    "fill": (("filled", True),),
+    "empty": (("filled", False), ("contains", False)),
+    "fold": (("folded", True), ("unfolded", False)),
+    "unfold": (("unfolded", True), ("folded", False)),
+    **dict.fromkeys("heat warm reheat".split(), (("hot", True),)),
+    **dict.fromkeys("cool chill".split(), (("hot", False),)),
+    **dict.fromkeys("light ignite".split(), (("on_fire", True),)),
+    "extinguish": (("on_fire", False),),
+    **dict.fromkeys("break smash".split(), (("broken", True),)),
+    **dict.fromkeys("fix repair mend".split(), (("broken", False),)),
+    **dict.fromkeys("slice chop dice cut".split(), (("sliced", True),)),
+}
+#: Verbs that switch a thing with the particle "on"/"off" (``turn off the tv``, ``switch it on``).
+TOGGLE_VERBS = frozenset("turn turns turned turning switch switches switched switching power powers powered "
+                         "powering flip flips flipped flipping".split())
+_SHUT = frozenset("shut shuts shutting".split())
+#: Words after which a state verb is an adjective or a noun, not a verb ("a clean towel", "the
+#: dust", "full of dust", "is dusty").
+_NOT_BEFORE_VERB = frozenset("the a an this that these those my your our their his her its some any all no "
+                             "of in on with by for from into onto at to's is are was were be been being am "
+                             "very really too so quite".split())
+#: Words after which a word is the verb of an imperative (or "" : the clause's first word).
+_VERB_STARTS = frozenset(["", *"please you to then just also can could will would should must".split()])
+_DETERMINERS = frozenset("the a an this that these those my your our their his her its some any all".split())
+#: Placement prepositions -> the relation a goal states (``put the cup in the sink``).
+RELATION_WORDS: dict[tuple[str, ...], str] = {
+    ("in",): "inside", ("into",): "inside", ("inside",): "inside",
+    ("on",): "ontop", ("onto",): "ontop", ("on", "top", "of"): "ontop",
+    ("under",): "under", ("underneath",): "under", ("beneath",): "under", ("below",): "under",
+    ("next", "to"): "nextto", ("beside",): "nextto",
+}
+
+
+def _forms(verb: str) -> set[str]:
+    out = {verb, verb + "s", verb + "es", verb + "ing", verb + verb[-1] + "ing"}
+    if verb.endswith("e"):
+        out.add(verb[:-1] + "ing")
+    if verb.endswith("y"):
+        out.add(verb[:-1] + "ies")
+    return out
+
+
+@lru_cache(maxsize=1)
+def _verb_index() -> dict[str, str]:
+    return {form: verb for verb in STATE_VERBS for form in _forms(verb)}
+
+
+@dataclass(frozen=True)
+class StateWord:
+    """A word (or verb + particle) of the instruction naming a goal state."""
+
+    said: str  # as said: "cook", "turn off", "hot tub on"
+    predicate: str
+    polarity: bool
+    position: int  # word index
+    particle: int | None = None  # word index of its "on"/"off"
+
+
+def _domain_predicates(domains: Iterable[str]) -> frozenset[str]:
+    return frozenset(p for d in domains for p in vocabulary(d))
+
+
+def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibson")) -> list[StateWord]:
+    """The state words of an instruction (see the module docstring), in order."""
+    predicates = _domain_predicates(domains)
+    read = read_instruction(instruction)
+    words, clause = read.words, read.clause_of
+    n = len(words)
+    index = _verb_index()
+    out: list[StateWord] = []
+    particles: set[int] = set()
+    for i, w in enumerate(words):
+        if w in TOGGLE_VERBS or w in _SHUT:
+            for j in range(i + 1, min(n, i + 6)):
+                if clause[j] != clause[i]:
+                    break
+                particle = words[j]
+                if w in _SHUT and particle not in ("off", "down"):
+                    continue
+                if particle not in ("on", "off", "down") or (particle == "down" and w not in _SHUT):
+                    continue
+                last = j + 1 == n or clause[j + 1] != clause[j]
+                if j == i + 1 or last or words[j + 1] not in _DETERMINERS:
+                    particles.add(j)
+                    if "toggled_on" in predicates:
+                        out.append(StateWord(f"{w} {particle}", "toggled_on", particle == "on", i, j))
+                    break
+    for i, w in enumerate(words):
+        if i in particles or any(s.position == i for s in out):
+            continue
+        if w in ("on", "off") and i and (i + 1 == n or clause[i + 1] != clause[i]):
+            thing = read.object_at(i - 1)  # "hot tub on": a thing that switches, then on/off at clause end
+            info = synset_info(thing.synset) if thing else None
+            if thing is not None and info is not None and "toggleable" in info.abilities \
+                    and "toggled_on" in predicates:
+                out.append(StateWord(f"{thing.phrase} {w}", "toggled_on", w == "on", i, i))
+            continue
+        verb = index.get(w)
+        if verb is None:
+            continue
+        before = words[i - 1] if i and clause[i - 1] == clause[i] else ""
+        # An imperative's verb ("dust off the piano", "please dust it") even where the word also
+        # names an object; elsewhere a word read as an object's name is one ("wipe the dust off").
+        if before not in _VERB_STARTS and (read.object_at(i) is not None or before in _NOT_BEFORE_VERB):
+            continue
+        after = words[i + 1] if i + 1 < n and clause[i + 1] == clause[i] else ""
+        if verb in ("close", "cool") and after in ("to", "by"):
+            continue  # "close to the sink": near, not shut
+        if verb == "clean" and after in ("up", "out"):
+            continue  # "clean up the room", "clean out the fridge": tidying and emptying, not dirt
+        for predicate, polarity in STATE_VERBS[verb]:
+            if predicate in predicates:
+                out.append(StateWord(w, predicate, polarity, i))
+    return sorted(out, key=lambda s: s.position)
+
+
+def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dict[str, set[bool]]:
+    """Predicate -> the polarities the goal uses it with (through ``not``; ``imply``'s antecedent
+    is a condition, not a goal, and is left out). With ``objects`` (instance -> type), ``covered``
+    counts only for what goals remove (:func:`removed_substances`: dust, stains, mud, ...); covering
+    with what they apply (disinfectant, polish, salt) is ``covered:applied``: cleaning a lens may
+    mean disinfecting it."""
+    out: dict[str, set[bool]] = {}
+    removed = removed_substances() if objects is not None else frozenset()
+
+    def walk(f: Formula, positive: bool, types: dict[str, str]) -> None:
+        if isinstance(f, Atom):
+            key = f.predicate
+            if objects is not None and key == "covered" and len(f.args) == 2:
+                arg = f.args[1]
+                if types.get(arg, objects.get(arg)) not in removed:
+                    key = "covered:applied"
+            out.setdefault(key, set()).add(positive)
+        elif isinstance(f, Not):
+            walk(f.body, not positive, types)
+        elif isinstance(f, And | Or):
+            for part in f.parts:
+                walk(part, positive, types)
+        elif isinstance(f, Imply):
+            walk(f.consequent, positive, types)
+        elif isinstance(f, Quantifier):
+            walk(f.body, positive, {**types, **{p.var: p.type for p in f.params}})
+
+    walk(goal, True, {})
+    return out
+
+
+@lru_cache(maxsize=1)
+def removed_substances() -> frozenset[str]:
+    """Substances the released goals (B-1K and B-100) remove more often than they apply: the
+    ``covered`` that cleaning words undo (derived from the task files, not listed by hand)."""
+    from symplan_core.bddl.normalize import to_omnigibson
+    from symplan_core.fetch import BENCHMARKS
+    from symplan_core.tasks import list_tasks, load_problem
+
+    counts: dict[str, list[int]] = {}
+    for bench in BENCHMARKS:
+        for name in list_tasks(bench):
+            problem = to_omnigibson(load_problem(f"{bench}/{name}"))
+            stack: list[tuple[Formula, bool, dict[str, str]]] = [(problem.goal, True, {})]
+            while stack:
+                f, positive, types = stack.pop()
+                if isinstance(f, Atom) and f.predicate == "covered" and len(f.args) == 2:
+                    arg = f.args[1]
+                    typ = types.get(arg, problem.objects.get(arg, arg))
+                    counts.setdefault(typ, [0, 0])[positive] += 1
+                elif isinstance(f, Not):
+                    stack.append((f.body, not positive, types))
+                elif isinstance(f, And | Or):
+                    stack += [(part, positive, types) for part in f.parts]
+                elif isinstance(f, Imply):
+                    stack.append((f.consequent, positive, types))
+                elif isinstance(f, Quantifier):
+                    stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}}))
+    return frozenset(t for t, (removed, applied) in counts.items() if removed > applied)
+
+
+def goal_types(problem: Problem) -> set[str]:
+    """The object types a goal mentions: its instances' types and its quantified types."""
+    out: set[str] = set()
+
+    def walk(f: Formula) -> None:
+        if isinstance(f, Atom):
+            out.update(problem.objects[a] for a in f.args if a in problem.objects)
+        elif isinstance(f, Not):
+            walk(f.body)
+        elif isinstance(f, And | Or):
+            for part in f.parts:
+                walk(part)
+        elif isinstance(f, Imply):
+            walk(f.antecedent)
+            walk(f.consequent)
+        elif isinstance(f, Quantifier):
+            out.update(p.type for p in f.params)
+            walk(f.body)
+
+    walk(problem.goal)
+    return out
+
+
+@dataclass(frozen=True)
+class StateCheck:
+    conflicts: tuple[str, ...]  # reasons: the goal says the opposite of the instruction
+    missing: tuple[str, ...]  # the instruction asks for a state the goal never mentions
+
+
+def _literal(predicate: str, polarity: bool) -> str:
+    atom = f"({predicate} ...)"
+    return atom if polarity else f"(not {atom})"
+
+
+def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] = ("omnigibson", "igibson")) -> StateCheck:
+    """Compare the instruction's state words with the goal of ``problem`` (omnigibson vocabulary;
+    see the module docstring)."""
+    words = state_words(instruction, domains)
+    said: dict[str, dict[bool, list[str]]] = {}
+    for word in words:
+        said.setdefault(word.predicate, {}).setdefault(word.polarity, []).append(word.said)
+    used = goal_polarities(problem.goal, problem.objects)  # covered: only what goals remove
+    anywhere = goal_polarities(problem.goal)  # covered: with anything
+    conflicts, missing = [], []
+    for predicate, by_polarity in said.items():
+        if len(by_polarity) != 1:
+            continue  # both polarities said: nothing to hold the goal to
+        ((polarity, ws),) = by_polarity.items()
+        in_goal = used.get(predicate)
+        if in_goal and polarity not in in_goal:
+            quoted = "/".join(f"'{w}'" for w in dict.fromkeys(ws))
+            conflicts.append(f"the instruction says {quoted}, which asks for {_literal(predicate, polarity)}, "
+                             f"but the goal has only {_literal(predicate, not polarity)}")
+    by_word: dict[int, list[StateWord]] = {}
+    for word in words:
+        by_word.setdefault(word.position, []).append(word)
+    for rows in by_word.values():  # a word is answered when the goal has one of the states it names
+        if not any(w.polarity in anywhere.get(w.predicate, ()) for w in rows):
+            wanted = " or ".join(_literal(w.predicate, w.polarity) for w in rows)
+            missing.append(f"the instruction says '{rows[0].said}', which asks for {wanted}, but the goal has none")
+    missing = list(dict.fromkeys(missing))
+    return StateCheck(tuple(conflicts), tuple(missing))
+
+
+@lru_cache(maxsize=4)
+def achievable(action_set: str = "b1k") -> frozenset[tuple[str, bool]]:
+    """(predicate, polarity) pairs some action of the engine's action library makes true, read
+    from the actions' effects (``add:P``, ``del:P``, ``place:REL``, ``clean``, ``pour``)."""
+    from symplan_core.engine.actions import action_set as actions
+
+    out: set[tuple[str, bool]] = set()
+    for spec in actions(action_set).values():
+        for effect in spec.effects:
+            kind, _, rest = effect.partition(":")
+            if kind in ("add", "del"):
+                out.add((rest.split(":", 1)[0], kind == "add"))
+            elif kind == "place":
+                out.add((rest.split(":", 1)[0], True))
+            elif kind == "clean":
+                out.add(("covered", False))
+            elif kind == "pour":
+                out.update({("filled", True), ("covered", True)})
+            elif kind == "overlay":
+                out.add(("overlaid", True))
+    return frozenset(out)
+
+
+#: Words that may follow an object's name in a sentence (so the name is not a modifier of a word
+#: we do not know: "watermelon punch").
+_AFTER_NOUN = frozenset("and or but in into inside on onto off out of at to from with without by for under "
+                        "beneath below above over next beside near up down away back please now too then "
+                        "again first here there is are was be that which".split())
+#: Verbs whose object is where things come from, not where they go ("empty the dryer").
+_SOURCE_VERBS = frozenset("empty empties emptying clear clears clearing unload unloads unloading".split())
+
+
+def incidental_objects(instruction: str) -> frozenset[str]:
+    """Object phrases a goal need not mention: tools ("with a rag", "using the sponge"), sources
+    ("out of the dryer", "from the shelf", "empty the trash cans") and modifiers of a word that
+    names nothing we know ("make watermelon punch": the goal makes a punch)."""
+    read = read_instruction(instruction)
+    words, clause = read.words, read.clause_of
+    out = set()
+    for m in read.mentions:
+        k = m.start - 1
+        while k >= 0 and words[k] in _DETERMINERS and clause[k] == clause[m.start]:
+            k -= 1
+        before = words[k] if k >= 0 and clause[k] == clause[m.start] else ""
+        after = words[m.end] if m.end < len(words) and clause[m.end] == clause[m.start] else ""
+        out_of = before == "of" and k > 0 and words[k - 1] == "out"
+        if before in ("with", "using", "from") or out_of:
+            out.add(m.phrase)
+        elif before in _SOURCE_VERBS:
+            out.add(m.phrase)
+        elif after and after not in _AFTER_NOUN and not read.function[m.end] and read.object_at(m.end) is None:
+            out.add(m.phrase)
+    return frozenset(out)
+
+
+_ARGS = {1: "?x", 2: "?x ?y"}
+
+
+def prompt_hints(instruction: str, domain: str = "omnigibson", action_set: str = "b1k") -> list[str]:
+    """Short hints for the LLM drafter: each state word and placement preposition of the
+    instruction with the goal literal it asks for, where the domain has the predicate and an
+    action achieves it (``"cook" -> (cooked ?x)``, ``"turn off" -> (not (toggled_on ?x))``)."""
+    vocab = vocabulary(domain)
+    can = achievable(action_set)
+    hints: dict[str, str] = {}
+
+    def add(said: str, predicate: str, polarity: bool) -> None:
+        if predicate in vocab and (predicate, polarity) in can:
+            atom = f"({predicate} {_ARGS.get(vocab[predicate], '?x')})"
+            hints.setdefault(said, atom if polarity else f"(not {atom})")
+
+    words = state_words(instruction, (domain,))
+    for word in words:
+        add(word.said, word.predicate, word.polarity)
+    read = read_instruction(instruction)
+    particles = {w.particle for w in words if w.particle is not None}
+    for i in range(len(read.words)):
+        if i in particles or read.object_at(i) is not None:
+            continue
+        for phrase, predicate in sorted(RELATION_WORDS.items(), key=lambda kv: -len(kv[0])):
+            if tuple(read.words[i:i + len(phrase)]) == phrase:
+                add(" ".join(phrase), predicate, True)
+                break
+    return [f'"{said}" -> {literal}' for said, literal in hints.items()]
