@@ -49,8 +49,7 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     "dry": (("saturated", False), ("covered", False)),
     "open": (("open", True),),
     **dict.fromkeys("close shut".split(), (("open", False),)),
-    "fill": (("filled", True),),
-    "empty": (("filled", False), ("contains", False)),
+    "fill": (("filled", True),),  # not "empty": emptying a bin moves things out of it (inside, not filled)
     "fold": (("folded", True), ("unfolded", False)),
     "unfold": (("unfolded", True), ("folded", False)),
     **dict.fromkeys("heat warm reheat".split(), (("hot", True),)),
@@ -83,11 +82,11 @@ RELATION_WORDS: dict[tuple[str, ...], str] = {
 
 
 def _forms(verb: str) -> set[str]:
-    out = {verb, verb + "s", verb + "es", verb + "ing", verb + verb[-1] + "ing"}
+    """The base form and the -ing form: requests are imperatives ("cook", "could you cook", "start
+    cooking"); the -s form is left out, being also a plural noun ("the christmas lights")."""
+    out = {verb, verb + "ing", verb + verb[-1] + "ing"}
     if verb.endswith("e"):
         out.add(verb[:-1] + "ing")
-    if verb.endswith("y"):
-        out.add(verb[:-1] + "ies")
     return out
 
 
@@ -247,6 +246,52 @@ def goal_types(problem: Problem) -> set[str]:
 
     walk(problem.goal)
     return out
+
+
+def made_types(problem: Problem) -> set[str]:
+    """The types of the objects the goal brings into being: ``future`` in ``:init``, or ``real``
+    in the goal (a stew, a latte, a slushie)."""
+    out = {problem.objects[lit.args[0]] for lit in problem.init
+           if lit.predicate == "future" and not lit.negated and lit.args and lit.args[0] in problem.objects}
+    stack: list[tuple[Formula, dict[str, str]]] = [(problem.goal, {})]
+    while stack:
+        f, types = stack.pop()
+        if isinstance(f, Atom) and f.predicate == "real" and f.args:
+            typ = types.get(f.args[0], problem.objects.get(f.args[0]))
+            if typ:
+                out.add(typ)
+        elif isinstance(f, Not):
+            stack.append((f.body, types))
+        elif isinstance(f, And | Or):
+            stack += [(part, types) for part in f.parts]
+        elif isinstance(f, Imply):
+            stack.append((f.consequent, types))
+        elif isinstance(f, Quantifier):
+            stack.append((f.body, {**types, **{p.var: p.type for p in f.params}}))
+    return out
+
+
+def parent_of(synset: str) -> str:
+    from symplan_core.tasks import synset_parents
+
+    return synset_parents().get(synset, "")
+
+
+def another_kind(phrase: str, synset: str, made: set[str]) -> str | None:
+    """A type the goal makes that is a sibling of what the phrase names (same parent in BEHAVIOR's
+    hierarchy) and not it: "make a beef stew" with a goal that makes a fish stew. A made type
+    whose name has all the phrase's words ("diced tomato": diced beefsteak tomato), or that the
+    phrase can mean, is what was asked for."""
+    from symplan_core.perception.synsets import grounds_in, words_of
+
+    parent = parent_of(synset)
+    if not parent or not made or grounds_in(phrase, synset, made):
+        return None
+    said = set(words_of(phrase))
+    for typ in sorted(made):
+        if parent_of(typ) == parent and not said <= set(words_of(typ.split(".", 1)[0])):
+            return typ
+    return None
 
 
 @dataclass(frozen=True)

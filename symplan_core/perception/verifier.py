@@ -23,7 +23,14 @@ from symplan_core.bddl.checks import check_problem
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
-from symplan_core.perception.language import goal_types, incidental_objects, state_conflicts
+from symplan_core.perception.language import (
+    another_kind,
+    goal_types,
+    incidental_objects,
+    made_types,
+    parent_of,
+    state_conflicts,
+)
 from symplan_core.perception.synsets import (
     grounds_in,
     is_container,
@@ -31,6 +38,7 @@ from symplan_core.perception.synsets import (
     known_synset,
 )
 from symplan_core.planners.reference import plan_task
+from symplan_core.prompts.goal_text import type_word
 
 AXES = ("syntax", "objects", "init", "goal", "judge")
 _SYNTAX_CODES = frozenset({"unknown-predicate", "arity"})
@@ -103,6 +111,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     unseen = {i: t for i, t in omni.items() if facts.sources.get(i) == "unseen"}
     notes: list[str] = []
     in_goal = goal_types(omni_problem)
+    made = made_types(omni_problem)  # what the goal brings into being (future objects)
     tools = incidental_objects(facts.instruction) if facts.instruction else frozenset()
     asked = [(p, s) for p, s in facts.instruction_objects if grounds_in(p, s, present) and p not in tools]
     for phrase, synset in asked if facts.instruction else ():
@@ -132,6 +141,10 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         elif not facts.curated_goal:
             # An LLM goal is written over the scene's objects only: it cannot say it needed one.
             reasons.append(f"the instruction names {phrase!r} ({synset}) but no such object was detected")
+        elif facts.instruction and (other := another_kind(phrase, synset, made)):
+            # Not in the scene, and the goal makes another kind of it: a beef stew is not a fish stew.
+            reasons.append(f"the instruction names {phrase!r} ({synset}), and the goal makes another kind of "
+                           f"{type_word(parent_of(synset))}: {other}")
         else:
             notes.append(f"the instruction names {phrase!r} ({synset}): nothing in the scene is one, and the "
                          "goal does not need it")
