@@ -91,7 +91,7 @@ def _architecture(config: dict) -> str:
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
 
     model_type = config.get("model_type")
-    if model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
+    if not isinstance(model_type, str) or model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
         raise ExportError(f"config.json names no architecture and model_type {model_type!r} has no causal-LM class")
     return str(MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[model_type])
 
@@ -148,6 +148,8 @@ def smoke_generate(gguf: Path, threads: int, tokens: int = 16) -> str:
     model = Llama(model_path=str(gguf), n_ctx=512, n_threads=threads, verbose=False)
     reply = model.create_chat_completion(messages=[{"role": "user", "content": "Name one kitchen object."}],
                                          max_tokens=tokens, temperature=0.0)
+    if not isinstance(reply, dict):  # a stream comes back only when asked for
+        raise ExportError("llama.cpp streamed an answer that was not asked to stream")
     return str(reply["choices"][0]["message"]["content"])
 
 

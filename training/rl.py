@@ -183,6 +183,8 @@ def run(config: RLConfig, resume: str | None = None) -> dict[str, Any]:
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"grpo: {exc}") from None
     max_length = grpo_args.max_completion_length
+    if max_length is None:
+        raise ConfigError("grpo: max_completion_length must be set (the length reward is scaled to it)")
     rewarder = BatchRewarder(
         LengthConfig(**config.length.model_dump()), max_length=max_length,
         overlong_buffer=config.overlong.buffer or scaled_overlong_buffer(max_length),

@@ -130,14 +130,15 @@ def train(config: SFTRunConfig) -> dict[str, Any]:
     )
     trainer = SFTTrainer(model=model, args=args, train_dataset=data["train"], eval_dataset=data.get("eval"),
                          processing_class=tokenizer, peft_config=peft_config)
-    trainable = sum(p.numel() for p in trainer.model.parameters() if p.requires_grad)
+    trained: Any = trainer.model  # a PEFT wrapper under LoRA: its methods are not in transformers' types
+    trainable = sum(int(p.numel()) for p in trained.parameters() if p.requires_grad)
     started = time.perf_counter()
     resume = config.save_steps is not None and any(Path(config.output_dir).glob("checkpoint-*"))
     result = trainer.train(resume_from_checkpoint=True if resume else None)
     seconds = time.perf_counter() - started
     final = Path(config.output_dir) / "final"
     if peft_config is not None and trainer.accelerator.num_processes == 1:
-        merged = trainer.model.merge_and_unload()
+        merged = trained.merge_and_unload()
         merged.save_pretrained(final)
     else:
         trainer.save_model(str(final))  # gathers sharded (DeepSpeed/FSDP) weights; LoRA: the adapter
