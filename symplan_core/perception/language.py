@@ -369,8 +369,9 @@ _SOURCE_VERBS = frozenset("empty empties emptying clear clears clearing unload u
 
 def incidental_objects(instruction: str) -> frozenset[str]:
     """Object phrases a goal need not mention: tools ("with a rag", "using the sponge"), sources
-    ("out of the dryer", "from the shelf", "empty the trash cans") and modifiers of a word that
-    names nothing we know ("make watermelon punch": the goal makes a punch)."""
+    ("out of the dryer", "from the shelf", "empty the trash cans") and modifiers: an English
+    compound's head is its last noun ("the stucco wall" is a wall; "make watermelon punch": the goal
+    makes a punch)."""
     read = read_instruction(instruction)
     words, clause = read.words, read.clause_of
     out = set()
@@ -385,8 +386,8 @@ def incidental_objects(instruction: str) -> frozenset[str]:
             out.add(m.phrase)
         elif before in _SOURCE_VERBS:
             out.add(m.phrase)
-        elif after and after not in _AFTER_NOUN and not read.function[m.end] and read.object_at(m.end) is None:
-            out.add(m.phrase)
+        elif after and after not in _AFTER_NOUN and not read.function[m.end]:
+            out.add(m.phrase)  # a modifier: of a word we do not know, or of the next name ("stucco wall")
     return frozenset(out)
 
 

@@ -102,6 +102,7 @@ def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> No
     assert incidental_objects("take the clothes out of the dryer") == {"dryer"}
     assert incidental_objects("empty the trash cans") == {"trash cans"}
     assert incidental_objects("make watermelon punch") == {"watermelon"}
+    assert incidental_objects("clean the mold off the stucco wall") == {"stucco"}  # the head is "wall"
     assert incidental_objects("put the cup on the table") == frozenset()
 
 
