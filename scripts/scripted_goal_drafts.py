@@ -1,0 +1,70 @@
+"""What the LLM-goal rules of the verifier do to known right and known wrong goals (issue 21).
+
+No model: the "LLM" is a scripted backend (``FunctionBackend``) replying, for each instruction,
+with a goal we already have, through the real pipeline (``goal: llm``, free decoding, so the
+LLM-goal rules apply: ``goal_evidence=False``, every named object the scene lacks is a reason):
+
+* ``right``: the released goal re-grounded on the scene (retrieval's accepted, goal-equivalent
+  draft of that instruction with the activity in the corpus);
+* ``wrong``: the goal of the wrong activity retrieval drafts for it with the activity held out
+  (drafts whose plan does not transfer).
+
+Each set is verified with and without the language checks (``check_language``). Usage:
+
+    python scripts/scripted_goal_drafts.py [--instructions tests/perception/data/instructions_dev.jsonl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import Counter
+
+from symplan_core.llm import FunctionBackend
+from symplan_core.perception import PerceptionConfig
+from symplan_core.perception.rigs.evaluation import EvalOptions, evaluate_instructions, load_instructions
+
+
+def _drafted_goals(given, holdout: bool) -> dict[str, tuple[str, bool, bool]]:
+    """instruction -> (retrieval's drafted goal, goal-equivalent, plan transfers)."""
+    out = {}
+    reports, _ = evaluate_instructions(given, EvalOptions(holdout=holdout, perception=PerceptionConfig(
+        benchmarks=("b1k",))))
+    for r in reports:
+        if r.drafted_goal and r.loads:
+            out[r.instruction] = (r.drafted_goal, r.goal_equivalent, r.plan_transfer)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--instructions", default="tests/perception/data/instructions_dev.jsonl")
+    args = parser.parse_args()
+    given = load_instructions(args.instructions)
+    right = {i: g for i, (g, eq, _t) in _drafted_goals(given, holdout=False).items() if eq}
+    wrong = {i: g for i, (g, _eq, transfer) in _drafted_goals(given, holdout=True).items() if not transfer}
+    for name, table in (("right", right), ("wrong", wrong)):
+        subset = [g for g in given if g.instruction in table]
+
+        def respond(prompt, table=table) -> str:
+            (instruction,) = re.findall(r"^Instruction: (.*)$", prompt.messages[-1].content, re.M)
+            return table[instruction]
+
+        for language in (False, True):
+            config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free", check_language=language)
+            reports, _ = evaluate_instructions(subset, EvalOptions(perception=config),
+                                               goal_backend=FunctionBackend(respond, name="scripted"))
+            accepted = sum(r.accepted for r in reports)
+            transfer = sum(r.accepted and r.plan_transfer for r in reports)
+            print(f"{name} goals, check_language={language}: n={len(reports)} accepted={accepted} "
+                  f"accepted+plan-transfer={transfer} accepted-but-wrong={sum(r.accepted_wrong for r in reports)}",
+                  flush=True)
+            if language:
+                kinds = Counter(re.sub(r"'[^']*'|\([^)]*\)", "_", r.reasons[0])[:80] for r in reports
+                                if not r.accepted and r.reasons)
+                for kind, count in kinds.most_common(6):
+                    print(f"    {count:4d}  {kind}")
+
+
+if __name__ == "__main__":
+    main()
