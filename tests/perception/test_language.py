@@ -157,3 +157,12 @@ def test_held_out_beef_stew_is_not_made_as_a_seafood_stew(behavior_dir) -> None:
     assert unchecked.accepted and unchecked.provenance["goal"]["activity"] == "b1k/make_seafood_stew"
     in_corpus = _perceive(scene, "make beef stew", PerceptionConfig(benchmarks=("b1k",)))
     assert in_corpus.accepted and in_corpus.provenance["goal"]["activity"] == "b1k/make_stew", in_corpus.reasons
+
+
+def test_a_retrieved_goal_that_answers_a_state_word_otherwise_is_accepted_with_a_note(behavior_dir) -> None:
+    # BEHAVIOR cooks a stew by making it (a future object, `real`), not with (cooked ...).
+    scene = render_task(load_problem("b1k/make_stew"), seed=0)
+    result = _perceive(scene, "Could you cook us a beef stew? Use the big pot.", PerceptionConfig(benchmarks=("b1k",)))
+    assert result.accepted, result.reasons
+    assert any("says 'cook', which asks for (cooked ...), but the goal has none" in n
+               for n in result.provenance["notes"]), result.provenance["notes"]
