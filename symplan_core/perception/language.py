@@ -18,8 +18,8 @@ checks").
   ``(toggled_on hot_tub)``). An instruction giving both polarities of one predicate ("turn off
   the lamp and turn on the tv", "wash the dirty dishes") says nothing about it. A predicate the
   goal never uses is *missing* (the caller decides what that is worth).
-* **Hints** (:func:`prompt_hints`): for the state words and placement prepositions of the
-  instruction, the goal literal they ask for, where some action of the engine's action library
+* **Hints** (:func:`prompt_hints`): for the state words and the placement prepositions (after a
+  verb that moves things, in its clause) of the instruction, the goal literal they ask for, where some action of the engine's action library
   achieves it (``symplan_core.engine.actions``: ``wait_for_cooked`` adds ``cooked``, ``close``
   deletes ``open``, ``place_inside`` places ``inside``).
 """
@@ -72,6 +72,12 @@ _NOT_BEFORE_VERB = frozenset("the a an this that these those my your our their h
 #: Words after which a word is the verb of an imperative (or "" : the clause's first word).
 _VERB_STARTS = frozenset(["", *"please you to then just also can could will would should must".split()])
 _DETERMINERS = frozenset("the a an this that these those my your our their his her its some any all".split())
+#: Verbs that move things somewhere: a preposition after one in its clause says where ("put the
+#: cup in the sink"); elsewhere it may not ("make a latte in the mug", "the dust on the shelf").
+PLACEMENT_VERBS = frozenset("put putting place placing set setting lay laying move moving bring bringing take "
+                            "taking throw throwing toss tossing drop dropping load loading pack packing store "
+                            "storing hang hanging return returning stack stacking stick sticking leave leaving "
+                            "get getting".split())
 #: Placement prepositions -> the relation a goal states (``put the cup in the sink``).
 RELATION_WORDS: dict[tuple[str, ...], str] = {
     ("in",): "inside", ("into",): "inside", ("inside",): "inside",
@@ -415,6 +421,9 @@ def prompt_hints(instruction: str, domain: str = "omnigibson", action_set: str =
     for i in range(len(read.words)):
         if i in particles or read.object_at(i) is not None:
             continue
+        if not any(read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
+                   for j in range(i) if read.clause_of[j] == read.clause_of[i]):
+            continue  # no verb that moves things before it in its clause: not where something goes
         for phrase, predicate in sorted(RELATION_WORDS.items(), key=lambda kv: -len(kv[0])):
             if tuple(read.words[i:i + len(phrase)]) == phrase:
                 add(" ".join(phrase), predicate, True)

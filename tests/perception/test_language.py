@@ -93,6 +93,7 @@ def test_hints_come_from_the_engines_actions(behavior_dir) -> None:
     assert prompt_hints("turn off the lamp and put the cup in the sink") == [
         '"turn off" -> (not (toggled_on ?x))', '"in" -> (inside ?x ?y)']
     assert prompt_hints("hot tub on") == ['"hot tub on" -> (toggled_on ?x)']  # the particle is no "on top"
+    assert prompt_hints("make a green tea latte in the mug") == []  # "in": no verb that puts something there
     prompt = drafter_prompt({"hot_tub.n.02_1": "hot_tub.n.02"}, "Turn on the hot tub.", [])
     assert prompt.messages[-1].content.endswith('Words -> goal literals: "turn on" -> (toggled_on ?x)')
 
