@@ -45,6 +45,9 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     **dict.fromkeys("freeze".split(), (("frozen", True),)),
     **dict.fromkeys("thaw defrost unfreeze".split(), (("frozen", False),)),
     **dict.fromkeys("clean wash wipe scrub dust rinse mop sweep vacuum scour".split(), _CLEAN),
+    # Disinfecting covers the thing with what a goal applies (``covered:applied``, see
+    # goal_polarities): BEHAVIOR states it as (covered ?x ?disinfectant).
+    **dict.fromkeys("disinfect sanitize sanitise".split(), (("covered:applied", True),)),
     **dict.fromkeys("soak wet saturate dampen moisten".split(), _WET),
     "dry": (("saturated", False), ("covered", False)),
     "open": (("open", True),),
@@ -165,7 +168,7 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
         if verb == "clean" and after in ("up", "out"):
             continue  # "clean up the room", "clean out the fridge": tidying and emptying, not dirt
         for predicate, polarity in STATE_VERBS[verb]:
-            if predicate in predicates:
+            if predicate.partition(":")[0] in predicates:
                 out.append(StateWord(w, predicate, polarity, i))
     return sorted(out, key=lambda s: s.position)
 
@@ -307,7 +310,8 @@ class StateCheck:
 
 
 def _literal(predicate: str, polarity: bool) -> str:
-    atom = f"({predicate} ...)"
+    base, _, kind = predicate.partition(":")
+    atom = f"({base} ... <something {kind}>)" if kind else f"({predicate} ...)"
     return atom if polarity else f"(not {atom})"
 
 
@@ -334,7 +338,8 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     for word in words:
         by_word.setdefault(word.position, []).append(word)
     for rows in by_word.values():  # a word is answered when the goal has one of the states it names
-        if not any(w.polarity in anywhere.get(w.predicate, ()) for w in rows):
+        # ("covered:applied" exists only where the objects' types are read: in ``used``)
+        if not any(w.polarity in (used if ":" in w.predicate else anywhere).get(w.predicate, ()) for w in rows):
             wanted = " or ".join(_literal(w.predicate, w.polarity) for w in rows)
             missing.append(f"the instruction says '{rows[0].said}', which asks for {wanted}, but the goal has none")
     missing = list(dict.fromkeys(missing))
@@ -409,6 +414,7 @@ def prompt_hints(instruction: str, domain: str = "omnigibson", action_set: str =
     hints: dict[str, str] = {}
 
     def add(said: str, predicate: str, polarity: bool) -> None:
+        predicate = predicate.partition(":")[0]  # covered:applied is written (covered ?x ?y)
         if predicate in vocab and (predicate, polarity) in can:
             atom = f"({predicate} {_ARGS.get(vocab[predicate], '?x')})"
             hints.setdefault(said, atom if polarity else f"(not {atom})")

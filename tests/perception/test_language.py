@@ -85,6 +85,16 @@ def test_cleaning_may_apply_a_cleaner_but_not_add_dirt(behavior_dir) -> None:
     assert dusted.conflicts == () and dusted.missing == ()
 
 
+def test_disinfecting_asks_for_an_applied_covering_and_dusting_alone_does_not_answer_it(behavior_dir) -> None:
+    iron = to_omnigibson(load_problem("b1k/clean_a_flat_iron"))  # disinfectant on, dust off
+    assert state_conflicts("clean and disinfect the iron", iron) == state_conflicts("disinfect the iron", iron)
+    assert state_conflicts("disinfect the iron", iron).missing == ()
+    piano = to_omnigibson(load_problem("b1k/clean_a_piano"))  # (not (covered piano dust)) only
+    assert len(state_conflicts("disinfect the piano", piano).missing) == 1
+    assert state_conflicts("dust the piano", piano).missing == ()
+    assert prompt_hints("disinfect the iron") == ['"disinfect" -> (covered ?x ?y)']
+
+
 def test_hints_come_from_the_engines_actions(behavior_dir) -> None:
     can = achievable()
     assert {("cooked", True), ("toggled_on", False), ("open", False), ("inside", True)} <= can
