@@ -26,7 +26,7 @@ checks").
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -173,6 +173,25 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
     return sorted(out, key=lambda s: s.position)
 
 
+def _goal_atoms(goal: Formula) -> Iterator[tuple[Atom, bool, dict[str, str]]]:
+    """Each atom the goal asks for, with its polarity (through ``not``) and the types of the
+    quantified variables around it; ``imply``'s antecedent is a condition, not a goal, and is
+    left out."""
+    stack: list[tuple[Formula, bool, dict[str, str]]] = [(goal, True, {})]
+    while stack:
+        f, positive, types = stack.pop()
+        if isinstance(f, Atom):
+            yield f, positive, types
+        elif isinstance(f, Not):
+            stack.append((f.body, not positive, types))
+        elif isinstance(f, And | Or):
+            stack += [(part, positive, types) for part in f.parts]
+        elif isinstance(f, Imply):
+            stack.append((f.consequent, positive, types))
+        elif isinstance(f, Quantifier):
+            stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}}))
+
+
 def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dict[str, set[bool]]:
     """Predicate -> the polarities the goal uses it with (through ``not``; ``imply``'s antecedent
     is a condition, not a goal, and is left out). With ``objects`` (instance -> type), ``covered``
@@ -181,26 +200,13 @@ def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dic
     mean disinfecting it."""
     out: dict[str, set[bool]] = {}
     removed = removed_substances() if objects is not None else frozenset()
-
-    def walk(f: Formula, positive: bool, types: dict[str, str]) -> None:
-        if isinstance(f, Atom):
-            key = f.predicate
-            if objects is not None and key == "covered" and len(f.args) == 2:
-                arg = f.args[1]
-                if types.get(arg, objects.get(arg)) not in removed:
-                    key = "covered:applied"
-            out.setdefault(key, set()).add(positive)
-        elif isinstance(f, Not):
-            walk(f.body, not positive, types)
-        elif isinstance(f, And | Or):
-            for part in f.parts:
-                walk(part, positive, types)
-        elif isinstance(f, Imply):
-            walk(f.consequent, positive, types)
-        elif isinstance(f, Quantifier):
-            walk(f.body, positive, {**types, **{p.var: p.type for p in f.params}})
-
-    walk(goal, True, {})
+    for atom, positive, types in _goal_atoms(goal):
+        key = atom.predicate
+        if objects is not None and key == "covered" and len(atom.args) == 2:
+            arg = atom.args[1]
+            if types.get(arg, objects.get(arg)) not in removed:
+                key = "covered:applied"
+        out.setdefault(key, set()).add(positive)
     return out
 
 
@@ -216,21 +222,11 @@ def removed_substances() -> frozenset[str]:
     for bench in BENCHMARKS:
         for name in list_tasks(bench):
             problem = to_omnigibson(load_problem(f"{bench}/{name}"))
-            stack: list[tuple[Formula, bool, dict[str, str]]] = [(problem.goal, True, {})]
-            while stack:
-                f, positive, types = stack.pop()
-                if isinstance(f, Atom) and f.predicate == "covered" and len(f.args) == 2:
-                    arg = f.args[1]
+            for atom, positive, types in _goal_atoms(problem.goal):
+                if atom.predicate == "covered" and len(atom.args) == 2:
+                    arg = atom.args[1]
                     typ = types.get(arg, problem.objects.get(arg, arg))
                     counts.setdefault(typ, [0, 0])[positive] += 1
-                elif isinstance(f, Not):
-                    stack.append((f.body, not positive, types))
-                elif isinstance(f, And | Or):
-                    stack += [(part, positive, types) for part in f.parts]
-                elif isinstance(f, Imply):
-                    stack.append((f.consequent, positive, types))
-                elif isinstance(f, Quantifier):
-                    stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}}))
     return frozenset(t for t, (removed, applied) in counts.items() if removed > applied)
 
 
@@ -262,21 +258,11 @@ def made_types(problem: Problem) -> set[str]:
     in the goal (a stew, a latte, a slushie)."""
     out = {problem.objects[lit.args[0]] for lit in problem.init
            if lit.predicate == "future" and not lit.negated and lit.args and lit.args[0] in problem.objects}
-    stack: list[tuple[Formula, dict[str, str]]] = [(problem.goal, {})]
-    while stack:
-        f, types = stack.pop()
-        if isinstance(f, Atom) and f.predicate == "real" and f.args:
-            typ = types.get(f.args[0], problem.objects.get(f.args[0]))
+    for atom, _, types in _goal_atoms(problem.goal):
+        if atom.predicate == "real" and atom.args:
+            typ = types.get(atom.args[0], problem.objects.get(atom.args[0]))
             if typ:
                 out.add(typ)
-        elif isinstance(f, Not):
-            stack.append((f.body, types))
-        elif isinstance(f, And | Or):
-            stack += [(part, types) for part in f.parts]
-        elif isinstance(f, Imply):
-            stack.append((f.consequent, types))
-        elif isinstance(f, Quantifier):
-            stack.append((f.body, {**types, **{p.var: p.type for p in f.params}}))
     return out
 
 
