@@ -36,6 +36,25 @@ def iter_quantifiers(f: Formula) -> Iterator[Quantifier]:
     return (n for n in iter_nodes(f) if isinstance(n, Quantifier))
 
 
+def goal_atoms(goal: Formula) -> Iterator[tuple[Atom, bool, dict[str, str]]]:
+    """Each atom the goal asks for, with its polarity (through ``not``) and the types of the
+    quantified variables around it; ``imply``'s antecedent is a condition, not a goal, and is
+    left out."""
+    stack: list[tuple[Formula, bool, dict[str, str]]] = [(goal, True, {})]
+    while stack:
+        f, positive, types = stack.pop()
+        if isinstance(f, Atom):
+            yield f, positive, types
+        elif isinstance(f, Not):
+            stack.append((f.body, not positive, types))
+        elif isinstance(f, And | Or):
+            stack += [(part, positive, types) for part in f.parts]
+        elif isinstance(f, Imply):
+            stack.append((f.consequent, positive, types))
+        elif isinstance(f, Quantifier):
+            stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}}))
+
+
 def _check_atom(atom: Atom, problem: Problem, vocab: dict[str, int], where: str) -> Iterator[Diagnostic]:
     arity = vocab.get(atom.predicate)
     if arity is None:

@@ -32,6 +32,8 @@ Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
                            source, or o touching something on fire
     ``cooled:o``           o sits on/in a cold source that is on (a fridge, a freezer)
     ``away:o:FLAG``        o does not sit on/in an active FLAG source (heatSource, coldSource)
+    ``asked:o:PRED``       the goal asks for (PRED o): breaking, burning and setting on fire cannot
+                           be undone, so they are for what the task wants so (UNWANTED_EFFECT)
     ``ingredients:o``      what o's name says it is made from is real, within reach, and
                            processed as the name says (diced/half: slicer in hand; cooked/
                            melted: the ingredient on an active heat source)
@@ -146,11 +148,11 @@ B1K_ACTIONS: tuple[ActionSpec, ...] = (
        "already:real:obj"),
     _a("repair", "obj", f"exists:obj near:obj accessible:obj {_HAND}", "del:broken:obj",
        "Repair the broken obj by hand.", "b1k", "already_not:broken:obj"),
-    _a("break_obj", "obj", "exists:obj ability:obj:breakable near:obj accessible:obj free_hand:obj",
+    _a("break_obj", "obj", "exists:obj ability:obj:breakable asked:obj:broken near:obj accessible:obj free_hand:obj",
        "add:broken:obj", "Break the breakable obj.", "b1k", "already:broken:obj"),
-    _a("burn", "obj", "exists:obj ability:obj:cookable|flammable heated:obj", "add:burnt:obj",
+    _a("burn", "obj", "exists:obj ability:obj:cookable|flammable asked:obj:burnt heated:obj", "add:burnt:obj",
        "Burn obj (food or something flammable) on/in a heat source that is on.", "b1k", "already:burnt:obj"),
-    _a("ignite", "obj", "exists:obj ability:obj:flammable near:obj flame:obj", "add:on_fire:obj",
+    _a("ignite", "obj", "exists:obj ability:obj:flammable asked:obj:on_fire near:obj flame:obj", "add:on_fire:obj",
        "Set the flammable obj on fire with a flame (a lit lighter in hand, a lit fire touching it).", "b1k",
        "already:on_fire:obj"),
     _a("patch", "obj", f"exists:obj near:obj accessible:obj {_HAND}", "del:torn:obj add:patched:obj",

@@ -337,6 +337,25 @@ def _away_from(flag: str) -> Check:
     return check
 
 
+#: How people say each irreversible state an ``asked:`` check guards.
+_DAMAGE_WORDS = {"broken": "broken", "burnt": "burnt", "on_fire": "set on fire"}
+
+
+def _asked(predicate: str) -> Check:
+    """``asked:o:PRED``: the goal asks for ``(PRED o)``. Breaking, burning and setting on fire
+    cannot be undone by any action, so a plan may do them only to what the task wants so."""
+    words = _DAMAGE_WORDS.get(predicate, predicate)
+
+    def check(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
+        if (predicate, a[0]) in w.asked:
+            return None
+        # no literal: nothing a plan can do makes it wanted (like AFFORDANCE)
+        return Failure(ErrorKind.UNWANTED_EFFECT, "asked",
+                       message=f"the task does not ask for {a[0]} to be {words}, and that cannot be undone",
+                       hint=f"leave {a[0]} as it is: only what the goal wants {words} may be {words}")
+    return check
+
+
 def washers(w: World) -> list[str]:
     """Sinks and washing machines: switched on, they wash what is on or in them."""
     return [o for o, t in w.objects.items() if (t in WATER_TAPS or t in WASHERS) and w.has(o, "toggleable")]
@@ -514,9 +533,9 @@ CHECKS: dict[str, Check] = {
     "solid": _solid,
 }
 CHECK_FACTORIES: dict[str, Callable[[str], Check]] = {"ability": _ability, "holding": _holding, "type": _kind,
-                                                      "away": _away_from}
+                                                      "away": _away_from, "asked": _asked}
 #: Checks that read an argument's affordances (and permit when they are unknown).
 AFFORDANCE_CHECKS = frozenset({"graspable", "ability", "substance", "open_if_openable", "type", "solid"})
 #: Checks that read only the static world, never the state (nor the hand capacity): a bound call
 #: runs them once (``execute.bind``). A check added here must never read its state argument.
-STATIC_CHECKS = frozenset({"graspable", "ability", "substance", "type", "solid"})
+STATIC_CHECKS = frozenset({"graspable", "ability", "substance", "type", "solid", "asked"})

@@ -65,6 +65,9 @@ class World:
     #: openable objects whose ``open`` the task does not state -> (open?, why): what the
     #: initial state assumes, reported as ASSUMED_STATE diagnostics when a call relies on it
     assumed_open: dict[str, tuple[bool, str]] = field(default_factory=dict)
+    #: (predicate, instance) of each one-argument state the goal asks to make true; a quantified
+    #: variable stands for every instance of its type (``asked:`` checks: irreversible changes)
+    asked: frozenset[tuple[str, str]] = frozenset()
     _having: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _flag_facts: dict[str, list[tuple[str, str]]] = field(default_factory=dict, repr=False)
 
@@ -251,6 +254,24 @@ def _task_evidence(problem: Problem, goal_evidence: bool = True) -> tuple[dict[s
     return abilities, moved
 
 
+def _asked_states(problem: Problem) -> frozenset[tuple[str, str]]:
+    """(predicate, instance) of each one-argument state the goal asks for (positively; a
+    quantified variable speaks for every instance of its type). Unlike ``_task_evidence`` this
+    holds for every goal, trusted or not: a plan is judged against the goal it is given."""
+    from symplan_core.bddl.checks import goal_atoms
+
+    out = set()
+    for atom, positive, types in goal_atoms(problem.goal):
+        if not positive or len(atom.args) != 1:
+            continue
+        arg = atom.args[0]
+        if arg in types:
+            out.update((atom.predicate, i) for i, t in problem.objects.items() if t == types[arg])
+        else:
+            out.add((atom.predicate, arg))
+    return frozenset(out)
+
+
 def build_world(problem: Problem, source_domain: str | None = None, substances: frozenset[str] = frozenset(),
                 goal_evidence: bool = True, open_overrides: Mapping[str, bool] | None = None) -> World:
     """``problem`` must already be in the omnigibson vocabulary.
@@ -292,7 +313,7 @@ def build_world(problem: Problem, source_domain: str | None = None, substances: 
                if lit.predicate == "inroom" and not lit.negated and len(lit.args) == 2}
     floors = frozenset(i for i, t in objects.items() if t in FLOOR_TYPES)
     world = World(objects, agent, affordances, room_of, floors, ingredients=_ingredients(problem, objects),
-                  moved=frozenset(moved))
+                  moved=frozenset(moved), asked=_asked_states(problem))
     world.assumed_open = _unstated_open(problem, world, open_overrides or {})
     subs = [o for o in objects if affordances[o].substance]
     # A sink gives water (iGibson declares no insource; B-1K files often omit it), and so does a

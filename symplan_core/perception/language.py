@@ -26,12 +26,12 @@ checks").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem
-from symplan_core.bddl.model import Quantifier
+from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
+from symplan_core.bddl.checks import goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.synsets import read_instruction
 from symplan_core.tasks import synset_info
@@ -173,25 +173,6 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
     return sorted(out, key=lambda s: s.position)
 
 
-def _goal_atoms(goal: Formula) -> Iterator[tuple[Atom, bool, dict[str, str]]]:
-    """Each atom the goal asks for, with its polarity (through ``not``) and the types of the
-    quantified variables around it; ``imply``'s antecedent is a condition, not a goal, and is
-    left out."""
-    stack: list[tuple[Formula, bool, dict[str, str]]] = [(goal, True, {})]
-    while stack:
-        f, positive, types = stack.pop()
-        if isinstance(f, Atom):
-            yield f, positive, types
-        elif isinstance(f, Not):
-            stack.append((f.body, not positive, types))
-        elif isinstance(f, And | Or):
-            stack += [(part, positive, types) for part in f.parts]
-        elif isinstance(f, Imply):
-            stack.append((f.consequent, positive, types))
-        elif isinstance(f, Quantifier):
-            stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}}))
-
-
 def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dict[str, set[bool]]:
     """Predicate -> the polarities the goal uses it with (through ``not``; ``imply``'s antecedent
     is a condition, not a goal, and is left out). With ``objects`` (instance -> type), ``covered``
@@ -200,7 +181,7 @@ def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dic
     mean disinfecting it."""
     out: dict[str, set[bool]] = {}
     removed = removed_substances() if objects is not None else frozenset()
-    for atom, positive, types in _goal_atoms(goal):
+    for atom, positive, types in goal_atoms(goal):
         key = atom.predicate
         if objects is not None and key == "covered" and len(atom.args) == 2:
             arg = atom.args[1]
@@ -222,7 +203,7 @@ def removed_substances() -> frozenset[str]:
     for bench in BENCHMARKS:
         for name in list_tasks(bench):
             problem = to_omnigibson(load_problem(f"{bench}/{name}"))
-            for atom, positive, types in _goal_atoms(problem.goal):
+            for atom, positive, types in goal_atoms(problem.goal):
                 if atom.predicate == "covered" and len(atom.args) == 2:
                     arg = atom.args[1]
                     typ = types.get(arg, problem.objects.get(arg, arg))
@@ -258,7 +239,7 @@ def made_types(problem: Problem) -> set[str]:
     in the goal (a stew, a latte, a slushie)."""
     out = {problem.objects[lit.args[0]] for lit in problem.init
            if lit.predicate == "future" and not lit.negated and lit.args and lit.args[0] in problem.objects}
-    for atom, _, types in _goal_atoms(problem.goal):
+    for atom, _, types in goal_atoms(problem.goal):
         if atom.predicate == "real" and atom.args:
             typ = types.get(atom.args[0], problem.objects.get(atom.args[0]))
             if typ:

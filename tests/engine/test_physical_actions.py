@@ -70,8 +70,8 @@ CASES = {
     # abilities and hands
     "break_a_pan": (PEPPERS, ["navigate(frying_pan_1)", "break_obj(frying_pan_1)"], (AFF, "")),
     "set_a_timer_on_a_board": (PEPPERS, TO_BOARD + ["set_timer(chopping_board_1)"], (AFF, "")),
-    "repair_with_full_hands": (FIRE, ["navigate(table_1)", "break_obj(cigar_lighter_1)", "grasp(newspaper_1)",
-                                      "repair(cigar_lighter_1)"], (MISSING, "(free_hand)")),
+    "repair_with_full_hands": (FIRE, ["navigate(table_1)", "grasp(newspaper_1)", "repair(cigar_lighter_1)"],
+                               (MISSING, "(free_hand)")),
     "patch_with_full_hands": (PEPPERS, ["navigate(countertop_1)", "grasp(carving_knife_1)",
                                         "patch(chopping_board_1)"], (MISSING, "(free_hand)")),
     "uncrimp_with_full_hands": (PEPPERS, ["navigate(countertop_1)", "grasp(carving_knife_1)",
