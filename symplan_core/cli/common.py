@@ -43,6 +43,22 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def with_decoding_flags(spec: str, decoding: str | None, think: str | None, steps: str | None) -> str:
+    """``spec`` with ``--decoding``/``--think``/``--steps`` applied (``llm.spec.with_decoding``); a
+    bad combination fails, and budgets that free decoding ignores get a note on stderr."""
+    from symplan_core.llm import BackendSpecError
+    from symplan_core.llm.spec import unused_budgets, with_decoding
+
+    try:
+        result = with_decoding(spec, decoding, think, steps)
+        note = unused_budgets(result, think, steps)
+    except BackendSpecError as exc:
+        fail(str(exc))
+    if note:
+        console.print(escape(note), highlight=False, soft_wrap=True)
+    return result
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
 

@@ -15,6 +15,7 @@ from symplan_core.cli.common import (
     console,
     fail,
     print_json,
+    with_decoding_flags,
 )
 from symplan_core.fetch import (
     EAI,
@@ -232,12 +233,7 @@ def sft(
     from symplan_core.eval.rejection import RejectionConfig, run_rejection
     from symplan_core.llm import BackendSpecError, BackendUnavailableError
     from symplan_core.llm.decoding import DecodingError
-    from symplan_core.llm.spec import with_decoding
-
-    try:
-        teacher = with_decoding(teacher, decoding, think, steps)
-    except BackendSpecError as exc:
-        fail(str(exc))
+    teacher = with_decoding_flags(teacher, decoding, think, steps)
     if prompts is None:
         prompts = out / "prompts.jsonl"
         if not prompts.is_file():

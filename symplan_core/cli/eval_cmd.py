@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from symplan_core.cli.common import Benchmark, console, fail
+from symplan_core.cli.common import Benchmark, console, fail, with_decoding_flags
 
 eval_app = typer.Typer(help="Evaluate a planner on B-100 / B-1K (SP, EP, GCR, Err, pass@k).",
                        no_args_is_help=True)
@@ -56,12 +56,7 @@ def run(
     from symplan_core.llm import BackendSpecError, BackendUnavailableError
 
     robots = tuple(r.strip() for r in robot.split(",") if r.strip())
-    try:
-        from symplan_core.llm.spec import with_decoding
-
-        planner = with_decoding(planner, decoding, think, steps)
-    except BackendSpecError as exc:
-        fail(str(exc))
+    planner = with_decoding_flags(planner, decoding, think, steps)
     try:
         config = EvalConfig(benchmark=benchmark.value, split=split or ("all" if dataset else "test"),
                             dataset=str(dataset) if dataset else None, robots=robots, planner=planner,

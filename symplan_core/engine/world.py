@@ -260,7 +260,7 @@ def _asked_states(problem: Problem) -> frozenset[tuple[str, str]]:
     holds for every goal, trusted or not: a plan is judged against the goal it is given."""
     from symplan_core.bddl.checks import goal_atoms
 
-    out = set()
+    out: set[tuple[str, str]] = set()
     for atom, positive, types in goal_atoms(problem.goal):
         if not positive or len(atom.args) != 1:
             continue

@@ -175,7 +175,8 @@ def parse_backend_spec(spec: str) -> BackendConfig:
 def with_decoding(spec: str, decoding: str | None = None, think: str | None = None,
                   steps: str | None = None) -> str:
     """``spec`` with ``decoding=``/``think=``/``steps=`` set (what ``--decoding`` and the ROS
-    parameter ``planner.decoding`` do); ``None`` leaves a key as the spec has it. A non-free mode
+    parameter ``planner.decoding`` do); ``None`` leaves a key as the spec has it, and so does a
+    ``think``/``steps`` for a spec that decodes freely (see :func:`unused_budgets`). A non-free mode
     on a planner that does not decode (``reference``) raises :class:`BackendSpecError`."""
     updates = {key: value for key, value in (("decoding", decoding), ("think", think), ("steps", steps))
                if value is not None}
@@ -188,12 +189,26 @@ def with_decoding(spec: str, decoding: str | None = None, think: str | None = No
         if updates.get("decoding", "free") != "free" or "think" in updates or "steps" in updates:
             raise BackendSpecError(spec, "the reference planner does not decode; use --decoding free")
         return spec
+    if updates.get("decoding", config.decoding) == "free":  # budgets a free answer never reads
+        updates = {k: v for k, v in updates.items() if k not in ("think", "steps")}
+        if not updates:
+            return spec
     head, _, query = spec.strip().partition("?")
     kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k not in updates]
     pairs = kept + [(k, v) for k, v in updates.items() if not (k == "decoding" and v == "free")]
     result = head + ("?" + "&".join(f"{k}={v}" for k, v in pairs) if pairs else "")
     parse_backend_spec(result)  # the result must be a valid spec too
     return result
+
+
+def unused_budgets(spec: str, think: str | None, steps: str | None) -> str | None:
+    """A note when ``--think``/``--steps`` were given for a spec that decodes freely (they bound
+    the sections under grammar/guided decoding only, and ``with_decoding`` leaves them out)."""
+    given = [f"--{name} {value}" for name, value in (("think", think), ("steps", steps)) if value is not None]
+    config = parse_backend_spec(spec)
+    if not given or isinstance(config, ReferenceBackendConfig) or config.decoding != "free":
+        return None
+    return f"note: {' and '.join(given)} apply under grammar/guided decoding; free decoding ignores them"
 
 
 def _parse_options(spec: str, query: str) -> tuple[dict[str, str], dict[str, JsonScalar]]:

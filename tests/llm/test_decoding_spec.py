@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from symplan_core.cli.main import app
 from symplan_core.llm import BackendSpecError, parse_backend_spec, with_decoding
+from symplan_core.llm.spec import unused_budgets
 
 
 def test_decoding_keys_parse_on_every_llm_backend_and_default_to_free() -> None:
@@ -37,3 +38,15 @@ def test_eval_refuses_a_decoding_mode_for_the_reference_planner(tmp_path) -> Non
     assert result.exit_code != 0
     assert "does not decode" in result.output
     assert not (tmp_path / "run" / "samples.jsonl").exists()
+
+
+def test_budgets_given_for_free_decoding_stay_out_of_the_spec_with_a_note() -> None:
+    spec = "openai:http://h:1/v1?model=m"
+    free = with_decoding(spec, "free", "skip", "skip")
+    assert free == spec  # what ran is what the run records: free decoding reads no budget
+    assert unused_budgets(free, "skip", "skip") == (
+        "note: --think skip and --steps skip apply under grammar/guided decoding; free decoding ignores them")
+    guided = with_decoding(spec, "guided", "skip", "skip")
+    assert guided == "openai:http://h:1/v1?model=m&decoding=guided&think=skip&steps=skip"
+    assert unused_budgets(guided, "skip", "skip") is None
+    assert unused_budgets(free, None, None) is None
