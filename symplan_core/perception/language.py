@@ -33,7 +33,7 @@ from functools import lru_cache
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
 from symplan_core.bddl.checks import goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
-from symplan_core.perception.synsets import read_instruction
+from symplan_core.perception.synsets import Mention, read_instruction
 from symplan_core.tasks import synset_info
 
 _CLEAN = (("covered", False),)
@@ -367,6 +367,46 @@ def incidental_objects(instruction: str) -> frozenset[str]:
         elif after and after not in _AFTER_NOUN and not read.function[m.end]:
             out.add(m.phrase)  # a modifier: of a word we do not know, or of the next name ("stucco wall")
     return frozenset(out)
+
+
+#: Words that count what follows ("two apples", "one of the cups", "some plates"): such a plural
+#: means some of the things, not all of them.
+_COUNTING = frozenset("a an one two three four five six seven eight nine ten some any few several couple pair "
+                      "either neither another each most many half".split())
+
+
+def _sounds_plural(word: str) -> bool:
+    """English plural ending, the forms ``singulars`` undoes ("greens", "boxes", "berries"; not
+    "glass", "bus", "lens"-like singulars in -ss, -us, -is)."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+def plural_mentions(instruction: str) -> list[Mention]:
+    """Object names the instruction says in the plural with no count ("cook the mustard greens",
+    "put apples in the bowl"; not "two apples", "one of the cups"): in English the speaker means
+    every one of them there is."""
+    read = read_instruction(instruction)
+    out = []
+    for m in read.mentions:
+        before = [w for k, w in enumerate(read.words[max(0, m.start - 3):m.start], start=max(0, m.start - 3))
+                  if read.clause_of[k] == read.clause_of[m.start]]
+        if _sounds_plural(m.phrase.split()[-1]) and not any(w in _COUNTING for w in before):
+            out.append(m)
+    return out
+
+
+def goal_coverage(problem: Problem) -> tuple[set[str], set[str]]:
+    """The instances a goal names and the types it quantifies over (an instance written as a
+    variable, ``?mustard.n.03_1``, as LLM drafts sometimes do, counts as that instance)."""
+    named: set[str] = set()
+    quantified: set[str] = set()
+    for atom, _, types in goal_atoms(problem.goal):
+        for arg in atom.args:
+            if arg in types:
+                quantified.add(types[arg])
+            elif arg.lstrip("?") in problem.objects:
+                named.add(arg.lstrip("?"))
+    return named, quantified
 
 
 _ARGS = {1: "?x", 2: "?x ?y"}

@@ -25,10 +25,12 @@ from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
 from symplan_core.perception.language import (
     another_kind,
+    goal_coverage,
     goal_types,
     incidental_objects,
     made_types,
     parent_of,
+    plural_mentions,
     state_conflicts,
 )
 from symplan_core.perception.synsets import (
@@ -123,6 +125,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             reasons.append(said)  # an LLM goal, or the one thing asked about: the draft ignores the request
         else:
             notes.append(said)
+    if facts.instruction:
+        (notes if facts.curated_goal else reasons).extend(partial_plurals(omni_problem, facts, tools))
     for phrase, synset in facts.instruction_objects:
         seen_as = grounds_in(phrase, synset, present)
         if seen_as and facts.activity and not grounds_in(phrase, synset, facts.activity_types):
@@ -149,6 +153,26 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             notes.append(f"the instruction names {phrase!r} ({synset}): nothing in the scene is one, and the "
                          "goal does not need it")
     return Verdict("objects", not reasons, reasons, notes)
+
+
+def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str]) -> list[str]:
+    """A plural the instruction says with no count ("cook the mustard greens") where the scene has
+    several such things and the goal names some of them but not all, and quantifies over none:
+    the draft does part of what was asked (the caller decides: a reason for an LLM goal, a note
+    for a curated one)."""
+    named, quantified = goal_coverage(omni_problem)
+    seen = {i: t for i, t in omni_problem.objects.items()
+            if facts.sources.get(i, "detection") in ("detection", "prior")}
+    out = []
+    for mention in plural_mentions(facts.instruction):
+        if mention.phrase in tools or grounds_in(mention.phrase, mention.synset, quantified, loose=False):
+            continue
+        things = sorted(i for i, t in seen.items() if grounds_in(mention.phrase, mention.synset, {t}, loose=False))
+        covered = [i for i in things if i in named]
+        if len(things) > 1 and 0 < len(covered) < len(things):
+            out.append(f"the instruction says {mention.phrase!r}, all {len(things)} in the scene "
+                       f"({', '.join(things)}), but the drafted goal names only {', '.join(covered)}")
+    return out
 
 
 def physical_problems(problem: Problem) -> list[str]:
