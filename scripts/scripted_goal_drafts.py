@@ -12,17 +12,29 @@ LLM-goal rules apply: ``goal_evidence=False``, every named object the scene lack
 Each set is verified with and without the language checks (``check_language``). Usage:
 
     python scripts/scripted_goal_drafts.py [--instructions tests/perception/data/instructions_dev.jsonl]
+
+``--replay RUN/tasks.jsonl`` instead re-judges the goals a real LLM drafted in a recorded
+``symplan perceive eval --drafter llm`` run (its ``drafted_goal`` per instruction, replayed through
+the same scripted backend, with the run's holdout setting) with today's verifier, and prints the
+recorded and the re-judged counts per style: what a verifier change does to real drafts, with no
+model.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from collections import Counter
 
 from symplan_core.llm import FunctionBackend
 from symplan_core.perception import PerceptionConfig
-from symplan_core.perception.rigs.evaluation import EvalOptions, evaluate_instructions, load_instructions
+from symplan_core.perception.rigs.evaluation import (
+    EvalOptions,
+    GivenInstruction,
+    evaluate_instructions,
+    load_instructions,
+)
 
 
 def _drafted_goals(given, holdout: bool) -> dict[str, tuple[str, bool, bool]]:
@@ -39,7 +51,11 @@ def _drafted_goals(given, holdout: bool) -> dict[str, tuple[str, bool, bool]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--instructions", default="tests/perception/data/instructions_dev.jsonl")
+    parser.add_argument("--replay", help="tasks.jsonl of a recorded `perceive eval --drafter llm` run")
     args = parser.parse_args()
+    if args.replay:
+        replay(args.replay)
+        return
     given = load_instructions(args.instructions)
     right = {i: g for i, (g, eq, _t) in _drafted_goals(given, holdout=False).items() if eq}
     wrong = {i: g for i, (g, _eq, transfer) in _drafted_goals(given, holdout=True).items() if not transfer}
@@ -64,6 +80,44 @@ def main() -> None:
                                 if not r.accepted and r.reasons)
                 for kind, count in kinds.most_common(6):
                     print(f"    {count:4d}  {kind}")
+
+
+def replay(tasks_file: str) -> None:
+    rows = [json.loads(line) for line in open(tasks_file, encoding="utf-8")]
+    drafted = {r["instruction"]: r["drafted_goal"] for r in rows if r.get("drafted_goal")}
+    holdout = {r["holdout"] for r in rows}
+    if len(holdout) != 1:
+        raise SystemExit(f"{tasks_file}: rows with and without holdout")
+    given = [GivenInstruction(activity=r["task"].split("/", 1)[1], instruction=r["instruction"], style=r["style"])
+             for r in rows if r["instruction"] in drafted]
+
+    def respond(prompt) -> str:
+        (instruction,) = re.findall(r"^Instruction: (.*)$", prompt.messages[-1].content, re.M)
+        return drafted[instruction]
+
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free")
+    reports, _ = evaluate_instructions(given, EvalOptions(perception=config, holdout=holdout.pop()),
+                                       goal_backend=FunctionBackend(respond, name="scripted"))
+    now = {r.instruction: r for r in reports}
+
+    def recorded(r: dict) -> tuple[bool, bool, bool]:
+        return r["accepted"], r["accepted"] and r["plan_transfer"], r["accepted_wrong"]
+
+    def rejudged(r: dict) -> tuple[bool, bool, bool]:
+        t = now.get(r["instruction"])  # no drafted goal: nothing to accept
+        return (False, False, False) if t is None else (t.accepted, t.accepted and t.plan_transfer, t.accepted_wrong)
+
+    for style in dict.fromkeys(r["style"] for r in rows):
+        mine = [r for r in rows if r["style"] == style]
+        for name, judge in (("recorded", recorded), ("re-judged", rejudged)):
+            accepted, transfer, wrong = (sum(column) for column in zip(*map(judge, mine), strict=True))
+            print(f"{style}: {name} accepted {accepted}, plan-transfer {transfer}, accepted-but-wrong {wrong} "
+                  f"of {len(mine)}")
+    for r in rows:
+        t = now.get(r["instruction"])
+        if t is not None and recorded(r) != rejudged(r):
+            print(f"  changed: {r['instruction']!r}: accepted {r['accepted']} -> {t.accepted}"
+                  + (f" ({t.reasons[0]})" if t.reasons else ""))
 
 
 if __name__ == "__main__":
