@@ -16,6 +16,9 @@ ATTACHMENT_RELATIONS = ("overlaid", "draped", "attached", "under")
 OBJECT_RELATIONS = frozenset(PLACEMENT_RELATIONS + ATTACHMENT_RELATIONS + ("touching",))
 #: ``(P container substance)``: the container holds or supplies the substance.
 SUBSTANCE_HOLDING = ("filled", "contains", "insource")
+#: Predicate -> the position of its substance argument (``(covered x dust)``, ``(filled cup water)``):
+#: every one of the 3,106 uses in the released B-1K and B-100 files puts a substance there.
+SUBSTANCE_ARGUMENT = {"covered": 1, "saturated": 1, "filled": 1, "contains": 1, "insource": 1}
 #: One fact family in the engine: ``contains`` is derived from ``filled``; emptying clears both.
 FILL_FAMILY = ("filled", "contains")
 #: Effects that make a predicate true other than ``add:PRED``.

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from symplan_core.bddl import BDDLSyntaxError, Problem, parse_problem
-from symplan_core.bddl.checks import check_problem
+from symplan_core.bddl.checks import check_problem, goal_atoms
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
+from symplan_core.engine.predicates import SUBSTANCE_ARGUMENT
 from symplan_core.perception.language import (
     another_kind,
     goal_coverage,
@@ -125,6 +126,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             reasons.append(said)  # an LLM goal, or the one thing asked about: the draft ignores the request
         else:
             notes.append(said)
+    reasons += misplaced_substances(omni_problem)
     if facts.instruction:
         (notes if facts.curated_goal else reasons).extend(partial_plurals(omni_problem, facts, tools))
     for phrase, synset in facts.instruction_objects:
@@ -153,6 +155,23 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             notes.append(f"the instruction names {phrase!r} ({synset}): nothing in the scene is one, and the "
                          "goal does not need it")
     return Verdict("objects", not reasons, reasons, notes)
+
+
+def misplaced_substances(omni_problem: Problem) -> list[str]:
+    """Goal literals with a thing where a substance belongs: ``(covered iron disinfectant__bottle)``
+    (an LLM draft for "wipe it with disinfectant") says nothing a robot can make true. The
+    released files always put a substance there (``engine.predicates.SUBSTANCE_ARGUMENT``)."""
+    out = []
+    for atom, _positive, types in goal_atoms(omni_problem.goal):
+        position = SUBSTANCE_ARGUMENT.get(atom.predicate)
+        if position is None or len(atom.args) <= position:
+            continue
+        arg = atom.args[position]
+        typ = types.get(arg) or omni_problem.objects.get(arg.lstrip("?"))
+        if typ and not is_substance(typ, "omnigibson"):
+            out.append(f"({atom.predicate} {' '.join(atom.args)}): {atom.predicate} takes a substance (dust, "
+                       f"water, ...) there, and {typ} is not one")
+    return list(dict.fromkeys(out))
 
 
 def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str]) -> list[str]:

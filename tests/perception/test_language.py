@@ -216,3 +216,17 @@ def test_an_llm_goal_that_cooks_one_of_the_greens_asked_for_is_rejected(greens) 
     assert _llm_goal(greens, "Cook the mustard greens.", named).accepted
     counted = _llm_goal(greens, "cook one of the mustard greens", "(:goal (and (cooked mustard.n.03_1)))")
     assert not any("all 3 in the scene" in r for r in counted.reasons), counted.reasons
+
+
+def test_an_llm_goal_with_a_bottle_where_a_substance_belongs_is_rejected(greens) -> None:
+    # Qwen 1.5B wrote (covered iron disinfectant__bottle) for "wipe it with disinfectant": a thing
+    # in covered's substance slot, which no released file ever does
+    bottle = "(:goal (and (forall (?mustard.n.03 - mustard.n.03) (cooked ?mustard.n.03)) " \
+             "(covered mustard.n.03_1 saucepan.n.01_1)))"
+    result = _llm_goal(greens, "Cook the mustard greens.", bottle)
+    assert not result.accepted
+    assert any("covered takes a substance" in r and "saucepan.n.01 is not one" in r for r in result.reasons), \
+        result.reasons
+    water = "(:goal (and (forall (?mustard.n.03 - mustard.n.03) (cooked ?mustard.n.03)) " \
+            "(not (covered mustard.n.03_1 water.n.06_1))))"
+    assert not any("takes a substance" in r for r in _llm_goal(greens, "Cook the mustard greens.", water).reasons)
