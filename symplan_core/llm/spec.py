@@ -205,8 +205,10 @@ def unused_budgets(spec: str, think: str | None, steps: str | None) -> str | Non
     """A note when ``--think``/``--steps`` were given for a spec that decodes freely (they bound
     the sections under grammar/guided decoding only, and ``with_decoding`` leaves them out)."""
     given = [f"--{name} {value}" for name, value in (("think", think), ("steps", steps)) if value is not None]
+    if not given:
+        return None  # nothing to say, and the spec is the caller's to judge (it may be checked later)
     config = parse_backend_spec(spec)
-    if not given or isinstance(config, ReferenceBackendConfig) or config.decoding != "free":
+    if isinstance(config, ReferenceBackendConfig) or config.decoding != "free":
         return None
     return f"note: {' and '.join(given)} apply under grammar/guided decoding; free decoding ignores them"
 
