@@ -82,12 +82,45 @@ def main() -> None:
                     print(f"    {count:4d}  {kind}")
 
 
+_REPLAY_FIELDS = {"task": str, "instruction": str, "style": str, "holdout": bool, "accepted": bool,
+                  "plan_transfer": bool, "accepted_wrong": bool}
+
+
+def load_replay_rows(tasks_file: str) -> list[dict]:
+    """The rows of a recorded run's tasks.jsonl, each checked for what ``replay`` reads; a file
+    that is not one says where and why (``SystemExit``), never a traceback."""
+    try:
+        lines = open(tasks_file, encoding="utf-8").read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise SystemExit(f"{tasks_file}: cannot read: {e}") from None
+    rows = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise SystemExit(f"{tasks_file}:{number}: not JSON ({e.msg})") from None
+        if not isinstance(row, dict):
+            raise SystemExit(f"{tasks_file}:{number}: not a JSON object")
+        for field, kind in _REPLAY_FIELDS.items():
+            if not isinstance(row.get(field), kind):
+                raise SystemExit(f"{tasks_file}:{number}: no {kind.__name__} {field!r} (is this the tasks.jsonl "
+                                 "of a `symplan perceive eval --drafter llm` run?)")
+        if "/" not in row["task"]:
+            raise SystemExit(f"{tasks_file}:{number}: task {row['task']!r} is not BENCHMARK/ACTIVITY")
+        rows.append(row)
+    if not rows:
+        raise SystemExit(f"{tasks_file}: no rows")
+    if len({r["holdout"] for r in rows}) != 1:
+        raise SystemExit(f"{tasks_file}: rows with and without holdout")
+    return rows
+
+
 def replay(tasks_file: str) -> None:
-    rows = [json.loads(line) for line in open(tasks_file, encoding="utf-8")]
+    rows = load_replay_rows(tasks_file)
     drafted = {r["instruction"]: r["drafted_goal"] for r in rows if r.get("drafted_goal")}
     holdout = {r["holdout"] for r in rows}
-    if len(holdout) != 1:
-        raise SystemExit(f"{tasks_file}: rows with and without holdout")
     given = [GivenInstruction(activity=r["task"].split("/", 1)[1], instruction=r["instruction"], style=r["style"])
              for r in rows if r["instruction"] in drafted]
 

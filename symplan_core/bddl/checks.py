@@ -6,7 +6,7 @@ Codes: ``undeclared-instance``, ``undeclared-type``, ``arity``,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from symplan_core.bddl.diagnostics import Diagnostic
 from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
@@ -53,6 +53,25 @@ def goal_atoms(goal: Formula) -> Iterator[tuple[Atom, bool, dict[str, str]]]:
             stack.append((f.consequent, positive, types))
         elif isinstance(f, Quantifier):
             stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}}))
+
+
+def argument_type(arg: str, types: Mapping[str, str], objects: Mapping[str, str]) -> str | None:
+    """The type a goal atom's argument stands for: a quantified variable's (``types``, as
+    ``goal_atoms`` gives them) or the named instance's. An instance written as a variable,
+    ``?mustard.n.03_1``, as LLM drafts sometimes do, counts as that instance."""
+    if arg in types:
+        return types[arg]
+    return objects.get(arg) or objects.get(arg.lstrip("?"))
+
+
+def argument_instances(arg: str, types: Mapping[str, str], objects: Mapping[str, str]) -> list[str]:
+    """The instances a goal atom's argument speaks for: every instance of a quantified variable's
+    type, or the one instance it names (``?inst`` read as ``inst``, as in ``argument_type``)."""
+    if arg in types:
+        return [i for i, t in objects.items() if t == types[arg]]
+    if arg not in objects and arg.lstrip("?") in objects:
+        return [arg.lstrip("?")]
+    return [arg]
 
 
 def _check_atom(atom: Atom, problem: Problem, vocab: dict[str, int], where: str) -> Iterator[Diagnostic]:

@@ -224,14 +224,12 @@ def _ingredients(problem: Problem, objects: dict[str, str]) -> dict[str, tuple[s
 def _task_evidence(problem: Problem, goal_evidence: bool = True) -> tuple[dict[str, set[str]], set[str]]:
     """Abilities the task file itself asserts, and objects its goal asks to move. Without
     ``goal_evidence`` only the initial state counts, and no goal makes a scene object movable."""
-    from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
+    from symplan_core.bddl.checks import argument_instances, iter_atoms, iter_quantifiers
 
     var_type = {p.var: p.type for q in iter_quantifiers(problem.goal) for p in q.params}
 
     def instances(arg: str) -> list[str]:
-        if arg in var_type:  # a quantified variable speaks for every instance of its type
-            return [i for i, t in problem.objects.items() if t == var_type[arg]]
-        return [arg]
+        return argument_instances(arg, var_type, problem.objects)
 
     abilities: dict[str, set[str]] = {}
     moved: set[str] = set()
@@ -258,18 +256,11 @@ def _asked_states(problem: Problem) -> frozenset[tuple[str, str]]:
     """(predicate, instance) of each one-argument state the goal asks for (positively; a
     quantified variable speaks for every instance of its type). Unlike ``_task_evidence`` this
     holds for every goal, trusted or not: a plan is judged against the goal it is given."""
-    from symplan_core.bddl.checks import goal_atoms
+    from symplan_core.bddl.checks import argument_instances, goal_atoms
 
-    out: set[tuple[str, str]] = set()
-    for atom, positive, types in goal_atoms(problem.goal):
-        if not positive or len(atom.args) != 1:
-            continue
-        arg = atom.args[0]
-        if arg in types:
-            out.update((atom.predicate, i) for i, t in problem.objects.items() if t == types[arg])
-        else:
-            out.add((atom.predicate, arg))
-    return frozenset(out)
+    return frozenset((atom.predicate, inst) for atom, positive, types in goal_atoms(problem.goal)
+                     if positive and len(atom.args) == 1
+                     for inst in argument_instances(atom.args[0], types, problem.objects))
 
 
 def build_world(problem: Problem, source_domain: str | None = None, substances: frozenset[str] = frozenset(),

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
-from symplan_core.bddl.checks import goal_atoms
+from symplan_core.bddl.checks import argument_instances, goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.synsets import Mention, read_instruction
 from symplan_core.tasks import synset_info
@@ -396,16 +396,16 @@ def plural_mentions(instruction: str) -> list[Mention]:
 
 
 def goal_coverage(problem: Problem) -> tuple[set[str], set[str]]:
-    """The instances a goal names and the types it quantifies over (an instance written as a
-    variable, ``?mustard.n.03_1``, as LLM drafts sometimes do, counts as that instance)."""
+    """The instances a goal names and the types it quantifies over (``?inst`` counts as ``inst``:
+    ``bddl.checks.argument_instances``)."""
     named: set[str] = set()
     quantified: set[str] = set()
     for atom, _, types in goal_atoms(problem.goal):
         for arg in atom.args:
             if arg in types:
                 quantified.add(types[arg])
-            elif arg.lstrip("?") in problem.objects:
-                named.add(arg.lstrip("?"))
+            else:
+                named.update(i for i in argument_instances(arg, types, problem.objects) if i in problem.objects)
     return named, quantified
 
 

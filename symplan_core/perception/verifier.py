@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from symplan_core.bddl import BDDLSyntaxError, Problem, parse_problem
-from symplan_core.bddl.checks import check_problem, goal_atoms
+from symplan_core.bddl.checks import argument_type, check_problem, goal_atoms
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
@@ -167,7 +167,7 @@ def misplaced_substances(omni_problem: Problem) -> list[str]:
         if position is None or len(atom.args) <= position:
             continue
         arg = atom.args[position]
-        typ = types.get(arg) or omni_problem.objects.get(arg.lstrip("?"))
+        typ = argument_type(arg, types, omni_problem.objects)
         if typ and not is_substance(typ, "omnigibson"):
             out.append(f"({atom.predicate} {' '.join(atom.args)}): {atom.predicate} takes a substance (dust, "
                        f"water, ...) there, and {typ} is not one")

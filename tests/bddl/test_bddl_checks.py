@@ -112,3 +112,17 @@ def test_diagnostic_text_and_json_carry_the_position() -> None:
     assert str(diag).startswith("syn.bddl:8:9: error: ") and str(diag).endswith("[undeclared-instance]")
     assert diag.to_json() == {"severity": "error", "code": "undeclared-instance", "message": diag.message,
                               "file": "syn.bddl", "line": INIT_LINE, "col": 9}
+
+
+def test_goal_arguments_stand_for_their_instances_and_a_question_marked_instance_is_itself() -> None:
+    from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms
+
+    problem = parse_problem(problem_text(BASE_OBJECTS, "(ontop apple.n.01_1 table.n.02_1)",
+                                         "(and (forall (?a - apple.n.01) (ontop ?a table.n.02_1)) "
+                                         "(cooked ?apple.n.01_2))"), "syn.bddl")
+    seen = {atom.predicate: [(argument_type(a, types, problem.objects), argument_instances(a, types, problem.objects))
+                             for a in atom.args] for atom, _positive, types in goal_atoms(problem.goal)}
+    assert seen["ontop"] == [("apple.n.01", ["apple.n.01_1", "apple.n.01_2"]), ("table.n.02", ["table.n.02_1"])]
+    assert seen["cooked"] == [("apple.n.01", ["apple.n.01_2"])]
+    assert argument_type("pear.n.01_1", {}, problem.objects) is None
+    assert argument_instances("pear.n.01_1", {}, problem.objects) == ["pear.n.01_1"]

@@ -1,0 +1,54 @@
+"""``scripts/scripted_goal_drafts.py --replay``: a recorded LLM-drafter run re-judged by today's
+verifier, with no model; and a file that is not such a run says so."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "scripted_goal_drafts.py"
+
+# A real row of a recorded Qwen 1.5B holdout run (issue 21): "the mustard greens" drafted as one of
+# the scene's three, accepted by the verifier of that day.
+RECORDED = {"task": "b1k/cook_mustard_greens", "instruction": "Cook the mustard greens.", "style": "direct",
+            "holdout": True, "accepted": True, "plan_transfer": False, "accepted_wrong": True,
+            "drafted_goal": "(:goal (and (cooked ?mustard.n.03_1)))"}
+
+
+def _replay(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), "--replay", str(path)], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_a_recorded_draft_is_re_judged_and_the_change_is_named(tmp_path) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps(RECORDED) + "\n")
+    run = _replay(tasks)
+    assert run.returncode == 0, run.stderr
+    assert "direct: recorded accepted 1, plan-transfer 0, accepted-but-wrong 1 of 1" in run.stdout
+    assert "direct: re-judged accepted 0, plan-transfer 0, accepted-but-wrong 0 of 1" in run.stdout
+    assert "changed: 'Cook the mustard greens.': accepted True -> False" in run.stdout
+    assert "names only mustard.n.03_1" in run.stdout
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "cannot read"),
+    ("", "no rows"),
+    ('{"task": "b1k/x"\n', ":1: not JSON"),
+    ("[1, 2]\n", ":1: not a JSON object"),
+    (json.dumps({k: v for k, v in RECORDED.items() if k != "style"}) + "\n", ":1: no str 'style'"),
+    (json.dumps({**RECORDED, "task": "cook_mustard_greens"}) + "\n", "is not BENCHMARK/ACTIVITY"),
+    (json.dumps(RECORDED) + "\n" + json.dumps({**RECORDED, "holdout": False}) + "\n", "with and without holdout"),
+])
+def test_a_file_that_is_not_a_recorded_run_is_refused_with_where_and_why(tmp_path, content, message) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    if content is not None:
+        tasks.write_text(content)
+    run = _replay(tasks)
+    assert run.returncode == 1
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
