@@ -32,8 +32,8 @@ Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
                            source, or o touching something on fire
     ``cooled:o``           o sits on/in a cold source that is on (a fridge, a freezer)
     ``away:o:FLAG``        o does not sit on/in an active FLAG source (heatSource, coldSource)
-    ``asked:o:PRED``       the goal asks for (PRED o): breaking, burning and setting on fire cannot
-                           be undone, so they are for what the task wants so (UNWANTED_EFFECT)
+    ``asked:o:PRED``       the goal asks for (PRED o): slicing, breaking, burning and setting on fire
+                           cannot be undone, so they are for what the task wants so (UNWANTED_EFFECT)
     ``ingredients:o``      what o's name says it is made from is real, within reach, and
                            processed as the name says (diced/half: slicer in hand; cooked/
                            melted: the ingredient on an active heat source)
@@ -94,8 +94,9 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
        "Close obj.", redundant="already_not:open:obj"),
     _a("toggle_on", "obj", "exists:obj ability:obj:toggleable near:obj free_hand:obj", "add:toggled_on:obj",
        "Switch obj on.", redundant="already:toggled_on:obj"),
-    _a("cut", "obj", "exists:obj ability:obj:sliceable|diceable near:obj accessible:obj holding:slicer", "add:sliced:obj",
-       "Slice obj with a held slicer (knife).", redundant="already:sliced:obj"),
+    _a("cut", "obj", "exists:obj ability:obj:sliceable|diceable asked:obj:sliced near:obj accessible:obj holding:slicer",
+       "add:sliced:obj", "Slice obj with a held slicer (knife); only what the task wants sliced (it cannot be undone).",
+       redundant="already:sliced:obj"),
     _a("pour", "obj tgt", "held:obj has_substance:obj apart:obj:tgt exists:tgt near:tgt", "pour:obj:tgt",
        "Pour the substance in the held obj onto/into tgt."),
     _a("clean", "obj", "exists:obj ability:obj:stainable|dustyable near:obj accessible:obj cleaner:obj", "clean:obj",

@@ -338,12 +338,12 @@ def _away_from(flag: str) -> Check:
 
 
 #: How people say each irreversible state an ``asked:`` check guards.
-_DAMAGE_WORDS = {"broken": "broken", "burnt": "burnt", "on_fire": "set on fire"}
+_DAMAGE_WORDS = {"sliced": "sliced", "broken": "broken", "burnt": "burnt", "on_fire": "set on fire"}
 
 
 def _asked(predicate: str) -> Check:
-    """``asked:o:PRED``: the goal asks for ``(PRED o)``. Breaking, burning and setting on fire
-    cannot be undone by any action, so a plan may do them only to what the task wants so."""
+    """``asked:o:PRED``: the goal asks for ``(PRED o)``. Slicing, breaking, burning and setting on
+    fire cannot be undone by any action, so a plan may do them only to what the task wants so."""
     words = _DAMAGE_WORDS.get(predicate, predicate)
 
     def check(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:

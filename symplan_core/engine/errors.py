@@ -15,7 +15,7 @@ class ErrorKind(str, Enum):
     MISSING_STEP = "MISSING_STEP"  # a precondition literal does not hold
     WRONG_TEMPORAL_ORDER = "WRONG_TEMPORAL_ORDER"  # it held earlier in the plan, not now
     ADDITIONAL_STEP = "ADDITIONAL_STEP"  # redundant action (warning only)
-    UNWANTED_EFFECT = "UNWANTED_EFFECT"  # an irreversible change (broken, burnt, on fire) the goal does not ask for
+    UNWANTED_EFFECT = "UNWANTED_EFFECT"  # an irreversible change (sliced, broken, burnt, on fire) the goal does not ask for
     UNKNOWN_AFFORDANCE = "UNKNOWN_AFFORDANCE"  # diagnostic: an object's abilities are in no table, so assumed
     ASSUMED_STATE = "ASSUMED_STATE"  # diagnostic: a call relied on a state the task does not state (unstated open)
 

@@ -252,15 +252,19 @@ def _task_evidence(problem: Problem, goal_evidence: bool = True) -> tuple[dict[s
     return abilities, moved
 
 
-def _asked_states(problem: Problem) -> frozenset[tuple[str, str]]:
+def _asked_states(problem: Problem, ingredients: Mapping[str, tuple[str, ...]]) -> frozenset[tuple[str, str]]:
     """(predicate, instance) of each one-argument state the goal asks for (positively; a
-    quantified variable speaks for every instance of its type). Unlike ``_task_evidence`` this
-    holds for every goal, trusted or not: a plan is judged against the goal it is given."""
+    quantified variable speaks for every instance of its type), and ``sliced`` for what a
+    product the goal asks to be real is made from (halving an egg cuts the egg). Unlike
+    ``_task_evidence`` this holds for every goal, trusted or not: a plan is judged against the
+    goal it is given."""
     from symplan_core.bddl.checks import argument_instances, goal_atoms
 
-    return frozenset((atom.predicate, inst) for atom, positive, types in goal_atoms(problem.goal)
-                     if positive and len(atom.args) == 1
-                     for inst in argument_instances(atom.args[0], types, problem.objects))
+    asked = {(atom.predicate, inst) for atom, positive, types in goal_atoms(problem.goal)
+             if positive and len(atom.args) == 1
+             for inst in argument_instances(atom.args[0], types, problem.objects)}
+    return frozenset(asked | {("sliced", source) for predicate, product in asked if predicate == "real"
+                              for source in ingredients.get(product, ())})
 
 
 def build_world(problem: Problem, source_domain: str | None = None, substances: frozenset[str] = frozenset(),
@@ -303,8 +307,9 @@ def build_world(problem: Problem, source_domain: str | None = None, substances: 
     room_of = {lit.args[0]: lit.args[1] for lit in problem.init
                if lit.predicate == "inroom" and not lit.negated and len(lit.args) == 2}
     floors = frozenset(i for i, t in objects.items() if t in FLOOR_TYPES)
-    world = World(objects, agent, affordances, room_of, floors, ingredients=_ingredients(problem, objects),
-                  moved=frozenset(moved), asked=_asked_states(problem))
+    ingredients = _ingredients(problem, objects)
+    world = World(objects, agent, affordances, room_of, floors, ingredients=ingredients,
+                  moved=frozenset(moved), asked=_asked_states(problem, ingredients))
     world.assumed_open = _unstated_open(problem, world, open_overrides or {})
     subs = [o for o in objects if affordances[o].substance]
     # A sink gives water (iGibson declares no insource; B-1K files often omit it), and so does a

@@ -95,8 +95,8 @@ CASES = {
 #: facts planted before the plan for actions whose precondition state no action creates
 PLANTED = {"patch": ("torn", BOARD), "uncrimp": ("crumpled", BOARD)}
 #: irreversible changes are for what the goal wants so (``asked:``): these cases' goals are
-#: extended to ask for them (no released goal asks for a broken lighter or a burnt pepper)
-ASKED = {"burn": ("burnt", PEPPER), "break_obj": ("broken", LIGHTER)}
+#: extended to ask for them (no released B-1K goal asks for a sliced or burnt pepper or a broken lighter)
+ASKED = {"cut": ("sliced", PEPPER), "burn": ("burnt", PEPPER), "break_obj": ("broken", LIGHTER)}
 
 
 def _task_asking(task_name: str, robot: str, predicate: str, obj: str):

@@ -1,9 +1,9 @@
-"""Breaking, burning and setting on fire cannot be undone: a plan may do them only to what the
-goal asks to be broken, burnt or on fire (``asked:`` checks). A guided Qwen plan for store_beer
+"""Slicing, breaking, burning and setting on fire cannot be undone: a plan may do them only to
+what the goal asks to be sliced, broken, burnt or on fire (``asked:`` checks). A guided Qwen plan for store_beer
 broke every bottle before putting it in the fridge, and the engine used to accept it. Each
 lenient call now fails with UNWANTED_EFFECT; the tasks whose goals ask for the state still
 plan and pass, and the guide (``executable_calls``) never offers the harmful call. Real
-BEHAVIOR-1K task files."""
+BEHAVIOR task files."""
 
 from __future__ import annotations
 
@@ -38,6 +38,10 @@ LENIENT = {
         "navigate(electric_refrigerator_1)", "open(electric_refrigerator_1)", "grasp(bell_pepper_1)",
         "navigate(stove_1)", "place_on_top(bell_pepper_1, stove_1)", "toggle_on(stove_1)",
         "burn(bell_pepper_1)"]),
+    # the goal asks for the peppers cooked, and says nothing of slicing them
+    "slice_a_pepper_that_should_be_cooked": ("cook_red_peppers", [
+        "navigate(electric_refrigerator_1)", "open(electric_refrigerator_1)", "navigate(carving_knife_1)",
+        "grasp(carving_knife_1)", "navigate(electric_refrigerator_1)", "cut(bell_pepper_1)"]),
     # a goal that says "not broken" asks for the opposite
     "break_the_chair_the_task_repairs": ("fixing_broken_chair", ["navigate(armchair_1)", "repair(armchair_1)",
                                                                  "break_obj(armchair_1)"]),
@@ -75,6 +79,23 @@ def test_setting_the_fire_may_ignite_what_its_goal_wants_on_fire():
     text = "\n".join(f"{a}({', '.join(task.names.short(x) for x in args)})" for a, args in reference.calls)
     result = verify(task, parse_plan(text))
     assert result.strict_pass, result.failure_lines()
+
+
+def test_chopping_vegetables_may_slice_what_its_goal_wants_sliced():
+    task = compile_task(load_problem("chopping_vegetables", "b100"), "single")
+    assert ("sliced", "tomato.n.01_2") in task.world.asked  # (forall (?tomato.n.01 - tomato.n.01) (sliced ...))
+    reference = plan_task(task)
+    assert ("cut", ("tomato.n.01_2",)) in reference.calls
+    text = "\n".join(f"{a}({', '.join(task.names.short(x) for x in args)})" for a, args in reference.calls)
+    assert verify(task, parse_plan(text)).strict_pass
+
+
+def test_halving_an_egg_may_cut_the_egg_its_goal_makes_halves_of():
+    task = _task("halve_an_egg")  # goal: (real half__hard-boiled_egg_1) (real half__hard-boiled_egg_2)
+    assert ("sliced", "hard-boiled_egg.n.01_1") in task.world.asked
+    errors, _ = _last_call_errors(task, ["navigate(countertop_1)", "grasp(carving_knife_1)",
+                                         "cut(hard-boiled_egg_1)"])
+    assert errors == []
 
 
 def test_the_guide_never_offers_an_unwanted_irreversible_call_but_offers_a_wanted_one():
