@@ -63,6 +63,9 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     **dict.fromkeys("fix repair mend".split(), (("broken", False),)),
     **dict.fromkeys("slice chop dice cut".split(), (("sliced", True),)),
 }
+#: The name of a made thing -> the state its making is (``half__egg``: the egg cut; B-1K states
+#: cutting and cooking an ingredient this way, B-100 with ``sliced``/``cooked``).
+PRODUCT_STATES = {"half": ("sliced", True), "diced": ("sliced", True), "cooked": ("cooked", True)}
 #: Verbs that switch a thing with the particle "on"/"off" (``turn off the tv``, ``switch it on``).
 TOGGLE_VERBS = frozenset("turn turns turned turning switch switches switched switching power powers powered "
                          "powering flip flips flipped flipping".split())
@@ -188,6 +191,14 @@ def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dic
             if types.get(arg, objects.get(arg)) not in removed:
                 key = "covered:applied"
         out.setdefault(key, set()).add(positive)
+        if key == "real" and positive and atom.args:
+            # a product asked into being says how it is made: (real half__egg) is the egg cut
+            arg = atom.args[0]
+            typ = types.get(arg) or (objects or {}).get(arg.lstrip("?")) or arg.lstrip("?").rsplit("_", 1)[0]
+            for step in typ.split(".n.")[0].split("__")[:-1]:
+                if step in PRODUCT_STATES:
+                    predicate, polarity = PRODUCT_STATES[step]
+                    out.setdefault(predicate, set()).add(polarity)
     return out
 
 

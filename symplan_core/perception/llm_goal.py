@@ -17,9 +17,9 @@ Two drafters:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symplan_core.bddl import BDDLSyntaxError, Formula, Literal, parse_problem
 from symplan_core.bddl.vocabulary import vocabulary
@@ -33,6 +33,9 @@ from symplan_core.llm import (
     make_backend,
 )
 from symplan_core.perception.errors import PerceptionError
+
+if TYPE_CHECKING:
+    from symplan_core.perception.additions import Addition
 
 GOAL_SYSTEM = ("You write the goal of a BEHAVIOR task in BDDL. Reply with exactly one (:goal ...) block "
                "that uses only the listed objects and predicates. No explanation.")
@@ -74,8 +77,20 @@ def _ask(spec, system: str, user: str, max_tokens: int) -> tuple[str, str]:
     return completion.text, completion.error or ""
 
 
-def goal_prompt(objects: dict[str, str], init: list[Literal], instruction: str, domain: str) -> str:
-    lines = ["Objects:", *write_objects(objects, depth=1), "Initial state:",
+def _additions_lines(extra: Mapping[str, Addition]) -> list[str]:
+    """The prompt's list of what the goal may name that the scene does not show."""
+    if not extra:
+        return []
+    by_type: dict[str, list[str]] = {}
+    for inst, a in extra.items():
+        by_type.setdefault(a.type, []).append("?" + inst)
+    return ["Not seen, but the scene can give or make them (name them only if the request needs them):",
+            *(f"{' '.join(insts)} - {typ}" for typ, insts in by_type.items())]
+
+
+def goal_prompt(objects: dict[str, str], init: list[Literal], instruction: str, domain: str,
+                extra: Mapping[str, Addition] | None = None) -> str:
+    lines = ["Objects:", *write_objects(objects, depth=1), *_additions_lines(extra or {}), "Initial state:",
              *(f"    {write_literal(lit)}" for lit in init),
              f"Predicates: {', '.join(sorted(vocabulary(domain)))}",
              f"Instruction: {instruction}", "Goal:"]
@@ -109,15 +124,17 @@ def parse_goal(block: str, objects: dict[str, str], domain: str) -> Formula:
 
 
 def draft_goal(spec, objects: dict[str, str], init: list[Literal], instruction: str, domain: str,
-               max_tokens: int = 256) -> LLMDraft:
-    reply, error = _ask(spec, GOAL_SYSTEM, goal_prompt(objects, init, instruction, domain), max_tokens)
+               max_tokens: int = 256, extra: Mapping[str, Addition] | None = None) -> LLMDraft:
+    """Free decoding. ``extra``: what the goal may also name (``additions.scene_additions``)."""
+    writable = {**objects, **{i: a.type for i, a in (extra or {}).items()}}
+    reply, error = _ask(spec, GOAL_SYSTEM, goal_prompt(objects, init, instruction, domain, extra), max_tokens)
     if error:
         return LLMDraft(None, reply, f"the LLM backend failed: {error}")
     block, reason = extract_goal(reply)
     if block is None:
         return LLMDraft(None, reply, f"LLM goal rejected: {reason}")
     try:
-        return LLMDraft(parse_goal(block, objects, domain), reply)
+        return LLMDraft(parse_goal(block, writable, domain), reply)
     except BDDLSyntaxError as exc:
         return LLMDraft(None, reply, f"LLM goal does not parse: {exc.message}")
 
@@ -172,7 +189,7 @@ def goal_examples(matches: Sequence[Any], k: int, exclude: Sequence[str] = ()) -
 
 
 def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
-                   domain: str = "omnigibson") -> PlannerPrompt:
+                   domain: str = "omnigibson", extra: Mapping[str, Addition] | None = None) -> PlannerPrompt:
     """The chat prompt of :func:`draft_goal_constrained`."""
     from symplan_core.perception.goal_grammar import EXCLUDED_PREDICATES
     from symplan_core.perception.language import prompt_hints
@@ -190,6 +207,7 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
         lines.append("")
     lines.append("Objects in this scene:")
     lines += [f"{' '.join(insts)} - {typ}" for typ, insts in by_type.items()]
+    lines += _additions_lines(extra or {})
     lines += ["", f"Request: {instruction}"]
     hints = prompt_hints(instruction, domain)
     if hints:  # the request's state words and prepositions, with the literal each asks for
@@ -198,7 +216,8 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
 
 
 def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
-                           domain: str = "omnigibson", max_tokens: int = 256) -> LLMDraft:
+                           domain: str = "omnigibson", max_tokens: int = 256,
+                           extra: Mapping[str, Addition] | None = None) -> LLMDraft:
     """Draft the goal under the scene's goal grammar (see the module docstring). The typed decoding
     errors (no structured-output mechanism, a rejected or ignored grammar) are raised as
     :class:`PerceptionError`: a configuration fault, not a draft to judge."""
@@ -206,14 +225,15 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     from symplan_core.llm.decoding import DecodingError
     from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar
 
+    writable = {**objects, **{i: a.type for i, a in (extra or {}).items()}}
     try:
-        grammar = goal_grammar(objects, domain)
+        grammar = goal_grammar(writable, domain)
     except GoalGrammarError as exc:
         return LLMDraft(None, "", f"no goal grammar for this scene: {exc}")
     names = tuple(ex.activity for ex in examples)
     backend = _backend(spec)
     try:
-        completion = generate_constrained(backend, drafter_prompt(objects, instruction, examples, domain),
+        completion = generate_constrained(backend, drafter_prompt(objects, instruction, examples, domain, extra),
                                           grammar.text, Sampling(temperature=0.0, max_tokens=max_tokens))
     except DecodingError as exc:
         raise PerceptionError(f"the goal drafter cannot decode under the goal grammar: {exc}") from exc
@@ -229,6 +249,6 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     if completion.finish_reason == "length":
         return drafted(None, f"the LLM goal was cut at {max_tokens} tokens before it closed")
     try:
-        return drafted(parse_goal(completion.text, objects, domain))
+        return drafted(parse_goal(completion.text, writable, domain))
     except BDDLSyntaxError as exc:  # the grammar admits only parseable goals: a bug if it happens
         return drafted(None, f"LLM goal does not parse: {exc.message}")

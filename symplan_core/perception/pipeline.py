@@ -482,6 +482,8 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
     the one LLM draft)."""
     from dataclasses import replace
 
+    from symplan_core.bddl.checks import iter_atoms
+    from symplan_core.perception.additions import named_additions, scene_additions
     from symplan_core.perception.llm_goal import draft_goal, draft_goal_constrained, goal_examples
     from symplan_core.perception.regrounding import reground
     from symplan_core.perception.retrieval import activity_index
@@ -536,16 +538,23 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         if not backend:
             raise PerceptionError(f"goal={config.goal!r} needs an LLM backend spec (config.llm)")
         objects, init = dict(named.seen), observed_init
+        extra = scene_additions(objects)  # what the goal may name that the camera cannot show
         if config.llm_decoding == "free":
-            llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens)
+            llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens, extra)
         else:  # held-out activities are not in ``matches`` (exclude): never an example
             examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
-            llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens)
+            llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
+                                         extra)
+        used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra) if llm.goal else {}
+        added = [lit for a in used.values() for lit in a.facts]
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
-                "completion_tokens": llm.completion_tokens, "llm_seconds": round(llm.latency_s, 3)}
-        return [finish(config.problem_name or "perceived-0", objects, {inst: "detection" for inst in objects}, init,
-                       llm.goal, {lit: "observed" for lit in init}, regions_of, named, info, llm.reason)]
+                "completion_tokens": llm.completion_tokens, "llm_seconds": round(llm.latency_s, 3),
+                "additions": {i: {"type": a.type, "because": a.because} for i, a in used.items()}}
+        return [finish(config.problem_name or "perceived-0", {**objects, **{i: a.type for i, a in used.items()}},
+                       {inst: "detection" for inst in objects} | {i: "prior" for i in used}, [*init, *added],
+                       llm.goal, {lit: "observed" for lit in init} | {lit: "prior" for lit in added}, regions_of,
+                       named, info, llm.reason)]
     if activity_problem is None:
         raise PerceptionError("retrieval found no activity (empty benchmark corpus)")
     trials = []

@@ -1,0 +1,81 @@
+"""What an LLM goal may name beyond what the camera saw (``perception.additions``): a substance
+a container's BEHAVIOR name says it holds, water where there is a tap, and a product whose name
+says what it is made from; never a product with no ingredient the scene shows. Real synset
+table, rendered B-1K scenes, scripted LLM replies through the real pipeline."""
+
+from __future__ import annotations
+
+import pytest
+
+from symplan_core.bddl import Atom, Literal
+from symplan_core.llm import FunctionBackend
+from symplan_core.perception import PerceptionConfig, make_detector, perceive
+from symplan_core.perception.additions import named_additions, scene_additions
+from symplan_core.perception.language import state_conflicts
+from symplan_core.perception.rigs import render_task
+from symplan_core.tasks import load_problem
+
+
+def test_a_shaker_gives_its_salt_a_bottle_its_oil_and_a_sink_water() -> None:
+    extra = scene_additions({"salt__shaker.n.01_1": "salt__shaker.n.01",
+                             "cooking_oil__bottle.n.01_1": "cooking_oil__bottle.n.01",
+                             "sink.n.01_1": "sink.n.01"})
+    assert extra["salt.n.02_1"].facts == (Literal(Atom("insource", ("salt__shaker.n.01_1", "salt.n.02_1"))),)
+    assert extra["cooking_oil.n.01_1"].facts == (
+        Literal(Atom("filled", ("cooking_oil__bottle.n.01_1", "cooking_oil.n.01_1"))),)
+    assert extra["water.n.06_1"].facts == () and "sink.n.01_1" in extra["water.n.06_1"].because
+
+
+def test_products_are_named_after_an_ingredient_the_scene_has_and_declared_future() -> None:
+    extra = scene_additions({"hard-boiled_egg.n.01_1": "hard-boiled_egg.n.01", "bowl.n.01_1": "bowl.n.01"})
+    halves = sorted(i for i, a in extra.items() if a.type == "half__hard-boiled_egg.n.01")
+    assert halves == ["half__hard-boiled_egg.n.01_1", "half__hard-boiled_egg.n.01_2"]  # one egg, two halves
+    assert extra[halves[0]].facts == (Literal(Atom("future", (halves[0],))),)
+    assert all("__" in a.type for a in extra.values())  # nothing but what the egg makes
+    # no ingredient in the scene, nothing made of it; and no recipe product with no ingredient in its name
+    assert not [a for a in scene_additions({"beef.n.02_1": "beef.n.02"}).values() if "stew" in a.type]
+
+
+def test_an_addition_never_takes_the_name_of_a_scene_instance() -> None:
+    extra = scene_additions({"salt__shaker.n.01_1": "salt__shaker.n.01", "salt.n.02_1": "bowl.n.01"})
+    assert "salt.n.02_1" not in extra and "salt.n.02_2" in extra
+
+
+def test_only_the_additions_a_goal_names_are_kept() -> None:
+    extra = scene_additions({"salt__shaker.n.01_1": "salt__shaker.n.01", "sink.n.01_1": "sink.n.01"})
+    assert set(named_additions({"?salt.n.02_1", "?bowl.n.01_1"}, extra)) == {"salt.n.02_1"}
+
+
+def _llm_goal(task: str, instruction: str, goal: str):
+    scene = render_task(load_problem(task), seed=0)
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free")
+    return perceive(scene.frames(2), instruction, make_detector("fiducial", fiducial_map=scene.fiducial_map),
+                    scene.intrinsics, config, goal_backend=FunctionBackend(lambda _p: goal, name="scripted"))
+
+
+@pytest.mark.usefixtures("behavior_dir")
+def test_an_llm_goal_may_ask_for_the_egg_halved_and_its_plan_makes_the_halves() -> None:
+    halves = "(:goal (and (real ?half__hard-boiled_egg.n.01_1) (real ?half__hard-boiled_egg.n.01_2)))"
+    result = _llm_goal("b1k/halve_an_egg", "Cut the hard-boiled egg in half.", halves)
+    assert result.accepted, result.reasons
+    assert "(future half__hard-boiled_egg.n.01_1)" in result.bddl
+    assert set(result.provenance["goal"]["additions"]) == {"half__hard-boiled_egg.n.01_1",
+                                                           "half__hard-boiled_egg.n.01_2"}
+    stew = _llm_goal("b1k/halve_an_egg", "Make beef stew.", "(:goal (and (real ?beef_stew.n.01_1)))")
+    assert not stew.accepted
+    assert any("beef_stew.n.01_1" in r and "not declared" in r for r in stew.reasons), stew.reasons
+
+
+@pytest.mark.usefixtures("behavior_dir")
+def test_an_llm_goal_may_season_with_the_salt_in_the_shaker() -> None:
+    salted = "(:goal (and (forall (?green_bean.n.01 - green_bean.n.01) (covered ?green_bean.n.01 ?salt.n.02_1))))"
+    result = _llm_goal("b1k/cook_green_beans", "Season the green beans with salt.", salted)
+    assert result.accepted, result.reasons
+    assert "(insource salt__shaker.n.01_1 salt.n.02_1)" in result.bddl
+
+
+@pytest.mark.usefixtures("behavior_dir")
+def test_cutting_is_answered_by_a_goal_that_makes_the_halves() -> None:
+    problem = load_problem("b1k/halve_an_egg")
+    assert state_conflicts("Cut the hard-boiled egg in half.", problem).missing == ()
+    assert state_conflicts("Cook the hard-boiled egg.", problem).missing != ()
