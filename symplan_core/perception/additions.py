@@ -47,6 +47,11 @@ class Addition:
     facts: tuple[Literal, ...]  # prior facts it comes with (``(future x)``, ``(insource shaker x)``)
     because: str  # the scene object(s) it rests on, for notes and provenance
 
+    @property
+    def made(self) -> bool:
+        """A product the goal may ask into being (declared ``future``)."""
+        return any(f.predicate == "future" for f in self.facts)
+
 
 def _base(synset: str) -> str:
     return synset.split(".n.")[0]

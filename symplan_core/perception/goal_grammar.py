@@ -4,7 +4,9 @@ Every sentence of the grammar is a goal our BDDL parser reads, fully grounded in
 
 * atoms use the domain's predicates with their arity (``bddl.vocabulary``), minus the ones a goal
   over perceived objects cannot use (``inroom``: rooms are not objects; ``future``/``real``:
-  perception sees no future objects; ``grasped``: the agent is not a scene object);
+  perception sees no future objects; ``grasped``: the agent is not a scene object); the one
+  exception: a top-level ``(real ?x)`` conjunct for each of the ``products`` the caller allows
+  (what the scene's ingredients can make, ``additions.scene_additions``);
 * every argument is one of the scene's instances, written as BEHAVIOR writes goal arguments
   (``?apple.n.01_1``), or a variable bound by an enclosing quantifier;
 * quantifiers are ``forall``/``exists`` over one variable and ``forpairs`` over two, each variable
@@ -25,7 +27,7 @@ The text is compact (single spaces, one line), the form the drafter's examples a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifier
@@ -64,8 +66,10 @@ def _check_name(name: str) -> str:
 
 
 def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
-                 max_conjuncts: int = MAX_CONJUNCTS) -> GoalGrammar:
-    """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates."""
+                 max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = ()) -> GoalGrammar:
+    """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
+    ``products``: instances of ``objects`` that the goal may ask into being with a top-level
+    ``(real ?x)`` conjunct (``additions.scene_additions``' future objects)."""
     if not objects:
         raise GoalGrammarError("a goal grammar needs at least one scene object")
     if max_conjuncts < 1:
@@ -110,7 +114,11 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     # Ground scope: a conjunct is a literal, a small conjunction, a disjunction or a quantifier.
     atom_rules("", "obj")
     quantifier = " | q" if categories else ""
-    rules.append(f'c ::= l | "(and" (" " l){_AND_PARTS} ")" | "(or" (" " oc){_OR_PARTS} ")"{quantifier}')
+    made = sorted(p for p in products if p in objects)
+    real = ' | "(real " made ")"' if made else ""
+    if made:
+        rules.append("made ::= " + " | ".join(literal("?" + p) for p in made))
+    rules.append(f'c ::= l | "(and" (" " l){_AND_PARTS} ")" | "(or" (" " oc){_OR_PARTS} ")"{quantifier}{real}')
     rules.append(f'oc ::= l | "(and" (" " l){_AND_PARTS} ")"{quantifier}')
     if categories:
         rules.append("q ::= " + " | ".join(f"q{i}" for i in range(len(categories))))

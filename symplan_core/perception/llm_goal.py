@@ -227,7 +227,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
 
     writable = {**objects, **{i: a.type for i, a in (extra or {}).items()}}
     try:
-        grammar = goal_grammar(writable, domain)
+        grammar = goal_grammar(writable, domain, products=[i for i, a in (extra or {}).items() if a.made])
     except GoalGrammarError as exc:
         return LLMDraft(None, "", f"no goal grammar for this scene: {exc}")
     names = tuple(ex.activity for ex in examples)

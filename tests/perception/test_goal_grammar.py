@@ -127,3 +127,12 @@ def test_a_scene_the_grammar_cannot_write_is_a_typed_error() -> None:
         goal_grammar({"apple (red)": "apple.n.01"})
     with pytest.raises(GoalGrammarError, match="told from variables"):
         goal_grammar({"apple.n.01": "apple.n.01"})
+
+
+def test_a_product_may_be_asked_into_being_only_when_the_caller_allows_it() -> None:
+    scene = {**SCENE, "half__apple.n.01_1": "half__apple.n.01"}
+    made = "(:goal (and (real ?half__apple.n.01_1) (inside ?half__apple.n.01_1 ?bowl.n.01_1)))"
+    assert grammar_accepts(goal_grammar(scene, products=["half__apple.n.01_1"]).text, made)
+    assert not grammar_accepts(goal_grammar(scene).text, made)  # no products: no (real ...)
+    not_a_product = "(:goal (and (real ?apple.n.01_1)))"
+    assert not grammar_accepts(goal_grammar(scene, products=["half__apple.n.01_1"]).text, not_a_product)
