@@ -7,6 +7,10 @@ Every sentence of the grammar is a goal our BDDL parser reads, fully grounded in
   perception sees no future objects; ``grasped``: the agent is not a scene object); the one
   exception: a top-level ``(real ?x)`` conjunct for each of the ``products`` the caller allows
   (what the scene's ingredients can make, ``additions.scene_additions``);
+* the substance place of ``covered``/``saturated``/``filled``/``contains``/``insource``
+  (``engine.predicates.SUBSTANCE_ARGUMENT``) takes only a substance (an instance, or a variable over
+  a substance type), as in every released file; with no substance in the scene those predicates
+  are left out;
 * every argument is one of the scene's instances, written as BEHAVIOR writes goal arguments
   (``?apple.n.01_1``), or a variable bound by an enclosing quantifier;
 * quantifiers are ``forall``/``exists`` over one variable and ``forpairs`` over two, each variable
@@ -33,7 +37,9 @@ from dataclasses import dataclass
 from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifier
 from symplan_core.bddl.normalize import FLOOR_TYPES
 from symplan_core.bddl.vocabulary import vocabulary
+from symplan_core.engine.predicates import SUBSTANCE_ARGUMENT
 from symplan_core.llm.grammar import literal
+from symplan_core.perception.synsets import is_substance
 
 #: Predicates a goal over perceived objects cannot use.
 EXCLUDED_PREDICATES = frozenset({"inroom", "future", "real", "grasped"})
@@ -85,7 +91,12 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     multi = {t for t, n in per_type.items() if n >= 2}
     vocab = {p: n for p, n in vocabulary(domain).items() if p not in EXCLUDED_PREDICATES}
     unary = sorted(p for p, n in vocab.items() if n == 1)
-    binary = sorted(p for p, n in vocab.items() if n == 2)
+    # (covered x dust), (filled cup water): a substance in the second place, or no such literal at all
+    substances = sorted(i for i, t in objects.items() if is_substance(t, "omnigibson"))
+    sub_types = {t for t in per_type if is_substance(t, "omnigibson")}
+    with_substance = sorted(p for p, n in vocab.items() if n == 2 and SUBSTANCE_ARGUMENT.get(p) == 1) \
+        if substances else []
+    binary = sorted(p for p, n in vocab.items() if n == 2 and p not in SUBSTANCE_ARGUMENT)
     if not unary and not binary:
         raise GoalGrammarError(f"domain {domain!r} has no usable predicates")
 
@@ -98,13 +109,19 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
         rules.append("p1 ::= " + " | ".join(literal(p) for p in unary))
     if binary:
         rules.append("p2 ::= " + " | ".join(literal(p) for p in binary))
+    if with_substance:
+        rules.append("ps ::= " + " | ".join(literal(p) for p in with_substance))
+        rules.append("sub ::= " + " | ".join(literal("?" + i) for i in substances))
 
-    def atom_rules(scope: str, term: str) -> None:
+    def atom_rules(scope: str, term: str, bound: tuple[str, ...] = ()) -> None:
         alts = []
         if unary:
             alts.append(f'"(" p1 " " {term} ")"')
         if binary:
             alts.append(f'"(" p2 " " {term} " " {term} ")"')
+        if with_substance:  # the substance place: a substance instance, or a variable over a substance type
+            sub = " | ".join(["sub", *(literal("?" + t) for t in bound if t in sub_types)])
+            alts.append(f'"(" ps " " {term} " " ({sub}) ")"')
         rules.append(f"a{scope} ::= " + " | ".join(alts))
         rules.append(f'l{scope} ::= a{scope} | "(not " a{scope} ")"')
 
@@ -132,7 +149,7 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
         head = f'("(forall " | "(exists ") {var(i)} " " b{s} ")"'
         rules.append(f"q{i} ::= {head}" + (f' | "(forpairs " {var(i)} " " qv{s}' if others else ""))
         rules.append(f"t{s} ::= obj | {literal('?' + typ)}")
-        atom_rules(s, f"t{s}")
+        atom_rules(s, f"t{s}", (typ,))
         body = [f"l{s}", f'"(and" (" " bc{s}){_AND_PARTS} ")"', f'"(or" (" " bo{s}){_OR_PARTS} ")"']
         inner = [f"l{s}", f'"(or" (" " bo{s}){_OR_PARTS} ")"']
         if others:
@@ -147,7 +164,7 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
         for j in pairs_with(i):
             s = f"-{i}-{j}"
             rules.append(f"t{s} ::= t-{i} | {literal('?' + categories[j])}")
-            atom_rules(s, f"t{s}")
+            atom_rules(s, f"t{s}", (categories[i], categories[j]))
             rules.append(f'b{s} ::= l{s} | "(and" (" " l{s}){_AND_PARTS} ")" | "(or" (" " l{s}){_OR_PARTS} ")"')
     text = "\n".join(rules) + "\n"
     return GoalGrammar(text, len(instances), len(per_type), len(multi), len(rules))

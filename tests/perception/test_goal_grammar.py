@@ -136,3 +136,18 @@ def test_a_product_may_be_asked_into_being_only_when_the_caller_allows_it() -> N
     assert not grammar_accepts(goal_grammar(scene).text, made)  # no products: no (real ...)
     not_a_product = "(:goal (and (real ?apple.n.01_1)))"
     assert not grammar_accepts(goal_grammar(scene, products=["half__apple.n.01_1"]).text, not_a_product)
+
+
+def test_the_substance_place_takes_only_a_substance() -> None:
+    # Qwen 1.5B wrote (covered iron disinfectant__bottle) for "wipe it with disinfectant": no released
+    # file puts a thing there, and now the grammar does not either
+    scene = {**SCENE, "dust.n.01_1": "dust.n.01", "water.n.06_1": "water.n.06"}
+    grammar = goal_grammar(scene).text
+    assert grammar_accepts(grammar, "(:goal (and (not (covered ?apple.n.01_1 ?dust.n.01_1))))")
+    assert grammar_accepts(grammar, "(:goal (and (filled ?bowl.n.01_1 ?water.n.06_1)))")
+    assert grammar_accepts(grammar, "(:goal (and (forall (?bowl.n.01 - bowl.n.01) (filled ?bowl.n.01 ?water.n.06_1))))")
+    assert not grammar_accepts(grammar, "(:goal (and (covered ?apple.n.01_1 ?bowl.n.01_1)))")
+    assert not grammar_accepts(grammar, "(:goal (and (forall (?bowl.n.01 - bowl.n.01) (covered ?apple.n.01_1 ?bowl.n.01))))")
+    # a scene with no substance has no covered/filled literal to offer
+    assert not grammar_accepts(goal_grammar(SCENE).text, "(:goal (and (covered ?apple.n.01_1 ?bowl.n.01_1)))")
+    assert "covered" not in goal_grammar(SCENE).text
