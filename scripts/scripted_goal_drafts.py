@@ -23,7 +23,6 @@ model.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections import Counter
 
@@ -32,8 +31,10 @@ from symplan_core.perception import PerceptionConfig
 from symplan_core.perception.rigs.evaluation import (
     EvalOptions,
     GivenInstruction,
+    InstructionFileError,
     evaluate_instructions,
     load_instructions,
+    read_json_lines,
 )
 
 
@@ -90,19 +91,11 @@ def load_replay_rows(tasks_file: str) -> list[dict]:
     """The rows of a recorded run's tasks.jsonl, each checked for what ``replay`` reads; a file
     that is not one says where and why (``SystemExit``), never a traceback."""
     try:
-        lines = open(tasks_file, encoding="utf-8").read().splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise SystemExit(f"{tasks_file}: cannot read: {e}") from None
+        numbered = read_json_lines(tasks_file, "recorded run")
+    except InstructionFileError as e:
+        raise SystemExit(str(e)) from None
     rows = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise SystemExit(f"{tasks_file}:{number}: not JSON ({e.msg})") from None
-        if not isinstance(row, dict):
-            raise SystemExit(f"{tasks_file}:{number}: not a JSON object")
+    for number, row in numbered:
         for field, kind in _REPLAY_FIELDS.items():
             if not isinstance(row.get(field), kind):
                 raise SystemExit(f"{tasks_file}:{number}: no {kind.__name__} {field!r} (is this the tasks.jsonl "

@@ -53,25 +53,32 @@ def _llm_goal(task: str, instruction: str, goal: str):
                     scene.intrinsics, config, goal_backend=FunctionBackend(lambda _p: goal, name="scripted"))
 
 
+ALLOWED = {
+    "the egg halved": ("b1k/halve_an_egg", "Cut the hard-boiled egg in half.",
+                       "(:goal (and (real ?half__hard-boiled_egg.n.01_1) (real ?half__hard-boiled_egg.n.01_2)))",
+                       "(future half__hard-boiled_egg.n.01_1)"),
+    "the beans salted from the shaker": (
+        "b1k/cook_green_beans", "Season the green beans with salt.",
+        "(:goal (and (forall (?green_bean.n.01 - green_bean.n.01) (covered ?green_bean.n.01 ?salt.n.02_1))))",
+        "(insource salt__shaker.n.01_1 salt.n.02_1)"),
+}
+
+
 @pytest.mark.usefixtures("behavior_dir")
-def test_an_llm_goal_may_ask_for_the_egg_halved_and_its_plan_makes_the_halves() -> None:
-    halves = "(:goal (and (real ?half__hard-boiled_egg.n.01_1) (real ?half__hard-boiled_egg.n.01_2)))"
-    result = _llm_goal("b1k/halve_an_egg", "Cut the hard-boiled egg in half.", halves)
+@pytest.mark.parametrize("case", sorted(ALLOWED))
+def test_an_llm_goal_may_name_what_the_scene_vouches_for_and_the_draft_declares_it(case: str) -> None:
+    task, instruction, goal, fact = ALLOWED[case]
+    result = _llm_goal(task, instruction, goal)
     assert result.accepted, result.reasons
-    assert "(future half__hard-boiled_egg.n.01_1)" in result.bddl
-    assert set(result.provenance["goal"]["additions"]) == {"half__hard-boiled_egg.n.01_1",
-                                                           "half__hard-boiled_egg.n.01_2"}
+    assert fact in result.bddl
+    assert set(result.provenance["goal"]["additions"]) <= set(result.bddl.split())
+
+
+@pytest.mark.usefixtures("behavior_dir")
+def test_a_product_nothing_in_the_scene_makes_stays_refused() -> None:
     stew = _llm_goal("b1k/halve_an_egg", "Make beef stew.", "(:goal (and (real ?beef_stew.n.01_1)))")
     assert not stew.accepted
     assert any("beef_stew.n.01_1" in r and "not declared" in r for r in stew.reasons), stew.reasons
-
-
-@pytest.mark.usefixtures("behavior_dir")
-def test_an_llm_goal_may_season_with_the_salt_in_the_shaker() -> None:
-    salted = "(:goal (and (forall (?green_bean.n.01 - green_bean.n.01) (covered ?green_bean.n.01 ?salt.n.02_1))))"
-    result = _llm_goal("b1k/cook_green_beans", "Season the green beans with salt.", salted)
-    assert result.accepted, result.reasons
-    assert "(insource salt__shaker.n.01_1 salt.n.02_1)" in result.bddl
 
 
 @pytest.mark.usefixtures("behavior_dir")

@@ -61,19 +61,17 @@ class GivenInstruction:
     style: str = "unstyled"
 
 
-def load_instructions(path, benchmark: str = "b1k") -> list[GivenInstruction]:
-    """Read a JSONL file of ``{"activity", "instruction", "style"?}``; every activity must exist."""
+def read_json_lines(path, what: str = "instructions") -> list[tuple[int, dict]]:
+    """(line number, object) for each non-blank line of a JSONL file; a file that cannot be read,
+    a line that is not JSON or not an object is an :class:`InstructionFileError` saying where."""
     import json
     from pathlib import Path
 
-    from symplan_core.tasks import list_tasks
-
     path = Path(path)
     try:
-        lines = path.read_text().splitlines()
+        lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise InstructionFileError(f"cannot read instructions {path}: {exc}") from None
-    known = set(list_tasks(benchmark))
+        raise InstructionFileError(f"cannot read {what} {path}: {exc}") from None
     out = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -83,7 +81,18 @@ def load_instructions(path, benchmark: str = "b1k") -> list[GivenInstruction]:
         except json.JSONDecodeError as exc:
             raise InstructionFileError(f"{path}:{number}: not JSON: {exc.msg}") from None
         if not isinstance(row, dict):
-            raise InstructionFileError(f"{path}:{number}: a line is a JSON object")
+            raise InstructionFileError(f"{path}:{number}: not a JSON object")
+        out.append((number, row))
+    return out
+
+
+def load_instructions(path, benchmark: str = "b1k") -> list[GivenInstruction]:
+    """Read a JSONL file of ``{"activity", "instruction", "style"?}``; every activity must exist."""
+    from symplan_core.tasks import list_tasks
+
+    known = set(list_tasks(benchmark))
+    out = []
+    for number, row in read_json_lines(path):
         extra = set(row) - {"activity", "instruction", "style"}
         if extra:
             raise InstructionFileError(f"{path}:{number}: unknown field(s) {sorted(extra)}")
