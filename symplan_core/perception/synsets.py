@@ -89,6 +89,8 @@ def singulars(word: str) -> list[str]:
             out.append(word[:-2])
         if word.endswith("ies"):
             out.append(word[:-3] + "y")
+        if word.endswith("ves"):  # knives, shelves, halves, loaves
+            out += [word[:-3] + "f", word[:-3] + "fe"]
     return out
 
 
@@ -122,6 +124,10 @@ def lemma_index() -> dict[tuple[str, ...], str]:
         rank = (0 if name in table else 1, sense, name)  # the name last: no dependence on set order
         if key and (key not in best or rank < best[key][0]):
             best[key] = (rank, name)
+    for name in names:  # "apple halves": BEHAVIOR names them half__apple ("half apple")
+        key = tuple(words_of(type_word(name)))
+        if len(key) > 1 and key[0] == "half" and key[1:] + ("half",) not in best:
+            best[key[1:] + ("half",)] = ((2, 0, name), name)
     heads = {k: v for k, (_r, v) in best.items()}
     synonyms: dict[tuple[str, ...], tuple[tuple[int, int, str], str]] = {}
     for name, lemmas in wordnet_lemmas().items():

@@ -31,3 +31,16 @@ def test_compatibility_follows_the_hierarchy(behavior_dir) -> None:
     assert compatibility("bottle.n.01", "container.n.01") == 1
     assert compatibility("car.n.01", "apple.n.01") == 0
     assert is_container("cabinet.n.01") and is_container("shelf.n.01") and not is_container("apple.n.01")
+
+
+def test_halves_and_other_ves_plurals_name_their_things() -> None:
+    from symplan_core.perception.synsets import read_instruction
+
+    def said(text: str) -> list[tuple[str, str]]:
+        return [(m.phrase, m.synset) for m in read_instruction(text).mentions]
+
+    # BEHAVIOR names them half__apple ("half apple"); people say "apple halves"
+    assert ("apple halves", "half__apple.n.01") in said("Put the apple halves in the compost bin.")
+    assert ("lemon half", "half__lemon.n.01") in said("squeeze the lemon half")
+    assert ("knives", "knife.n.01") in said("sharpen the knives")
+    assert ("shelves", "shelf.n.01") in said("dust the shelves")
