@@ -38,6 +38,7 @@ from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifi
 from symplan_core.bddl.normalize import FLOOR_TYPES
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.engine.predicates import SUBSTANCE_ARGUMENT
+from symplan_core.engine.world import AGENT_TYPE
 from symplan_core.llm.grammar import literal
 from symplan_core.perception.synsets import is_substance
 
@@ -76,6 +77,7 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
     ``products``: instances of ``objects`` that the goal may ask into being with a top-level
     ``(real ?x)`` conjunct (``additions.scene_additions``' future objects)."""
+    objects = {i: t for i, t in objects.items() if t != AGENT_TYPE}  # the robot is not what a goal is about
     if not objects:
         raise GoalGrammarError("a goal grammar needs at least one scene object")
     if max_conjuncts < 1:

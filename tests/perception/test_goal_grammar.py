@@ -151,3 +151,11 @@ def test_the_substance_place_takes_only_a_substance() -> None:
     # a scene with no substance has no covered/filled literal to offer
     assert not grammar_accepts(goal_grammar(SCENE).text, "(:goal (and (covered ?apple.n.01_1 ?bowl.n.01_1)))")
     assert "covered" not in goal_grammar(SCENE).text
+
+
+def test_the_robot_itself_is_not_a_goal_object() -> None:
+    # Qwen 1.5B wrote (ontop ?agent.n.01_1 ?piano.n.01_1) for "clean the piano"; the engine refused it
+    scene = {**SCENE, "agent.n.01_1": "agent.n.01"}
+    grammar = goal_grammar(scene).text
+    assert "agent" not in grammar
+    assert not grammar_accepts(grammar, "(:goal (and (ontop ?agent.n.01_1 ?countertop.n.01_1)))")
