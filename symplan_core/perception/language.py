@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
-from symplan_core.bddl.checks import argument_instances, goal_atoms
+from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.synsets import Mention, read_instruction
 from symplan_core.tasks import synset_info
@@ -194,7 +194,7 @@ def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dic
         if key == "real" and positive and atom.args:
             # a product asked into being says how it is made: (real half__egg) is the egg cut
             arg = atom.args[0]
-            typ = types.get(arg) or (objects or {}).get(arg.lstrip("?")) or arg.lstrip("?").rsplit("_", 1)[0]
+            typ = argument_type(arg, types, objects or {}) or arg.lstrip("?").rsplit("_", 1)[0]
             for step in typ.split(".n.")[0].split("__")[:-1]:
                 if step in PRODUCT_STATES:
                     predicate, polarity = PRODUCT_STATES[step]
