@@ -33,7 +33,7 @@ from functools import lru_cache
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
-from symplan_core.perception.synsets import Mention, read_instruction
+from symplan_core.perception.synsets import Mention, ReadInstruction, read_instruction
 from symplan_core.tasks import synset_info
 
 _CLEAN = (("covered", False),)
@@ -356,12 +356,17 @@ _AFTER_NOUN = frozenset("and or but in into inside on onto off out of at to from
 _SOURCE_VERBS = frozenset("empty empties emptying clear clears clearing unload unloads unloading".split())
 
 
-def incidental_objects(instruction: str) -> frozenset[str]:
+def _reading(instruction: str | ReadInstruction) -> ReadInstruction:
+    """The instruction's reading: the one a caller already has, or :func:`read_instruction`'s."""
+    return instruction if isinstance(instruction, ReadInstruction) else read_instruction(instruction)
+
+
+def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     """Object phrases a goal need not mention: tools ("with a rag", "using the sponge"), sources
     ("out of the dryer", "from the shelf", "empty the trash cans") and modifiers: an English
     compound's head is its last noun ("the stucco wall" is a wall; "make watermelon punch": the goal
-    makes a punch)."""
-    read = read_instruction(instruction)
+    makes a punch). ``instruction``: the text, or its reading where the caller has one."""
+    read = _reading(instruction)
     words, clause = read.words, read.clause_of
     out = set()
     for m in read.mentions:
@@ -392,11 +397,11 @@ def _sounds_plural(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
-def plural_mentions(instruction: str) -> list[Mention]:
+def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
     """Object names the instruction says in the plural with no count ("cook the mustard greens",
     "put apples in the bowl"; not "two apples", "one of the cups"): in English the speaker means
-    every one of them there is."""
-    read = read_instruction(instruction)
+    every one of them there is. ``instruction``: the text, or its reading where the caller has one."""
+    read = _reading(instruction)
     out = []
     for m in read.mentions:
         before = [w for k, w in enumerate(read.words[max(0, m.start - 3):m.start], start=max(0, m.start - 3))

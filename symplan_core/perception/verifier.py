@@ -35,10 +35,12 @@ from symplan_core.perception.language import (
     state_conflicts,
 )
 from symplan_core.perception.synsets import (
+    ReadInstruction,
     grounds_in,
     is_container,
     is_substance,
     known_synset,
+    read_instruction,
 )
 from symplan_core.planners.reference import plan_task
 from symplan_core.prompts.goal_text import type_word
@@ -115,7 +117,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     notes: list[str] = []
     in_goal = goal_types(omni_problem)
     made = made_types(omni_problem)  # what the goal brings into being (future objects)
-    tools = incidental_objects(facts.instruction) if facts.instruction else frozenset()
+    read = read_instruction(facts.instruction) if facts.instruction else None  # once, for both language checks
+    tools = incidental_objects(read) if read is not None else frozenset()
     asked = [(p, s) for p, s in facts.instruction_objects if grounds_in(p, s, present) and p not in tools]
     for phrase, synset in asked if facts.instruction else ():
         if grounds_in(phrase, synset, in_goal):
@@ -128,7 +131,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             notes.append(said)
     reasons += misplaced_substances(omni_problem)
     if facts.instruction:
-        (notes if facts.curated_goal else reasons).extend(partial_plurals(omni_problem, facts, tools))
+        (notes if facts.curated_goal else reasons).extend(partial_plurals(omni_problem, facts, tools, read))
     for phrase, synset in facts.instruction_objects:
         seen_as = grounds_in(phrase, synset, present)
         if seen_as and facts.activity and not grounds_in(phrase, synset, facts.activity_types):
@@ -174,16 +177,17 @@ def misplaced_substances(omni_problem: Problem) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str]) -> list[str]:
+def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str],
+                    read: ReadInstruction | None = None) -> list[str]:
     """A plural the instruction says with no count ("cook the mustard greens") where the scene has
     several such things and the goal names some of them but not all, and quantifies over none:
     the draft does part of what was asked (the caller decides: a reason for an LLM goal, a note
-    for a curated one)."""
+    for a curated one). ``read``: ``facts.instruction`` already read, where the caller has it."""
     named, quantified = goal_coverage(omni_problem)
     seen = {i: t for i, t in omni_problem.objects.items()
             if facts.sources.get(i, "detection") in ("detection", "prior")}
     out = []
-    for mention in plural_mentions(facts.instruction):
+    for mention in plural_mentions(read if read is not None else facts.instruction):
         if mention.phrase in tools or grounds_in(mention.phrase, mention.synset, quantified, loose=False):
             continue
         things = sorted(i for i, t in seen.items() if grounds_in(mention.phrase, mention.synset, {t}, loose=False))
