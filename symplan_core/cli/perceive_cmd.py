@@ -101,6 +101,9 @@ def perceive(
     goal: str = typer.Option("retrieval", "--goal", help="Goal drafting: retrieval or llm."),
     llm: str | None = typer.Option(None, "--llm", help="Backend spec drafting the goal with --goal llm."),
     judge: str | None = typer.Option(None, "--judge", help="Backend spec of the optional LLM-judge axis."),
+    confirm: str = typer.Option("never", "--confirm", help="novel: an accepted goal the LLM wrote that no "
+                                                           "retrieved activity's goal matches is asked back (exit 3; "
+                                                           "--answer yes does it)."),
     robot: str = typer.Option("single", "--robot", help="single or dual: the goal axis plans for it."),
     config_file: Path | None = typer.Option(None, "--config", help="PerceptionConfig YAML (thresholds, aliases, pose)."),
     max_key_frames: int = typer.Option(8, "--max-key-frames", min=1, help="Key frames kept from the stream."),
@@ -139,7 +142,7 @@ def perceive(
     )
     from symplan_core.perception import perceive as run_perceive
 
-    config = _config(config_file, goal=goal, llm=llm, judge=judge, robot=robot,
+    config = _config(config_file, goal=goal, llm=llm, judge=judge, robot=robot, confirm=confirm,
                      keyframes={"max_frames": max_key_frames})
     stream: Iterable[Frame]
     try:
@@ -245,6 +248,10 @@ def evaluate(
     planner: str | None = typer.Option(None, "--planner", help="Backend spec of the LLM drafter (--drafter llm|hybrid), "
                                                                "e.g. openai:http://127.0.0.1:8742/v1."),
     robot: str = typer.Option("single", "--robot"),
+    confirm: str = typer.Option("never", "--confirm", help="novel: an accepted goal the LLM wrote that no retrieved "
+                                                           "activity's goal matches is asked back as a yes/no "
+                                                           "question (counted as asked; the simulated person says "
+                                                           "yes when its plan reaches the released goal)."),
     instructions: Path | None = typer.Option(
         None, "--instructions", help="JSONL of {activity, instruction, style?}: people's instructions instead of "
                                      "ones made from the task; the report is per style."),
@@ -270,7 +277,8 @@ def evaluate(
     tasks = tasks[:limit] if limit else tasks
     if drafter is not None and drafter not in ("retrieval", "llm", "hybrid"):
         fail("--drafter must be retrieval, llm or hybrid")
-    config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value])
+    config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
+                     confirm=confirm)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:

@@ -52,6 +52,10 @@ class PerceptionConfig(BaseModel):
         default="grammar", description="grammar: the LLM writes under the scene's goal grammar, with retrieved goals "
                                        "as examples; free: unconstrained reply, its first goal block is read")
     llm_examples: int = Field(default=3, ge=0, le=10, description="retrieved activities' goals shown to the LLM")
+    confirm: Lit["never", "novel"] = Field(
+        default="never", description="novel: an accepted goal that the LLM wrote and no retrieved activity's goal "
+                                     "matches is asked back as a yes/no question with the goal in words (the "
+                                     "paper's dialogue), not done; never: it is done as accepted")
     hybrid_clear: float = Field(
         default=0.9, ge=0, description="hybrid: a retrieval score at least this high is taken as it is; below it the "
                                        "LLM drafts too, and when both pass with different goals a question is asked")
@@ -148,11 +152,13 @@ class Clarification:
     """A question instead of a guess: the candidate goals disagree (docs/perception.md)."""
 
     question: str
-    why: str  # close-scores | top-rejected
+    why: str  # close-scores | top-rejected | llm-retrieval-disagree | unconfirmed | novel-goal
     candidates: list[Candidate]
 
     def pick(self, answer: str | int) -> Candidate:
         text = str(answer).strip()
+        if len(self.candidates) == 1 and text.lower().rstrip(".!") in ("yes", "y", "ok", "okay", "sure"):
+            return self.candidates[0]  # a yes/no question (novel-goal, unconfirmed)
         for c in self.candidates:
             if text == str(c.number) or (c.activity and text in (c.activity, c.activity.split("/", 1)[-1])):
                 return c
@@ -344,11 +350,17 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         return PerceptionResult(accepted, draft.problem, bddl, verdicts, provenance, loads, plan, timings)
 
     clarification: Clarification | None
+    corroborated = False  # the LLM's goal is a retrieved activity's goal too
     if hybrid_llm is not None:
-        result, clarification = _hybrid(verified(hybrid_llm), hybrid_llm, verified(drafts[0]), drafts[0])
+        retrieved = verified(drafts[0])
+        result, clarification = _hybrid(verified(hybrid_llm), hybrid_llm, retrieved, drafts[0])
+        corroborated = retrieved.accepted and _goal_key(hybrid_llm) == _goal_key(drafts[0])
     else:
         result = verified(drafts[0])
         clarification = _clarify(result, drafts, verified, config)
+    if (clarification is None and config.confirm == "novel" and result.accepted and not corroborated
+            and result.provenance["goal"].get("source") == "llm"):
+        clarification = _confirm(result)
     lap("verify")
     if clarification is not None:  # a new result: the first candidate keeps its own (accepted or not)
         from dataclasses import replace
@@ -393,6 +405,16 @@ def _hybrid(llm: PerceptionResult, llm_draft: Draft, retrieved: PerceptionResult
         why = "unconfirmed"
         question = f"Do you mean (1) {candidates[0].goal_text}?"
     return (llm if llm.accepted else retrieved), Clarification(question, why, candidates)
+
+
+def _confirm(result: PerceptionResult) -> Clarification:
+    """``confirm='novel'``: a goal only the LLM vouches for is stated back before anything is done
+    (``novel-goal``), as the paper's dialogue does ("Should each basket include candle, cookie,
+    cheese, bow?" - "Yes."). Its one candidate is the accepted draft itself."""
+    assert result.problem is not None  # accepted
+    words = _problem_words(result.problem)
+    return Clarification(f"This is a task I have no example of. Should I make this true: {words}?", "novel-goal",
+                         [Candidate(1, "llm", None, words, result)])
 
 
 def _close(draft: Draft, first: Draft, margin: float) -> bool:
@@ -452,12 +474,14 @@ def _clarify(result: PerceptionResult, drafts: list[Draft], verified, config: Pe
 
 
 def _goal_words(draft: Draft) -> str:
+    return "(no goal)" if draft.problem is None else _problem_words(draft.problem)
+
+
+def _problem_words(drafted: Problem) -> str:
     from symplan_core.bddl.normalize import to_omnigibson
     from symplan_core.prompts.goal_text import GoalRewriter
 
-    if draft.problem is None:
-        return "(no goal)"
-    problem = to_omnigibson(draft.problem)
+    problem = to_omnigibson(drafted)
     rewriter = GoalRewriter(short=lambda inst: type_word(problem.objects.get(inst, inst)))
     return " ".join(rewriter.instructions(problem.goal)).rstrip(".") or "(empty goal)"
 

@@ -111,7 +111,8 @@ def test_dev_instructions_in_the_corpus_become_the_released_goal_in_every_style(
         assert r.accepted and r.goal_equivalent and r.plan_transfer, (r.instruction, r.reasons)
     assert summary["by_style"]["casual"] == {"n": 3, "accepted": 3, "accepted_equivalent": 3, "accepted_transfer": 3,
                                              "accepted_wrong": 0, "retrieved_equivalent": 3, "asked": 0,
-                                             "asked_resolved": 0, "llm_drafted": 0}
+                                             "asked_resolved": 0, "confirm_asked": 0, "confirm_declined": 0,
+                                             "done_right": 3, "llm_drafted": 0}
     assert "| accepted and goal-equivalent | 3/3 | 3/3 | 3/3 |" in style_markdown(summary)
 
 

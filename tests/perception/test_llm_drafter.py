@@ -159,6 +159,57 @@ def test_hybrid_asks_before_doing_an_unclear_retrieval_the_llm_does_not_confirm(
     assert result.choose(1).accepted
 
 
+# -- confirm="novel": a goal only the LLM vouches for is stated back, not done --------------------
+
+def test_an_llm_only_goal_is_asked_back_with_confirm_novel_and_yes_resumes_it(car_scene, car_problem) -> None:
+    reply = f"(:goal {write_formula(car_problem.goal)})"
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free")
+    done = _perceive(car_scene, config, _scripted(reply))
+    assert done.accepted and not done.needs_clarification, done.reasons
+    asked = _perceive(car_scene, config.model_copy(update={"confirm": "novel"}), _scripted(reply))
+    assert not asked.accepted and asked.clarification is not None
+    assert asked.clarification.why == "novel-goal" and len(asked.clarification.candidates) == 1
+    assert asked.clarification.question.startswith("This is a task I have no example of. Should I make this true:")
+    assert asked.clarification.candidates[0].goal_text in asked.clarification.question
+    for answer in ("yes", "Yes.", 1, "llm"):
+        chosen = asked.choose(answer)
+        assert chosen.accepted and chosen.bddl == done.bddl
+    with pytest.raises(PerceptionError, match="none of the candidates"):
+        asked.choose("no")
+
+
+def test_confirm_novel_does_not_ask_when_retrieval_has_the_same_goal(car_scene, car_problem) -> None:
+    reply = f"(:goal {write_formula(car_problem.goal)})"
+    result = _perceive(car_scene, _hybrid(1e9).model_copy(update={"confirm": "novel"}), _scripted(reply))
+    assert result.accepted and not result.needs_clarification, result.reasons  # corroborated by TASK's goal
+
+
+def test_confirm_novel_leaves_a_rejected_llm_goal_rejected(car_scene) -> None:
+    reply = "(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1)))"  # leaves out the car
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free", confirm="novel")
+    result = _perceive(car_scene, config, _scripted(reply))
+    assert not result.accepted and not result.needs_clarification  # nothing to confirm: the checks refused it
+
+
+@pytest.mark.parametrize("camera_in", ["container", "car"])
+def test_the_evaluation_counts_a_confirmed_goal_as_done_right_only_when_its_plan_transfers(
+        behavior_dir, camera_in: str) -> None:
+    from symplan_core.perception.rigs.evaluation import EvalOptions, GivenInstruction, evaluate_instructions
+
+    reply = (f"(:goal (and (inside ?digital_camera.n.01_1 ?{camera_in}.n.01_1) (inside ?tennis_racket.n.01_1 "
+             "?car.n.01_1) (inside ?container.n.01_1 ?car.n.01_1) (not (open ?car.n.01_1))))")
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free", confirm="novel")
+    reports, summary = evaluate_instructions([GivenInstruction("loading_the_car", INSTRUCTION, "direct")],
+                                             EvalOptions(frames=2, holdout=True, perception=config),
+                                             goal_backend=_scripted(reply))
+    (report,) = reports
+    assert report.asked and report.asked_why == "novel-goal" and not report.accepted, report.reasons
+    right = camera_in == "container"  # the released goal; the camera loose in the car is another task
+    assert report.resolved is right and not report.accepted_wrong
+    counts = summary["by_style"]["direct"]
+    assert (counts["confirm_asked"], counts["confirm_declined"], counts["done_right"]) == (1, int(not right), int(right))
+
+
 # -- perceive eval --drafter ---------------------------------------------------------------------
 
 @pytest.mark.slow
@@ -183,6 +234,7 @@ def test_perceive_eval_drafts_with_the_llm_in_holdout_per_style(behavior_dir, tm
     assert {s: summary["by_style"][s]["llm_drafted"] for s in ("direct", "terse")} == {"direct": 1, "terse": 1}
     for row in map(json.loads, (tmp_path / "out" / "tasks.jsonl").read_text().splitlines()):
         assert row["drafted_by"] == "llm" and len(row["examples"]) == 3 and TASK not in row["examples"]
-    for bad, message in ((["--drafter", "oracle"], "--drafter must be"), (["--drafter", "hybrid"], "needs --planner")):
+    for bad, message in ((["--drafter", "oracle"], "--drafter must be"), (["--drafter", "hybrid"], "needs --planner"),
+                         (["--confirm", "always"], "confirm: Input should be 'never' or 'novel'")):
         failed = runner.invoke(app, ["perceive", "eval", "--instructions", str(path), *bad])
         assert failed.exit_code == 2 and message in failed.output

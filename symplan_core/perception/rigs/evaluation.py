@@ -177,6 +177,7 @@ class TaskReport:
     #: A clarification question was asked instead of accepting; the simulated person's answer
     #: (the candidate whose goal is the released one, else one whose plan reaches it) resolves it.
     asked: bool = False
+    asked_why: str = ""  # the Clarification's why (novel-goal: an accepted LLM goal stated back for a yes/no)
     question: str = ""
     candidates: list[str] = field(default_factory=list)
     answer: str | None = None
@@ -292,6 +293,7 @@ def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction |
         report.plan_transfer = _plan_transfers(result.plan, truth, released, options.perception.robot)
     if result.clarification is not None:
         report.asked, report.question = True, result.clarification.question
+        report.asked_why = result.clarification.why
         report.candidates = [str(c.activity) for c in result.clarification.candidates]
         chosen = simulated_answer(result.clarification.candidates, scene.truth, released, options.perception.robot)
         if chosen is not None:
@@ -410,6 +412,9 @@ def by_style(reports: list[TaskReport]) -> dict[str, dict]:
             "retrieved_equivalent": sum(r.goal_equivalent for r in rs),
             "asked": sum(r.asked for r in rs),
             "asked_resolved": sum(r.resolved for r in rs),
+            "confirm_asked": sum(r.asked_why == "novel-goal" for r in rs),
+            "confirm_declined": sum(r.asked_why == "novel-goal" and not r.resolved for r in rs),
+            "done_right": sum((r.accepted and r.plan_transfer) or r.resolved for r in rs),
             "llm_drafted": sum(r.drafted_by == "llm" for r in rs),
         }
     return out
@@ -420,6 +425,9 @@ STYLE_ROWS = (("accepted", "accepted"), ("accepted_equivalent", "accepted and go
               ("accepted_wrong", "**accepted but wrong** (plan fails the released goal)"),
               ("asked", "asked a clarification question"),
               ("asked_resolved", "asked, and the simulated answer resolved it"),
+              ("confirm_asked", "of these asked: an LLM goal stated back for a yes (--confirm novel)"),
+              ("confirm_declined", "of those: declined (would have been accepted but wrong without --confirm)"),
+              ("done_right", "**done right**: accepted and plan-transfer, or asked and resolved"),
               ("retrieved_equivalent", "drafted goal equivalent (accepted or not)"),
               ("llm_drafted", "goal drafted by the LLM (llm, hybrid)"))
 
