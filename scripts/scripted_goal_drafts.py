@@ -17,7 +17,9 @@ Each set is verified with and without the language checks (``check_language``). 
 ``symplan perceive eval --drafter llm`` run (its ``drafted_goal`` per instruction, replayed through
 the same scripted backend, with the run's holdout setting) with today's verifier, and prints the
 recorded and the re-judged counts per style: what a verifier change does to real drafts, with no
-model.
+model. With ``--confirm novel`` the re-judging asks each accepted draft back (docs/perception.md,
+"Confirming a goal only the LLM vouches for") and also prints how many were asked, declined and
+done right.
 """
 
 from __future__ import annotations
@@ -53,9 +55,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--instructions", default="tests/perception/data/instructions_dev.jsonl")
     parser.add_argument("--replay", help="tasks.jsonl of a recorded `perceive eval --drafter llm` run")
+    parser.add_argument("--confirm", choices=("never", "novel"), default="never",
+                        help="--replay: re-judge with this PerceptionConfig.confirm (novel: accepted drafts are "
+                             "asked back; the simulated person says yes when the plan transfers)")
     args = parser.parse_args()
     if args.replay:
-        replay(args.replay)
+        replay(args.replay, args.confirm)
         return
     given = load_instructions(args.instructions)
     right = {i: g for i, (g, eq, _t) in _drafted_goals(given, holdout=False).items() if eq}
@@ -110,7 +115,7 @@ def load_replay_rows(tasks_file: str) -> list[dict]:
     return rows
 
 
-def replay(tasks_file: str) -> None:
+def replay(tasks_file: str, confirm: str = "never") -> None:
     rows = load_replay_rows(tasks_file)
     drafted = {r["instruction"]: r["drafted_goal"] for r in rows if r.get("drafted_goal")}
     holdout = {r["holdout"] for r in rows}
@@ -121,9 +126,9 @@ def replay(tasks_file: str) -> None:
         (instruction,) = re.findall(r"^Instruction: (.*)$", prompt.messages[-1].content, re.M)
         return drafted[instruction]
 
-    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free")
-    reports, _ = evaluate_instructions(given, EvalOptions(perception=config, holdout=holdout.pop()),
-                                       goal_backend=FunctionBackend(respond, name="scripted"))
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free", confirm=confirm)
+    reports, summary = evaluate_instructions(given, EvalOptions(perception=config, holdout=holdout.pop()),
+                                             goal_backend=FunctionBackend(respond, name="scripted"))
     now = {r.instruction: r for r in reports}
 
     def recorded(r: dict) -> tuple[bool, bool, bool]:
@@ -139,6 +144,10 @@ def replay(tasks_file: str) -> None:
             accepted, transfer, wrong = (sum(column) for column in zip(*map(judge, mine), strict=True))
             print(f"{style}: {name} accepted {accepted}, plan-transfer {transfer}, accepted-but-wrong {wrong} "
                   f"of {len(mine)}")
+        counts = summary["by_style"].get(style)
+        if confirm == "novel" and counts:
+            print(f"{style}: re-judged with --confirm novel: asked back {counts['confirm_asked']} (declined "
+                  f"{counts['confirm_declined']}), done right {counts['done_right']} of {len(mine)}")
     for r in rows:
         t = now.get(r["instruction"])
         if t is not None and recorded(r) != rejudged(r):

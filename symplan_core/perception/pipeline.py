@@ -483,7 +483,7 @@ def _problem_words(drafted: Problem) -> str:
 
     problem = to_omnigibson(drafted)
     rewriter = GoalRewriter(short=lambda inst: type_word(problem.objects.get(inst, inst)))
-    return " ".join(rewriter.instructions(problem.goal)).rstrip(".") or "(empty goal)"
+    return "; ".join(rewriter.instructions(problem.goal)).rstrip(".") or "(empty goal)"
 
 
 @dataclass

@@ -19,9 +19,9 @@ RECORDED = {"task": "b1k/cook_mustard_greens", "instruction": "Cook the mustard 
             "drafted_goal": "(:goal (and (cooked ?mustard.n.03_1)))"}
 
 
-def _replay(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), "--replay", str(path)], capture_output=True, text=True,
-                          timeout=300)
+def _replay(path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), "--replay", str(path), *flags], capture_output=True,
+                          text=True, timeout=300)
 
 
 def test_a_recorded_draft_is_re_judged_and_the_change_is_named(tmp_path) -> None:
@@ -33,6 +33,22 @@ def test_a_recorded_draft_is_re_judged_and_the_change_is_named(tmp_path) -> None
     assert "direct: re-judged accepted 0, plan-transfer 0, accepted-but-wrong 0 of 1" in run.stdout
     assert "changed: 'Cook the mustard greens.': accepted True -> False" in run.stdout
     assert "names only mustard.n.03_1" in run.stdout
+
+
+def test_with_confirm_novel_an_accepted_wrong_draft_is_asked_back_and_declined(tmp_path) -> None:
+    # Part of the task only: the released goal also wants the ropes on the kayak.
+    kayak = {"task": "b1k/covering_boat", "instruction": "cover the kayak with the tarp", "style": "terse",
+             "holdout": True, "accepted": True, "plan_transfer": False, "accepted_wrong": True,
+             "drafted_goal": "(:goal (and (overlaid ?tarpaulin.n.01_1 ?kayak.n.01_1)))"}
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps(kayak) + "\n")
+    never, novel = _replay(tasks), _replay(tasks, "--confirm", "novel")
+    assert never.returncode == 0 and novel.returncode == 0, (never.stderr, novel.stderr)
+    assert "terse: re-judged accepted 1, plan-transfer 0, accepted-but-wrong 1 of 1" in never.stdout
+    assert "re-judged with --confirm" not in never.stdout
+    assert "terse: re-judged accepted 0, plan-transfer 0, accepted-but-wrong 0 of 1" in novel.stdout
+    assert "terse: re-judged with --confirm novel: asked back 1 (declined 1), done right 0 of 1" in novel.stdout
+    assert "Should I make this true: make sure that tarpaulin is spread over kayak?" in novel.stdout
 
 
 @pytest.mark.parametrize(("content", "message"), [
