@@ -125,9 +125,10 @@ class PerceptionSection(_Section):
         "goal grammar, retrieved goals as examples) or hybrid (retrieval when clear, else the LLM; a question when "
         "they disagree)"))
     llm: str = Field("", description="backend spec that drafts the goal when perception.goal is llm or hybrid")
-    confirm: Literal["never", "novel"] = Field("never", description=(
+    confirm: Literal["never", "novel"] = Field("novel", description=(
         "novel: a goal only the LLM vouches for (accepted, matching no retrieved activity's goal) ends the goal "
-        "as needs_clarification with the goal in words; an answer 'yes' resumes it"))
+        "as needs_clarification with the goal in words, and an answer 'yes' resumes it (a robot asks before a "
+        "task it has no example of); never: it is planned at once"))
     judge: str = Field("", description="backend spec of the optional LLM-judge axis of the scene verifier (empty: off)")
 
 
