@@ -33,7 +33,7 @@ from functools import lru_cache
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
-from symplan_core.perception.synsets import Mention, ReadInstruction, read_instruction
+from symplan_core.perception.synsets import Mention, ReadInstruction, is_substance, read_instruction
 from symplan_core.tasks import synset_info
 
 _CLEAN = (("covered", False),)
@@ -75,6 +75,9 @@ _SHUT = frozenset("shut shuts shutting".split())
 _NOT_BEFORE_VERB = frozenset("the a an this that these those my your our their his her its some any all no "
                              "of in on with by for from into onto at to's is are was were be been being am "
                              "very really too so quite".split())
+#: A state word right after one of these is asked for the other way round ("the bin is not open",
+#: "don't turn off the lamp").
+_NEGATIONS = frozenset("not never don't dont doesn't isn't aren't won't shouldn't mustn't".split())
 #: Words after which a word is the verb of an imperative (or "" : the clause's first word).
 _VERB_STARTS = frozenset(["", *"please you to then just also can could will would should must".split()])
 _DETERMINERS = frozenset("the a an this that these those my your our their his her its some any all".split())
@@ -145,7 +148,8 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
                 if j == i + 1 or last or words[j + 1] not in _DETERMINERS:
                     particles.add(j)
                     if "toggled_on" in predicates:
-                        out.append(StateWord(f"{w} {particle}", "toggled_on", particle == "on", i, j))
+                        on = (particle == "on") != _negated(words, clause, i)
+                        out.append(StateWord(f"{w} {particle}", "toggled_on", on, i, j))
                     break
     for i, w in enumerate(words):
         if i in particles or any(s.position == i for s in out):
@@ -170,10 +174,15 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
             continue  # "close to the sink": near, not shut
         if verb == "clean" and after in ("up", "out"):
             continue  # "clean up the room", "clean out the fridge": tidying and emptying, not dirt
+        flip = _negated(words, clause, i)
         for predicate, polarity in STATE_VERBS[verb]:
             if predicate.partition(":")[0] in predicates:
-                out.append(StateWord(w, predicate, polarity, i))
+                out.append(StateWord(w, predicate, polarity != flip, i))
     return sorted(out, key=lambda s: s.position)
+
+
+def _negated(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
+    return i > 0 and clause[i - 1] == clause[i] and words[i - 1] in _NEGATIONS
 
 
 def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dict[str, set[bool]]:
@@ -351,7 +360,8 @@ def achievable(action_set: str = "b1k") -> frozenset[tuple[str, bool]]:
 #: we do not know: "watermelon punch").
 _AFTER_NOUN = frozenset("and or but in into inside on onto off out of at to from with without by for under "
                         "beneath below above over next beside near up down away back please now too then "
-                        "again first here there is are was be that which".split())
+                        "again first here there is are was be that which still has have had got gets "
+                        "needs need looks look seems seem smells smell".split())
 #: Verbs whose object is where things come from, not where they go ("empty the dryer").
 _SOURCE_VERBS = frozenset("empty empties emptying clear clears clearing unload unloads unloading".split())
 
@@ -362,27 +372,46 @@ def _reading(instruction: str | ReadInstruction) -> ReadInstruction:
 
 
 def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
-    """Object phrases a goal need not mention: tools ("with a rag", "using the sponge"), sources
-    ("out of the dryer", "from the shelf", "empty the trash cans") and modifiers: an English
-    compound's head is its last noun ("the stucco wall" is a wall; "make watermelon punch": the goal
-    makes a punch). ``instruction``: the text, or its reading where the caller has one."""
+    """Object phrases a goal need not mention: tools ("with a rag", "using the sponge", and what
+    the phrase goes on to list: "with some soap and a rag"), sources ("out of the dryer", "from the
+    shelf", "empty the trash cans"), where a process happens ("bake it in the oven": see
+    :func:`_process_location`) and modifiers: an English compound's head is its last noun ("the
+    stucco wall" is a wall; "make watermelon punch": the goal makes a punch). ``instruction``: the
+    text, or its reading where the caller has one."""
     read = _reading(instruction)
     words, clause = read.words, read.clause_of
     out = set()
-    for m in read.mentions:
+    listed_after: int | None = None  # the word after the last tool or source: "and"/"or" may go on there
+    for m in sorted(read.mentions, key=lambda mention: mention.start):
         k = m.start - 1
         while k >= 0 and words[k] in _DETERMINERS and clause[k] == clause[m.start]:
             k -= 1
         before = words[k] if k >= 0 and clause[k] == clause[m.start] else ""
         after = words[m.end] if m.end < len(words) and clause[m.end] == clause[m.start] else ""
         out_of = before == "of" and k > 0 and words[k - 1] == "out"
-        if before in ("with", "using", "from") or out_of:
+        listed = before in ("and", "or") and k == listed_after
+        if before in ("with", "using", "from") or out_of or before in _SOURCE_VERBS or listed:
             out.add(m.phrase)
-        elif before in _SOURCE_VERBS:
+            listed_after = m.end
+        elif before in ("in", "inside") and _process_location(read, k):
             out.add(m.phrase)
         elif after and after not in _AFTER_NOUN and not read.function[m.end]:
             out.add(m.phrase)  # a modifier: of a word we do not know, or of the next name ("stucco wall")
     return frozenset(out)
+
+
+def _process_location(read: ReadInstruction, preposition: int) -> bool:
+    """Whether the object after ``in`` at ``preposition`` is where a process happens, not where a
+    thing goes: a state verb ("bake", "wash", "soak") comes before it in its clause and no verb
+    that moves things does ("bake it in the oven", "wash it off in the sink"; not "put the cup in
+    the sink"), and what stands right before ``in`` is not a substance (in "remove the stain in the
+    sink" the sink is what is cleaned)."""
+    c = read.clause_of[preposition]
+    earlier = [j for j in range(preposition) if read.clause_of[j] == c]
+    if any(read.words[j] in PLACEMENT_VERBS for j in earlier) or not any(read.words[j] in STATE_VERBS
+                                                                       for j in earlier):
+        return False
+    return not any(is_substance(m.synset, "omnigibson") for m in read.mentions if m.end == preposition)
 
 
 #: Words that count what follows ("two apples", "one of the cups", "some plates"): such a plural

@@ -43,6 +43,10 @@ def _said(text: str) -> list[tuple[str, str, bool]]:
     ("Please dust off the piano.", [("dust", "covered", False)]),  # an imperative's verb, though "dust" is a noun
     ("cook the mustard greens", [("cook", "cooked", True)]),
     ("wipe the dust off the violin", [("wipe", "covered", False)]),  # "the dust" is a noun
+    ("make sure the recycling bin is not open", [("open", "open", False)]),  # negated: the other way round
+    ("don't open the fridge", [("open", "open", False)]),
+    ("never turn off the lamp", [("turn off", "toggled_on", True)]),
+    ("don't forget to close the door", [("close", "open", False)]),  # the negation is not the state word's
 ])
 def test_state_words_are_verbs_with_a_polarity(behavior_dir, text, expected) -> None:
     assert _said(text) == expected
@@ -118,6 +122,24 @@ def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> No
     assert incidental_objects("make watermelon punch") == {"watermelon"}
     assert incidental_objects("clean the mold off the stucco wall") == {"stucco"}  # the head is "wall"
     assert incidental_objects("put the cup on the table") == frozenset()
+
+
+def test_a_tool_list_goes_on_after_and(behavior_dir) -> None:
+    assert incidental_objects("can you clean it with some soap and a rag?") == {"soap", "rag"}
+    assert incidental_objects("clean the table with a rag and put the cup in the sink") == {"rag"}
+    assert incidental_objects("wash the plates and the cups") == frozenset()
+
+
+def test_where_a_process_happens_need_not_be_in_the_goal(behavior_dir) -> None:
+    assert "oven" in incidental_objects("brush it with the glaze and bake it in the oven")
+    assert incidental_objects("would you wash it off in the sink?") == {"sink"}
+    assert incidental_objects("put the cup in the sink") == frozenset()  # where a thing goes
+    assert incidental_objects("remove the stain in the sink") == frozenset()  # what is cleaned
+
+
+def test_a_name_before_an_adverb_or_a_verb_is_not_a_modifier(behavior_dir) -> None:
+    assert "crab" not in incidental_objects("This crab's still gritty, would you wash it off in the sink?")
+    assert "wall" not in incidental_objects("the stucco wall needs a scrub")
 
 
 # -- on rendered scenes --------------------------------------------------------------------------
