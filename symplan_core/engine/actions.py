@@ -16,8 +16,11 @@ Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
     ``accessible:o``       o is not inside a closed openable container
     ``open_if_openable:t`` t is open, when t can open
     ``ability:o:FLAG``     BEHAVIOR ability FLAG of o (openable, toggleable, ...; derived: container,
-                           soakable, stainable, dustyable, freezable, see ``world.py``)
+                           soakable, stainable, dustyable, freezable, bulk: a substance that fills
+                           containers, see ``world.py``)
     ``substance:s``        s is a substance (water, stain, ...)
+    ``solid:t``            t is not a substance (nothing is put on, attached to, poured onto or painted
+                           on a stain or dust)
     ``holding:FLAG``       some held object has FLAG (``cut`` needs a slicer)
     ``has_substance:o``    o is filled with / contains some substance
     ``heated:o``           o sits (transitively) on/in a heat source that is on
@@ -97,14 +100,15 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
     _a("cut", "obj", "exists:obj ability:obj:sliceable|diceable asked:obj:sliced near:obj accessible:obj holding:slicer",
        "add:sliced:obj", "Slice obj with a held slicer (knife); only what the task wants sliced (it cannot be undone).",
        redundant="already:sliced:obj"),
-    _a("pour", "obj tgt", "held:obj has_substance:obj apart:obj:tgt exists:tgt near:tgt", "pour:obj:tgt",
+    _a("pour", "obj tgt", "held:obj has_substance:obj apart:obj:tgt exists:tgt solid:tgt near:tgt", "pour:obj:tgt",
        "Pour the substance in the held obj onto/into tgt."),
     _a("clean", "obj", "exists:obj ability:obj:stainable|dustyable near:obj accessible:obj cleaner:obj", "clean:obj",
        "Remove what covers obj (stains, dust, ...) with a cleaning tool in hand (soaked, for a stain), or "
        "in a sink or dishwasher that is on."),
     _a("wait_for_cooked", "obj", "exists:obj ability:obj:cookable heated:obj", "add:cooked:obj",
        "Wait until obj, on/in a heat source that is on, is cooked.", redundant="already:cooked:obj"),
-    _a("soak", "obj tgt", "exists:obj ability:obj:soakable near:obj substance:tgt exists:tgt wet:obj:tgt",
+    _a("soak", "obj tgt", "exists:obj ability:obj:soakable near:obj substance:tgt type:tgt:liquid exists:tgt "
+       "wet:obj:tgt",
        "add:saturated:obj:tgt",
        "Soak obj with the substance tgt (e.g. water): obj in or under a tap of it that is on (a running sink), "
        "or in a container of it.",
@@ -114,7 +118,8 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
 B1K_ACTIONS: tuple[ActionSpec, ...] = (
     _a("toggle_off", "obj", "exists:obj ability:obj:toggleable near:obj free_hand:obj", "del:toggled_on:obj",
        "Switch obj off.", "b1k", "already_not:toggled_on:obj"),
-    _a("fill", "obj tgt", "exists:obj ability:obj:fillable near:obj substance:tgt exists:tgt source:obj:tgt",
+    _a("fill", "obj tgt", "exists:obj ability:obj:fillable near:obj substance:tgt ability:tgt:bulk exists:tgt "
+       "source:obj:tgt",
        "add:filled:obj:tgt", "Fill container obj with the substance tgt from a source of it within reach "
        "(a tap, a container of it).", "b1k", "already:filled:obj:tgt"),
     _a("fold", "obj", "exists:obj type:obj:cloth near:obj accessible:obj free_hand:obj",
@@ -122,9 +127,9 @@ B1K_ACTIONS: tuple[ActionSpec, ...] = (
        "already:folded:obj"),
     _a("unfold", "obj", "exists:obj type:obj:cloth near:obj accessible:obj free_hand:obj",
        "add:unfolded:obj del:folded:obj", "Unfold the cloth obj by hand.", "b1k", "already:unfolded:obj"),
-    _a("attach", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
+    _a("attach", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt solid:tgt near:tgt accessible:tgt",
        "release:obj add:attached:obj:tgt", "Attach the held obj to tgt.", "b1k"),
-    _a("screw", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
+    _a("screw", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt solid:tgt near:tgt accessible:tgt",
        "release:obj add:attached:obj:tgt", "Screw the held obj onto tgt (an attachment).", "b1k"),
     _a("overlay", "obj tgt", "graspable:obj type:obj:cloth held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
        "release:obj overlay:obj:tgt",
@@ -133,13 +138,14 @@ B1K_ACTIONS: tuple[ActionSpec, ...] = (
        "release:obj add:draped:obj:tgt", "Drape the held cloth obj over tgt.", "b1k"),
     _a("heat", "obj", "exists:obj heated:obj", "add:hot:obj", "Let obj get hot on/in a heat source that is on.",
        "b1k", "already:hot:obj"),
-    _a("water", "obj", "exists:obj near:obj held_substance:obj", "add:watered:obj",
+    _a("water", "obj", "exists:obj solid:obj near:obj held_substance:obj", "add:watered:obj",
        "Water obj (a plant) from a held container of water (a watering can, a filled cup).", "b1k",
        "already:watered:obj"),
-    _a("saturate", "obj tgt", "exists:obj ability:obj:soakable near:obj substance:tgt exists:tgt wet:obj:tgt",
+    _a("saturate", "obj tgt", "exists:obj ability:obj:soakable near:obj substance:tgt type:tgt:liquid exists:tgt "
+       "wet:obj:tgt",
        "add:saturated:obj:tgt",
        "Saturate obj with the substance tgt: obj in or under a tap of it that is on, or in a container of it.", "b1k", "already:saturated:obj:tgt"),
-    _a("paint", "obj", "exists:obj near:obj accessible:obj held_substance:obj", "add:painted:obj",
+    _a("paint", "obj", "exists:obj solid:obj near:obj accessible:obj held_substance:obj", "add:painted:obj",
        "Paint obj with paint from something in hand (a paint can, a sprayer).", "b1k", "already:painted:obj"),
     _a("set_timer", "obj", "exists:obj ability:obj:toggleable near:obj free_hand:obj", "add:timeset:obj",
        "Set the timer of the switchable appliance obj (an oven, a microwave, a timer).", "b1k",

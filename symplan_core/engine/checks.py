@@ -202,11 +202,11 @@ def _substance(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | No
 
 def _solid(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """A substance (a stain, dust, water) has no surface or side to put something on, under or
-    next to."""
+    next to, attach or pour something to, or paint or water."""
     if not w.is_substance(a[0]):
         return None
-    return _affordance("solid", f"{a[0]} is a substance, not a thing to put something on, under or next to",
-                       "choose an object or fixture as the target")
+    return _affordance("solid", f"{a[0]} is a substance, not a thing to put, attach or pour something on, "
+                                "or to paint or water", "choose an object or fixture as the target")
 
 
 def _holding(flag: str) -> Check:

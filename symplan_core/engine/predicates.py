@@ -34,3 +34,9 @@ ABILITY_EVIDENCE = {"open": "openable", "toggled_on": "toggleable", "sliced": "s
 COVER_EVIDENCE = {"stain": "stainable"}
 #: ``(inside x t)`` in a task file proves that t can contain things (``container``).
 CONTAINER_EVIDENCE = "inside"
+#: ``(filled x s)`` (``contains``, ``insource``) in a task file proves that s fills containers (``bulk``).
+BULK_EVIDENCE = ("filled", "contains", "insource")
+#: BEHAVIOR objectTypes of what fills a container (``bulk``): every ``filled`` literal of both
+#: benchmarks (55 in goals, 638 in :init) names one; a coating (``visualSubstance``: dust, a stain,
+#: mud, paint) never does.
+BULK_TYPES = frozenset({"liquid", "microPhysicalSubstance", "macroPhysicalSubstance"})

@@ -15,6 +15,8 @@ from importlib import resources
 from symplan_core.bddl.model import Problem
 from symplan_core.engine.predicates import (
     ABILITY_EVIDENCE,
+    BULK_EVIDENCE,
+    BULK_TYPES,
     CONTAINER_EVIDENCE,
     COVER_EVIDENCE,
     OBJECT_RELATIONS,
@@ -149,6 +151,8 @@ IGIBSON_OWN = frozenset({"openable", "toggleable", "cookable", "sliceable"})
 
 def _derived_abilities(synset: str, aff: Affordances, igibson: bool) -> frozenset[str]:
     flags = {"container"} if aff.abilities & {"fillable", "openable"} or _kinds_contain(synset) else set()
+    if aff.substance and aff.object_type in BULK_TYPES:
+        flags.add("bulk")
     if synset in TABLE_GAPS:
         flags.add(TABLE_GAPS[synset])
     row = igibson_abilities().get(synset) if igibson else None
@@ -246,6 +250,9 @@ def _task_evidence(problem: Problem, goal_evidence: bool = True) -> tuple[dict[s
         if atom.predicate == CONTAINER_EVIDENCE and len(atom.args) == 2:
             for inst in instances(atom.args[1]):
                 abilities.setdefault(inst, set()).add("container")
+        if atom.predicate in BULK_EVIDENCE and len(atom.args) == 2:
+            for inst in instances(atom.args[1]):
+                abilities.setdefault(inst, set()).add("bulk")
     for atom in iter_atoms(problem.goal) if goal_evidence else ():
         if atom.predicate in OBJECT_RELATIONS and atom.args:
             moved.update(instances(atom.args[0]))

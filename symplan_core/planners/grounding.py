@@ -67,6 +67,8 @@ class Grounder:
             raise _Conflict(str(t))  # nothing is on, in, under or next to itself
         if self._polarity.get(key, t.positive) != t.positive or self._contradicts_implied(t):
             raise _Conflict(str(t))
+        if t.positive and t.predicate == "covered" and len(t.args) == 2 and not self._coatable(t):
+            raise _Conflict(str(t))
         if t.positive and t.predicate in _EXCLUSIVE and len(t.args) == 2:
             self._commit_support(t)
         if t.positive and t.predicate in ("under", "nextto") and len(t.args) == 2:
@@ -74,6 +76,13 @@ class Grounder:
         if key not in self._polarity:
             self._polarity[key] = t.positive
             self.targets.append(t)
+
+    def _coatable(self, t: Target) -> bool:
+        """A covering the plan could make or keep: it holds already, or its substance fills a
+        container and so can be poured (nothing in the action library applies dust or a stain)."""
+        thing, substance = t.args
+        return (self.world is None or self.state.holds("covered", t.args) or substance not in self.world.affordances
+                or self.world.allows(substance, "bulk"))
 
     def _contradicts_implied(self, t: Target) -> bool:
         """(filled a s) with (not (contains a s)), (ontop a b) with (not (touching a b)), ..."""
