@@ -478,7 +478,6 @@ def _goal_words(draft: Draft) -> str:
 
 
 def _problem_words(drafted: Problem) -> str:
-    from symplan_core.bddl.normalize import to_omnigibson
     from symplan_core.prompts.goal_text import GoalRewriter
 
     problem = to_omnigibson(drafted)

@@ -80,7 +80,7 @@ class Grounder:
     def _coatable(self, t: Target) -> bool:
         """A covering the plan could make or keep: it holds already, or its substance fills a
         container and so can be poured (nothing in the action library applies dust or a stain)."""
-        thing, substance = t.args
+        substance = t.args[1]
         return (self.world is None or self.state.holds("covered", t.args) or substance not in self.world.affordances
                 or self.world.allows(substance, "bulk"))
 
