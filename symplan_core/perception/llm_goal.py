@@ -215,12 +215,35 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
     return PlannerPrompt(messages=(ChatMessage("system", DRAFT_SYSTEM), ChatMessage("user", "\n".join(lines))))
 
 
+@dataclass(frozen=True)
+class Rejection:
+    """One earlier draft and why the verifier refused it: fed back so the model can redraft."""
+
+    reply: str
+    reasons: tuple[str, ...]
+
+
+def redraft_turns(rejections: Sequence[Rejection]) -> list[ChatMessage]:
+    """The conversation after the first prompt: each rejected reply and the verifier's reasons, as in
+    the planner's repair rounds (``prompts.builder.repair_message``)."""
+    turns: list[ChatMessage] = []
+    for rejection in rejections:
+        lines = ["A checker read that goal against the request and the scene and refused it:",
+                 *(f"- {reason}" for reason in rejection.reasons),
+                 "Write the corrected goal for the same request: keep what was right, change what the checker "
+                 "refused, and name every object the request names. One line: (:goal (and ...))."]
+        turns += [ChatMessage("assistant", rejection.reply), ChatMessage("user", "\n".join(lines))]
+    return turns
+
+
 def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
                            domain: str = "omnigibson", max_tokens: int = 256,
-                           extra: Mapping[str, Addition] | None = None) -> LLMDraft:
-    """Draft the goal under the scene's goal grammar (see the module docstring). The typed decoding
-    errors (no structured-output mechanism, a rejected or ignored grammar) are raised as
-    :class:`PerceptionError`: a configuration fault, not a draft to judge."""
+                           extra: Mapping[str, Addition] | None = None,
+                           rejections: Sequence[Rejection] = ()) -> LLMDraft:
+    """Draft the goal under the scene's goal grammar (see the module docstring). ``rejections``:
+    earlier drafts of this request and the verifier's reasons, appended to the conversation (a
+    redraft). The typed decoding errors (no structured-output mechanism, a rejected or ignored
+    grammar) are raised as :class:`PerceptionError`: a configuration fault, not a draft to judge."""
     from symplan_core.llm.constrained import generate_constrained
     from symplan_core.llm.decoding import DecodingError
     from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar
@@ -233,8 +256,11 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     names = tuple(ex.activity for ex in examples)
     backend = _backend(spec)
     try:
-        completion = generate_constrained(backend, drafter_prompt(objects, instruction, examples, domain, extra),
-                                          grammar.text, Sampling(temperature=0.0, max_tokens=max_tokens))
+        prompt = drafter_prompt(objects, instruction, examples, domain, extra)
+        if rejections:
+            prompt = PlannerPrompt(messages=(*prompt.messages, *redraft_turns(rejections)))
+        completion = generate_constrained(backend, prompt, grammar.text,
+                                          Sampling(temperature=0.0, max_tokens=max_tokens))
     except DecodingError as exc:
         raise PerceptionError(f"the goal drafter cannot decode under the goal grammar: {exc}") from exc
     finally:

@@ -68,6 +68,11 @@ class PerceptionConfig(BaseModel):
     problem_name: str | None = None
     plan_budget_s: float = Field(default=5.0, gt=0)
     llm_max_tokens: int = Field(default=320, ge=1)
+    llm_redrafts: int = Field(
+        default=1, ge=0, le=3,
+        description="grammar decoding: when the verifier refuses the LLM's goal for a reason a new draft can mend "
+                    "(not an object the scene lacks), the model redrafts this many times at most, with the "
+                    "refused goal and the reasons in the conversation")
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
@@ -349,12 +354,30 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         bddl = write_problem(draft.problem) if draft.problem is not None else None
         return PerceptionResult(accepted, draft.problem, bddl, verdicts, provenance, loads, plan, timings)
 
+    def redrafted(draft: Draft) -> tuple[PerceptionResult, Draft]:
+        """The LLM's draft verified, redrafted with the verifier's reasons while they can be mended."""
+        from symplan_core.perception.llm_goal import Rejection
+
+        result = verified(draft)
+        rejections: list[Rejection] = []
+        while (len(rejections) < config.llm_redrafts and config.llm_decoding == "grammar"
+               and _redraftable(result, draft)):
+            rejections.append(Rejection(draft.goal_info.get("reply", ""), tuple(result.reasons)))
+            draft = _drafts(observed, instruction, config, goal_backend, None, "llm", rejections)[0]
+            draft.goal_info["redrafts"] = [{"reply": r.reply, "reasons": list(r.reasons)} for r in rejections]
+            result = verified(draft)
+        return result, draft
+
     clarification: Clarification | None
     corroborated = False  # the LLM's goal is a retrieved activity's goal too
     if hybrid_llm is not None:
         retrieved = verified(drafts[0])
-        result, clarification = _hybrid(verified(hybrid_llm), hybrid_llm, retrieved, drafts[0])
+        llm_result, hybrid_llm = redrafted(hybrid_llm)
+        result, clarification = _hybrid(llm_result, hybrid_llm, retrieved, drafts[0])
         corroborated = retrieved.accepted and _goal_key(hybrid_llm) == _goal_key(drafts[0])
+    elif source == "llm":
+        result, _ = redrafted(drafts[0])
+        clarification = _clarify(result, drafts, verified, config)
     else:
         result = verified(drafts[0])
         clarification = _clarify(result, drafts, verified, config)
@@ -368,6 +391,14 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         result = replace(result, accepted=False, clarification=clarification,
                          provenance={**result.provenance, "clarification": clarification.to_json()})
     return result
+
+
+def _redraftable(result: PerceptionResult, draft: Draft) -> bool:
+    """A refused LLM goal that a new draft may mend: the model answered (no backend failure), and
+    the scene has every object the instruction names."""
+    if result.accepted or draft.goal_info.get("source") != "llm" or not draft.goal_info.get("reply"):
+        return False
+    return not any(v.lacking for v in result.verdicts)
 
 
 def _clear(draft: Draft, config: PerceptionConfig) -> bool:
@@ -499,10 +530,10 @@ class Draft:
 
 
 def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig, goal_backend: Any = None,
-            choice: str | None = None, source: str = "retrieval") -> list[Draft]:
+            choice: str | None = None, source: str = "retrieval", rejections: Sequence[Any] = ()) -> list[Draft]:
     """The preferred draft first, then the other candidate readings (retrieval: the other
     retrieved activities whose goal objects were all seen, best score first; ``source='llm'``:
-    the one LLM draft)."""
+    the one LLM draft, a redraft when ``rejections`` (``llm_goal.Rejection``) are given)."""
     from dataclasses import replace
 
     from symplan_core.bddl.checks import iter_atoms
@@ -567,7 +598,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         else:  # held-out activities are not in ``matches`` (exclude): never an example
             examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
-                                         extra)
+                                         extra, rejections)
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra) if llm.goal else {}
         added = [lit for a in used.values() for lit in a.facts]
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,

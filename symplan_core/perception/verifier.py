@@ -57,6 +57,8 @@ class Verdict:
     passed: bool | None  # None: not checked (an earlier axis made it meaningless)
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # recorded, not reasons to reject
+    #: What the instruction names that the scene lacks (phrases): no redraft of the goal can mend that.
+    lacking: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"axis": self.axis, "passed": self.passed, "reasons": list(self.reasons), "notes": list(self.notes)}
@@ -132,6 +134,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     reasons += misplaced_substances(omni_problem)
     if facts.instruction:
         (notes if facts.curated_goal else reasons).extend(partial_plurals(omni_problem, facts, tools, read))
+    lacking: list[str] = []
     for phrase, synset in facts.instruction_objects:
         seen_as = grounds_in(phrase, synset, present)
         if seen_as and facts.activity and not grounds_in(phrase, synset, facts.activity_types):
@@ -141,6 +144,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             continue
         needed = sorted(i for i, t in unseen.items() if grounds_in(phrase, synset, {t}, loose=False))
         wanted = sorted({task for t, task in facts.wanted.items() if grounds_in(phrase, synset, {t}, loose=False)})
+        if needed or wanted or not facts.curated_goal:
+            lacking.append(phrase)
         if needed:
             reasons.append(f"the instruction names {phrase!r} ({synset}), which the goal needs "
                            f"({', '.join(needed)}), but no such object was detected")
@@ -157,7 +162,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         else:
             notes.append(f"the instruction names {phrase!r} ({synset}): nothing in the scene is one, and the "
                          "goal does not need it")
-    return Verdict("objects", not reasons, reasons, notes)
+    return Verdict("objects", not reasons, reasons, notes, lacking)
 
 
 def misplaced_substances(omni_problem: Problem) -> list[str]:

@@ -14,7 +14,7 @@ from car_task import INSTRUCTION, TASK
 
 from symplan_core.bddl.checks import iter_atoms
 from symplan_core.bddl.writer import write_formula
-from symplan_core.llm import FunctionBackend, make_backend
+from symplan_core.llm import Completion, FunctionBackend, make_backend
 from symplan_core.perception import PerceptionConfig, make_detector, perceive
 from symplan_core.perception.errors import PerceptionError
 from symplan_core.perception.goal_grammar import compact_goal
@@ -157,6 +157,61 @@ def test_hybrid_asks_before_doing_an_unclear_retrieval_the_llm_does_not_confirm(
     assert not result.accepted and result.clarification is not None
     assert result.clarification.why == "unconfirmed" and len(result.clarification.candidates) == 1
     assert result.choose(1).accepted
+
+
+# -- redrafts: a refused LLM goal is redrafted with the verifier's reasons -------------------------
+
+class _ScriptedUnderGrammar:
+    """Answers each grammar-constrained request with the next scripted goal and keeps the prompts.
+    generate_constrained still checks every answer against the scene's real goal grammar."""
+
+    name = "scripted-grammar"
+
+    def __init__(self, *replies: str) -> None:
+        self.replies, self.prompts = list(replies), []
+
+    def generate_under_grammar(self, prompt, _grammar, _sampling) -> Completion:
+        self.prompts.append(prompt)
+        return Completion(self.replies.pop(0), finish_reason="stop", completion_tokens=1)
+
+
+PART = "(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1)))"  # leaves out the car and the racket
+WHOLE = ("(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1) (inside ?tennis_racket.n.01_1 ?car.n.01_1) "
+         "(inside ?container.n.01_1 ?car.n.01_1) (not (open ?car.n.01_1))))")
+
+
+def test_a_refused_llm_goal_is_redrafted_with_the_verifiers_reasons_and_then_accepted(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(PART, WHOLE)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), backend)
+    assert result.accepted, result.reasons
+    (first, second) = backend.prompts
+    turns = second.messages[len(first.messages):]
+    assert second.messages[:len(first.messages)] == first.messages  # the same prompt, then the exchange
+    assert [t.role for t in turns] == ["assistant", "user"] and turns[0].content == PART
+    assert "names 'car' (car.n.01 in the scene), which the drafted goal never mentions" in turns[1].content
+    (redraft,) = result.provenance["goal"]["redrafts"]
+    assert redraft["reply"] == PART and any("never mentions" in r for r in redraft["reasons"])
+
+
+def test_without_redrafts_the_first_refused_goal_is_final(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(PART, WHOLE)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=0), backend)
+    assert not result.accepted and len(backend.prompts) == 1 and "redrafts" not in result.provenance["goal"]
+
+
+def test_redrafts_stop_at_the_limit_and_keep_every_refusal(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(PART, PART, PART, WHOLE)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=2), backend)
+    assert not result.accepted and len(backend.prompts) == 3 and len(result.provenance["goal"]["redrafts"]) == 2
+    assert len(backend.prompts[2].messages) == len(backend.prompts[0].messages) + 4  # both refusals, in order
+
+
+def test_an_instruction_naming_an_object_the_scene_lacks_is_not_redrafted(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(WHOLE, WHOLE)
+    instruction = INSTRUCTION + " Put the bicycle in too."
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), backend, instruction)
+    assert not result.accepted and any("'bicycle'" in r and "no such object" in r for r in result.reasons)
+    assert len(backend.prompts) == 1  # no goal over this scene can hold a bicycle
 
 
 # -- confirm="novel": a goal only the LLM vouches for is stated back, not done --------------------

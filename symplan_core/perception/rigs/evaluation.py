@@ -185,6 +185,7 @@ class TaskReport:
     #: Who drafted the chosen goal (retrieval | llm) and the activities shown to the LLM as examples.
     drafted_by: str = ""
     examples: list[str] = field(default_factory=list)
+    redrafts: int = 0  # LLM goals refused by the verifier and redrafted with its reasons before this one
     #: The drafted goal in one line (perceived instance names), or the LLM's reply when it gave none.
     drafted_goal: str = ""
     core_agreement: bool = False
@@ -273,6 +274,7 @@ def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction |
     shown = [str(e) for res in [result, *(c.result for c in candidates)] for e in res.provenance["goal"].get("examples", ())]
     shown += [str(c.activity) for c in candidates]
     report.examples = [str(e) for e in result.provenance["goal"].get("examples", ())]
+    report.redrafts = len(result.provenance["goal"].get("redrafts", ()))
     report.drafted_goal = (compact_goal(to_omnigibson(result.problem).goal) if result.problem is not None
                            else str(result.provenance["goal"].get("reply", "")))
     if options.holdout and (task in shown or report.retrieved == task):
@@ -416,6 +418,8 @@ def by_style(reports: list[TaskReport]) -> dict[str, dict]:
             "confirm_declined": sum(r.asked_why == "novel-goal" and not r.resolved for r in rs),
             "done_right": sum((r.accepted and r.plan_transfer) or r.resolved for r in rs),
             "llm_drafted": sum(r.drafted_by == "llm" for r in rs),
+            "redrafted": sum(r.redrafts > 0 for r in rs),
+            "redrafted_transfer": sum(r.redrafts > 0 and r.accepted and r.plan_transfer for r in rs),
         }
     return out
 
@@ -429,7 +433,9 @@ STYLE_ROWS = (("accepted", "accepted"), ("accepted_equivalent", "accepted and go
               ("confirm_declined", "of those: declined (would have been accepted but wrong without --confirm)"),
               ("done_right", "**done right**: accepted and plan-transfer, or asked and resolved"),
               ("retrieved_equivalent", "drafted goal equivalent (accepted or not)"),
-              ("llm_drafted", "goal drafted by the LLM (llm, hybrid)"))
+              ("llm_drafted", "goal drafted by the LLM (llm, hybrid)"),
+              ("redrafted", "LLM goal refused, redrafted with the verifier's reasons"),
+              ("redrafted_transfer", "of those: accepted and plan-transfer after the redraft"))
 
 
 def style_markdown(summary: dict) -> str:
