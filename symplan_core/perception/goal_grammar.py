@@ -11,6 +11,12 @@ Every sentence of the grammar is a goal our BDDL parser reads, fully grounded in
   (``engine.predicates.SUBSTANCE_ARGUMENT``) takes only a substance (an instance, or a variable over
   a substance type), as in every released file; with no substance in the scene those predicates
   are left out;
+* with ``places`` (:func:`scene_places`, the engine's :func:`~symplan_core.engine.goal_places.goal_places`),
+  a place of a predicate that actions make true takes only the objects some such action accepts
+  there (``open`` an openable, ``inside`` a container in the second place, ``on_fire`` something
+  flammable), and a variable there only over a category with one of them: the drafter cannot
+  ask for what no action can do. Every released B-1K goal that the plain grammar admits is still
+  admitted over its own scene;
 * every argument is one of the scene's instances, written as BEHAVIOR writes goal arguments
   (``?apple.n.01_1``), or a variable bound by an enclosing quantifier;
 * quantifiers are ``forall``/``exists`` over one variable and ``forpairs`` over two, each variable
@@ -31,10 +37,10 @@ The text is compact (single spaces, one line), the form the drafter's examples a
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from symplan_core.bddl.model import And, Atom, Formula, Imply, Not, Or, Quantifier
+from symplan_core.bddl.model import And, Atom, Formula, Imply, Literal, Not, Or, Problem, Quantifier
 from symplan_core.bddl.normalize import FLOOR_TYPES
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.engine.predicates import SUBSTANCE_ARGUMENT
@@ -42,6 +48,8 @@ from symplan_core.engine.world import AGENT_TYPE
 from symplan_core.llm.grammar import literal
 from symplan_core.perception.synsets import is_substance
 
+#: A place any scene instance (ANY) or any substance (SUB) may fill.
+ANY, SUB = "any", "substance"
 #: Predicates a goal over perceived objects cannot use.
 EXCLUDED_PREDICATES = frozenset({"inroom", "future", "real", "grasped"})
 MAX_CONJUNCTS = 24
@@ -72,11 +80,31 @@ def _check_name(name: str) -> str:
     return name
 
 
+#: Per predicate, per argument place: the instances that may stand there, or None for any
+#: (``engine.goal_places``: what some action that makes the literal true accepts).
+Places = Mapping[str, tuple[frozenset[str] | None, ...]]
+
+
+def scene_places(objects: Mapping[str, str], init: Sequence[Literal] = (), domain: str = "omnigibson") -> Places:
+    """:func:`goal_places` of the engine for a scene: its objects, and what its observed initial state
+    proves (an object seen with something inside it is a container). The goal itself vouches for
+    nothing (``goal_evidence=False``), as for every drafted goal."""
+    from symplan_core.engine.goal_places import goal_places
+    from symplan_core.engine.world import build_world
+
+    scene = Problem("scene", domain, dict(objects), tuple(init), And(()))
+    return goal_places(build_world(scene, goal_evidence=False), vocabulary(domain))
+
+
 def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
-                 max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = ()) -> GoalGrammar:
+                 max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = (),
+                 places: Places | None = None) -> GoalGrammar:
     """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
     ``products``: instances of ``objects`` that the goal may ask into being with a top-level
-    ``(real ?x)`` conjunct (``additions.scene_additions``' future objects)."""
+    ``(real ?x)`` conjunct (``additions.scene_additions``' future objects). ``places``
+    (:func:`scene_places`): a predicate's argument place takes only the instances listed there,
+    and a variable only over a category with one of them; a predicate with a place nothing can
+    fill is left out."""
     objects = {i: t for i, t in objects.items() if t != AGENT_TYPE}  # the robot is not what a goal is about
     if not objects:
         raise GoalGrammarError("a goal grammar needs at least one scene object")
@@ -92,14 +120,23 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     categories = sorted(t for t in per_type if t not in FLOOR_TYPES)  # what a variable may range over
     multi = {t for t, n in per_type.items() if n >= 2}
     vocab = {p: n for p, n in vocabulary(domain).items() if p not in EXCLUDED_PREDICATES}
-    unary = sorted(p for p, n in vocab.items() if n == 1)
-    # (covered x dust), (filled cup water): a substance in the second place, or no such literal at all
+    # (covered x dust), (filled cup water): a substance in the substance place, or no such literal at all
     substances = sorted(i for i, t in objects.items() if is_substance(t, "omnigibson"))
-    sub_types = {t for t in per_type if is_substance(t, "omnigibson")}
-    with_substance = sorted(p for p, n in vocab.items() if n == 2 and SUBSTANCE_ARGUMENT.get(p) == 1) \
-        if substances else []
-    binary = sorted(p for p, n in vocab.items() if n == 2 and p not in SUBSTANCE_ARGUMENT)
-    if not unary and not binary:
+    # Each place of each predicate: ANY instance, SUB (any substance), or the instances that fit it
+    # (``places``); predicates with the same places share one alternative of every atom rule.
+    groups: dict[tuple[str | tuple[str, ...], ...], list[str]] = {}
+    for pred, arity in sorted(vocab.items()):
+        allowed_places = (places or {}).get(pred) or (None,) * arity
+        fitted: list[str | tuple[str, ...]] = []
+        for i, allowed in enumerate(allowed_places[:arity]):
+            pool, whole = (substances, SUB) if SUBSTANCE_ARGUMENT.get(pred) == i else (instances, ANY)
+            fits = [x for x in pool if allowed is None or x in allowed]
+            if not fits:
+                break
+            fitted.append(whole if fits == pool else tuple(fits))
+        if len(fitted) == arity:  # every place has something to fill it
+            groups.setdefault(tuple(fitted), []).append(pred)
+    if not groups:
         raise GoalGrammarError(f"domain {domain!r} has no usable predicates")
 
     rules = [
@@ -107,23 +144,28 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
         f'top ::= "(and" (" " c){{1,{max_conjuncts}}} ")"',
         "obj ::= " + " | ".join(literal("?" + i) for i in instances),
     ]
-    if unary:
-        rules.append("p1 ::= " + " | ".join(literal(p) for p in unary))
-    if binary:
-        rules.append("p2 ::= " + " | ".join(literal(p) for p in binary))
-    if with_substance:
-        rules.append("ps ::= " + " | ".join(literal(p) for p in with_substance))
+    if substances:
         rules.append("sub ::= " + " | ".join(literal("?" + i) for i in substances))
+    fit_rule: dict[str | tuple[str, ...], str] = {}
+    for k, (signature, preds) in enumerate(groups.items()):
+        rules.append(f"p{k} ::= " + " | ".join(literal(p) for p in preds))
+        for place in signature:
+            if place not in (ANY, SUB) and place not in fit_rule:
+                fit_rule[place] = f"r{len(fit_rule)}"
+                rules.append(f"{fit_rule[place]} ::= " + " | ".join(literal("?" + x) for x in place))
+
+    def place_term(fits: str | tuple[str, ...], term: str, bound: tuple[str, ...]) -> str:
+        """One argument place in a scope: its instances, or a bound variable over a type among them."""
+        if fits == ANY:
+            return term
+        pool = substances if fits == SUB else fits
+        choices = ["sub" if fits == SUB else fit_rule[fits]]
+        choices += [literal("?" + t) for t in bound if any(objects[x] == t for x in pool)]
+        return choices[0] if len(choices) == 1 else "(" + " | ".join(choices) + ")"
 
     def atom_rules(scope: str, term: str, bound: tuple[str, ...] = ()) -> None:
-        alts = []
-        if unary:
-            alts.append(f'"(" p1 " " {term} ")"')
-        if binary:
-            alts.append(f'"(" p2 " " {term} " " {term} ")"')
-        if with_substance:  # the substance place: a substance instance, or a variable over a substance type
-            sub = " | ".join(["sub", *(literal("?" + t) for t in bound if t in sub_types)])
-            alts.append(f'"(" ps " " {term} " " ({sub}) ")"')
+        alts = [f'"(" p{k} " " ' + ' " " '.join(place_term(f, term, bound) for f in signature) + ' ")"'
+                for k, signature in enumerate(groups)]
         rules.append(f"a{scope} ::= " + " | ".join(alts))
         rules.append(f'l{scope} ::= a{scope} | "(not " a{scope} ")"')
 

@@ -239,18 +239,20 @@ def redraft_turns(rejections: Sequence[Rejection]) -> list[ChatMessage]:
 def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
                            domain: str = "omnigibson", max_tokens: int = 256,
                            extra: Mapping[str, Addition] | None = None,
-                           rejections: Sequence[Rejection] = ()) -> LLMDraft:
+                           rejections: Sequence[Rejection] = (), init: Sequence[Literal] = ()) -> LLMDraft:
     """Draft the goal under the scene's goal grammar (see the module docstring). ``rejections``:
     earlier drafts of this request and the verifier's reasons, appended to the conversation (a
-    redraft). The typed decoding errors (no structured-output mechanism, a rejected or ignored
+    redraft). ``init``: the scene's observed facts, evidence of what its objects can do (the grammar
+    admits only the literals some action can make true, ``goal_grammar.scene_places``). The typed decoding errors (no structured-output mechanism, a rejected or ignored
     grammar) are raised as :class:`PerceptionError`: a configuration fault, not a draft to judge."""
     from symplan_core.llm.constrained import generate_constrained
     from symplan_core.llm.decoding import DecodingError
-    from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar
+    from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar, scene_places
 
     writable = {**objects, **{i: a.type for i, a in (extra or {}).items()}}
     try:
-        grammar = goal_grammar(writable, domain, products=[i for i, a in (extra or {}).items() if a.made])
+        grammar = goal_grammar(writable, domain, products=[i for i, a in (extra or {}).items() if a.made],
+                               places=scene_places(writable, init, domain))
     except GoalGrammarError as exc:
         return LLMDraft(None, "", f"no goal grammar for this scene: {exc}")
     names = tuple(ex.activity for ex in examples)

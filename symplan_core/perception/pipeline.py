@@ -598,7 +598,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         else:  # held-out activities are not in ``matches`` (exclude): never an example
             examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
-                                         extra, rejections)
+                                         extra, rejections, init)
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra) if llm.goal else {}
         added = [lit for a in used.values() for lit in a.facts]
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,

@@ -15,7 +15,7 @@ from symplan_core.bddl.checks import check_problem, iter_atoms
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.writer import write_objects
 from symplan_core.llm.constrained import grammar_accepts
-from symplan_core.perception.goal_grammar import GoalGrammarError, compact_goal, goal_grammar
+from symplan_core.perception.goal_grammar import GoalGrammarError, compact_goal, goal_grammar, scene_places
 from symplan_core.perception.llm_goal import parse_goal
 from symplan_core.tasks import list_tasks, load_problem
 
@@ -111,12 +111,42 @@ def test_a_released_goal_is_a_sentence_of_its_own_scenes_grammar(activity: str) 
     assert parsed == released if isinstance(released, And) else parsed.parts == (released,)
 
 
+@pytest.mark.parametrize("activity", SAMPLE)
+def test_a_released_goal_is_a_sentence_of_its_scenes_grammar_with_the_engines_places(activity: str) -> None:
+    # Over its own objects and initial state, with no goal evidence: every action the released goal
+    # needs accepts its objects, so restricting places to what the engine can make true loses nothing.
+    problem = to_omnigibson(load_problem(f"b1k/{activity}"))
+    objects = _scene_objects(f"b1k/{activity}")
+    places = scene_places(objects, problem.init)
+    assert grammar_accepts(goal_grammar(objects, places=places).text, compact_goal(problem.goal))
+
+
+def test_the_engines_places_keep_out_what_no_action_can_make_true() -> None:
+    problem = to_omnigibson(load_problem("b1k/store_batteries"))
+    objects = _scene_objects("b1k/store_batteries")
+    plain, placed = goal_grammar(objects).text, goal_grammar(objects, places=scene_places(objects, problem.init)).text
+    # Qwen 1.5B wrote these for "mind sticking them in the cabinet so they don't get lost?" and "put the
+    # batteries away": batteries do not burn, and a shelf is a surface, not a container
+    for refused in ("(:goal (and (forall (?battery.n.02 - battery.n.02) (on_fire ?battery.n.02))))",
+                    "(:goal (and (on_fire ?battery.n.02_1)))", "(:goal (and (inside ?battery.n.02_1 ?shelf.n.01_1)))",
+                    "(:goal (and (open ?battery.n.02_1)))"):
+        assert grammar_accepts(plain, refused) and not grammar_accepts(placed, refused), refused
+    for kept in ("(:goal (and (forall (?battery.n.02 - battery.n.02) (inside ?battery.n.02 ?cabinet.n.01_1))))",
+                 "(:goal (and (ontop ?battery.n.02_1 ?shelf.n.01_1) (not (open ?cabinet.n.01_1))))"):
+        assert grammar_accepts(placed, kept), kept
+
+
 def test_the_grammar_stays_bounded_for_the_biggest_b1k_scenes() -> None:
     """make_garlic_mushrooms has the most objects (65), cook_seafood_paella the most categories (36)
     and so the biggest grammar of every B-1K scene (107 KB, docs/perception.md)."""
     sizes = {a: goal_grammar(_scene_objects(f"b1k/{a}")) for a in ("make_garlic_mushrooms", "cook_seafood_paella")}
     for grammar in sizes.values():
         assert grammar.size_bytes < 128_000 and grammar.rules < 2000, grammar
+    for activity in sizes:  # the engine's places add one alternative per group of predicates to each scope
+        objects = _scene_objects(f"b1k/{activity}")
+        init = to_omnigibson(load_problem(f"b1k/{activity}")).init
+        placed = goal_grammar(objects, places=scene_places(objects, init))
+        assert placed.size_bytes < 256_000 and placed.rules < 2000, placed
     assert sizes["make_garlic_mushrooms"].objects == 65 and sizes["cook_seafood_paella"].categories == 36
 
 

@@ -1,0 +1,47 @@
+"""Which objects can fill each place of a goal predicate (engine.goal_places), read from the action
+table: a literal no action can make true for an object is never offered to a goal drafter."""
+
+from __future__ import annotations
+
+from symplan_core.bddl import And, Atom, Literal, Problem
+from symplan_core.bddl.normalize import to_omnigibson
+from symplan_core.engine.actions import action_set
+from symplan_core.engine.goal_places import goal_places, producers
+from symplan_core.engine.world import build_world
+from symplan_core.tasks import load_problem
+
+PREDICATES = ("open", "on_fire", "inside", "ontop", "filled", "covered", "folded", "cooked", "toggled_on")
+
+
+def _world(task: str = "b1k/store_batteries", extra_init: tuple[Literal, ...] = ()):
+    problem = to_omnigibson(load_problem(task))
+    scene = Problem(problem.name, "omnigibson", dict(problem.objects), problem.init + extra_init, And(()))
+    return build_world(scene, goal_evidence=False)
+
+
+def test_each_place_takes_what_the_producing_actions_ability_checks_accept() -> None:
+    places = goal_places(_world(), PREDICATES)
+    assert places["open"] == (frozenset({"cabinet.n.01_1"}),)  # batteries and shelves do not open
+    assert places["on_fire"] == (frozenset(),)  # nothing here burns: no goal may set it on fire
+    assert places["inside"] == (None, frozenset({"cabinet.n.01_1"}))  # anything goes in; only a container holds
+    assert places["ontop"] == (None, None)  # place_on_top checks no ability of either place
+
+
+def test_a_predicate_no_action_adds_is_unrestricted() -> None:
+    # covered is made by pouring or overlaying and undone by cleaning: no add: effect names it
+    assert "covered" not in producers(action_set("full").values())
+    assert "covered" not in goal_places(_world(), PREDICATES)
+
+
+def test_what_the_observed_state_proves_widens_a_place() -> None:
+    # A battery seen inside the shelf proves the shelf holds things, as a task file's (inside ...) does.
+    seen = (Literal(Atom("inside", ("battery.n.02_1", "shelf.n.01_1"))),)
+    assert "shelf.n.01_1" in goal_places(_world(extra_init=seen), ["inside"])["inside"][1]
+    assert "shelf.n.01_1" not in goal_places(_world(), ["inside"])["inside"][1]
+
+
+def test_cloth_folds_and_a_cookable_food_cooks() -> None:
+    world = _world("b1k/folding_sheets")
+    folds = goal_places(world, ["folded", "cooked"])
+    sheets = {o for o, t in world.objects.items() if t == "sheet.n.03"}
+    assert sheets and sheets <= folds["folded"][0] and not sheets & folds["cooked"][0]
