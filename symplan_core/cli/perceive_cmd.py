@@ -104,7 +104,7 @@ def perceive(
     confirm: str = typer.Option("never", "--confirm", help="novel: an accepted goal the LLM wrote that no "
                                                            "retrieved activity's goal matches is asked back (exit 3; "
                                                            "--answer yes does it)."),
-    redrafts: int = typer.Option(1, "--redrafts", min=0, max=3, help="--goal llm: redraft a goal the verifier "
+    redrafts: int = typer.Option(0, "--redrafts", min=0, max=3, help="--goal llm: redraft a goal the verifier "
                                                                      "refuses, with its reasons, this many times."),
     robot: str = typer.Option("single", "--robot", help="single or dual: the goal axis plans for it."),
     config_file: Path | None = typer.Option(None, "--config", help="PerceptionConfig YAML (thresholds, aliases, pose)."),
@@ -254,9 +254,12 @@ def evaluate(
                                                            "activity's goal matches is asked back as a yes/no "
                                                            "question (counted as asked; the simulated person says "
                                                            "yes when its plan reaches the released goal)."),
-    redrafts: int = typer.Option(1, "--redrafts", min=0, max=3, help="--drafter llm|hybrid: redraft a goal the "
+    redrafts: int = typer.Option(0, "--redrafts", min=0, max=3, help="--drafter llm|hybrid: redraft a goal the "
                                                                      "verifier refuses, with its reasons, this many "
                                                                      "times (0: the first draft is final)."),
+    ask_unanswered: bool = typer.Option(False, "--ask-unanswered/--no-ask-unanswered",
+                                        help="A retrieved goal that never answers a state word of the instruction "
+                                             "is asked back for a yes (counted as asked) instead of accepted."),
     instructions: Path | None = typer.Option(
         None, "--instructions", help="JSONL of {activity, instruction, style?}: people's instructions instead of "
                                      "ones made from the task; the report is per style."),
@@ -283,7 +286,7 @@ def evaluate(
     if drafter is not None and drafter not in ("retrieval", "llm", "hybrid"):
         fail("--drafter must be retrieval, llm or hybrid")
     config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
-                     confirm=confirm, llm_redrafts=redrafts)
+                     confirm=confirm, llm_redrafts=redrafts, ask_unanswered=ask_unanswered)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:

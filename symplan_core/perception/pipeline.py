@@ -56,6 +56,11 @@ class PerceptionConfig(BaseModel):
         default="never", description="novel: an accepted goal that the LLM wrote and no retrieved activity's goal "
                                      "matches is asked back as a yes/no question with the goal in words (the "
                                      "paper's dialogue), not done; never: it is done as accepted")
+    ask_unanswered: bool = Field(
+        default=False, description="a retrieved goal that passes every check but never answers a state word of the "
+                                   "instruction ('fold the sheets', and the closest known task does not fold them) "
+                                   "is asked back as a yes/no question with the goal in words, not done (off here, "
+                                   "so the measured tables stay comparable; on for the robot node)")
     hybrid_clear: float = Field(
         default=0.9, ge=0, description="hybrid: a retrieval score at least this high is taken as it is; below it the "
                                        "LLM drafts too, and when both pass with different goals a question is asked")
@@ -69,7 +74,7 @@ class PerceptionConfig(BaseModel):
     plan_budget_s: float = Field(default=5.0, gt=0)
     llm_max_tokens: int = Field(default=320, ge=1)
     llm_redrafts: int = Field(
-        default=1, ge=0, le=3,
+        default=0, ge=0, le=3,
         description="grammar decoding: when the verifier refuses the LLM's goal for a reason a new draft can mend "
                     "(not an object the scene lacks), the model redrafts this many times at most, with the "
                     "refused goal and the reasons in the conversation")
@@ -157,7 +162,7 @@ class Clarification:
     """A question instead of a guess: the candidate goals disagree (docs/perception.md)."""
 
     question: str
-    why: str  # close-scores | top-rejected | llm-retrieval-disagree | unconfirmed | novel-goal
+    why: str  # close-scores | top-rejected | llm-retrieval-disagree | unconfirmed | novel-goal | unasked-state
     candidates: list[Candidate]
 
     def pick(self, answer: str | int) -> Candidate:
@@ -384,6 +389,9 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
     if (clarification is None and config.confirm == "novel" and result.accepted and not corroborated
             and result.provenance["goal"].get("source") == "llm"):
         clarification = _confirm(result)
+    if (clarification is None and config.ask_unanswered and result.accepted
+            and result.provenance["goal"].get("source") == "retrieval"):
+        clarification = _unanswered(result)
     lap("verify")
     if clarification is not None:  # a new result: the first candidate keeps its own (accepted or not)
         from dataclasses import replace
@@ -446,6 +454,22 @@ def _confirm(result: PerceptionResult) -> Clarification:
     words = _problem_words(result.problem)
     return Clarification(f"This is a task I have no example of. Should I make this true: {words}?", "novel-goal",
                          [Candidate(1, "llm", None, words, result)])
+
+
+def _unanswered(result: PerceptionResult) -> Clarification | None:
+    """``ask_unanswered``: the retrieved task passes, but a state the instruction asks for is in
+    none of its goal's literals (``unasked-state``): the closest known task may be another one, so
+    its goal is stated back for a yes rather than done."""
+    missing = [m for v in result.verdicts for m in v.unanswered]
+    if not missing:
+        return None
+    assert result.problem is not None  # accepted
+    words = _problem_words(result.problem)
+    activity = result.provenance["goal"].get("activity")
+    said = "; ".join(m.split(", which")[0].replace("the instruction says", "you said") for m in missing)
+    return Clarification(f"{said[0].upper()}{said[1:]}, but the closest task I know does not ask for that. "
+                         f"Should I make this true: {words}?", "unasked-state",
+                         [Candidate(1, activity, result.provenance["goal"].get("score"), words, result)])
 
 
 def _close(draft: Draft, first: Draft, margin: float) -> bool:
@@ -536,7 +560,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
     the one LLM draft, a redraft when ``rejections`` (``llm_goal.Rejection``) are given)."""
     from dataclasses import replace
 
-    from symplan_core.bddl.checks import iter_atoms
+    from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
     from symplan_core.perception.additions import named_additions, scene_additions
     from symplan_core.perception.llm_goal import draft_goal, draft_goal_constrained, goal_examples
     from symplan_core.perception.regrounding import reground
@@ -599,7 +623,10 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
                                          extra, rejections, init)
+        # What the goal names, and every addition of a type it quantifies over ("forall half logs").
+        quantified = {p.type for q in iter_quantifiers(llm.goal) for p in q.params} if llm.goal else set()
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra) if llm.goal else {}
+        used |= {i: a for i, a in extra.items() if a.type in quantified}
         added = [lit for a in used.values() for lit in a.facts]
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,

@@ -129,7 +129,11 @@ class PerceptionSection(_Section):
         "novel: a goal only the LLM vouches for (accepted, matching no retrieved activity's goal) ends the goal "
         "as needs_clarification with the goal in words, and an answer 'yes' resumes it (a robot asks before a "
         "task it has no example of); never: it is planned at once"))
-    redrafts: int = Field(1, ge=0, le=3, description=(
+    ask_unanswered: bool = Field(True, description=(
+        "a retrieved goal that passes every check but never answers a state word of the instruction ('fold the "
+        "sheets', and the closest known task folds nothing) ends the goal as needs_clarification with the goal in "
+        "words, and 'yes' resumes it"))
+    redrafts: int = Field(0, ge=0, le=3, description=(
         "goal: llm or hybrid: when the scene verifier refuses the LLM's goal for a reason a new draft can mend, "
         "the model redrafts this many times at most, with the verifier's reasons"))
     judge: str = Field("", description="backend spec of the optional LLM-judge axis of the scene verifier (empty: off)")

@@ -171,7 +171,8 @@ class CameraSceneSource:
         key = KeyFrameSelector(keyframes).extend(frames)
         notify("perceiving", 0, f"{len(key)} key frames of {len(frames)} recent frames")
         config = PerceptionConfig(goal=perception.goal, llm=perception.llm or None, judge=perception.judge or None,
-                                  confirm=perception.confirm, llm_redrafts=perception.redrafts, robot=request.robot or self.robot, keyframes=keyframes)
+                                  confirm=perception.confirm, llm_redrafts=perception.redrafts,
+                                  ask_unanswered=perception.ask_unanswered, robot=request.robot or self.robot, keyframes=keyframes)
         if self.detector is None:  # wait_for_frames reports why first; this keeps the promise explicit
             raise SceneError(f"camera: detector unavailable: {self.feed.detector_error}")
         try:

@@ -182,7 +182,7 @@ WHOLE = ("(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1) (inside 
 
 def test_a_refused_llm_goal_is_redrafted_with_the_verifiers_reasons_and_then_accepted(car_scene) -> None:
     backend = _ScriptedUnderGrammar(PART, WHOLE)
-    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), backend)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=1), backend)
     assert result.accepted, result.reasons
     (first, second) = backend.prompts
     turns = second.messages[len(first.messages):]
@@ -195,7 +195,7 @@ def test_a_refused_llm_goal_is_redrafted_with_the_verifiers_reasons_and_then_acc
 
 def test_without_redrafts_the_first_refused_goal_is_final(car_scene) -> None:
     backend = _ScriptedUnderGrammar(PART, WHOLE)
-    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=0), backend)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), backend)  # the default: 0
     assert not result.accepted and len(backend.prompts) == 1 and "redrafts" not in result.provenance["goal"]
 
 
@@ -209,9 +209,25 @@ def test_redrafts_stop_at_the_limit_and_keep_every_refusal(car_scene) -> None:
 def test_an_instruction_naming_an_object_the_scene_lacks_is_not_redrafted(car_scene) -> None:
     backend = _ScriptedUnderGrammar(WHOLE, WHOLE)
     instruction = INSTRUCTION + " Put the bicycle in too."
-    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), backend, instruction)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=1), backend,
+                       instruction)
     assert not result.accepted and any("'bicycle'" in r and "no such object" in r for r in result.reasons)
     assert len(backend.prompts) == 1  # no goal over this scene can hold a bicycle
+
+
+# -- ask_unanswered: a retrieved goal that never answers a state word is stated back --------------
+
+def test_a_retrieved_goal_that_never_answers_a_state_word_is_asked_back_and_yes_does_it(car_scene) -> None:
+    instruction = INSTRUCTION.replace("and close it", "and turn it on")  # loading_the_car never switches anything on
+    config = PerceptionConfig(benchmarks=("b1k",), ask_unanswered=False)
+    done = _perceive(car_scene, config, instruction=instruction)
+    assert done.accepted and done.provenance["goal"]["activity"] == TASK, done.reasons
+    asked = _perceive(car_scene, config.model_copy(update={"ask_unanswered": True}), instruction=instruction)
+    assert not asked.accepted and asked.clarification is not None and asked.clarification.why == "unasked-state"
+    assert asked.clarification.question.startswith("You said 'turn on', but the closest task I know does not ask")
+    assert asked.choose("yes").bddl == done.bddl
+    answered = _perceive(car_scene, config.model_copy(update={"ask_unanswered": True}))  # "close it" is answered
+    assert answered.accepted and not answered.needs_clarification, answered.reasons
 
 
 # -- confirm="novel": a goal only the LLM vouches for is stated back, not done --------------------
