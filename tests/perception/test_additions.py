@@ -75,6 +75,18 @@ def test_an_llm_goal_may_name_what_the_scene_vouches_for_and_the_draft_declares_
 
 
 @pytest.mark.usefixtures("behavior_dir")
+def test_a_goal_quantifying_over_a_product_declares_every_one_of_that_type() -> None:
+    # Qwen 1.5B quantified over half logs and half peaches it never named: the draft must declare them
+    # (before: "forpairs over type 'half__log.n.01' with no declared instances")
+    goal = ("(:goal (and (forall (?half__hard-boiled_egg.n.01 - half__hard-boiled_egg.n.01) "
+            "(ontop ?half__hard-boiled_egg.n.01 ?plate.n.04_1))))")
+    result = _llm_goal("b1k/halve_an_egg", "Cut the egg in half and put the halves on the plate.", goal)
+    assert sorted(result.provenance["goal"]["additions"]) == ["half__hard-boiled_egg.n.01_1",
+                                                              "half__hard-boiled_egg.n.01_2"]
+    assert not any("no declared instances" in r for r in result.reasons), result.reasons
+
+
+@pytest.mark.usefixtures("behavior_dir")
 def test_a_product_nothing_in_the_scene_makes_stays_refused() -> None:
     stew = _llm_goal("b1k/halve_an_egg", "Make beef stew.", "(:goal (and (real ?beef_stew.n.01_1)))")
     assert not stew.accepted
