@@ -487,25 +487,3 @@ def prompt_hints(instruction: str, domain: str = "omnigibson", action_set: str =
                 add(" ".join(phrase), predicate, True)
                 break
     return [f'"{said}" -> {literal}' for said, literal in hints.items()]
-
-
-def object_hints(instruction: str, objects: dict[str, str]) -> list[str]:
-    """For the LLM drafter: each object the instruction names that the scene has and the goal must
-    mention (not a tool, a source or a modifier: :func:`incidental_objects`), with the scene's
-    instances it means, and ``all N`` for a plural with no count where the scene has several (the
-    verifier's objects checks, said before the draft instead of after it)."""
-    from symplan_core.perception.synsets import grounds_in
-
-    read = read_instruction(instruction)
-    tools = incidental_objects(read)
-    plural = {m.phrase for m in plural_mentions(read)}
-    types = set(objects.values())
-    hints: dict[str, str] = {}
-    for mention in read.mentions:
-        typ = grounds_in(mention.phrase, mention.synset, types)
-        if typ is None or mention.phrase in tools or mention.phrase in hints:
-            continue
-        instances = sorted(i for i, t in objects.items() if t == typ)
-        every = f" (all {len(instances)})" if mention.phrase in plural and len(instances) > 1 else ""
-        hints[mention.phrase] = f'"{mention.phrase}" -> {" ".join("?" + i for i in instances)}{every}'
-    return list(hints.values())

@@ -192,7 +192,7 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
                    domain: str = "omnigibson", extra: Mapping[str, Addition] | None = None) -> PlannerPrompt:
     """The chat prompt of :func:`draft_goal_constrained`."""
     from symplan_core.perception.goal_grammar import EXCLUDED_PREDICATES
-    from symplan_core.perception.language import object_hints, prompt_hints
+    from symplan_core.perception.language import prompt_hints
 
     by_type: dict[str, list[str]] = {}
     for inst, typ in objects.items():
@@ -209,9 +209,6 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
     lines += [f"{' '.join(insts)} - {typ}" for typ, insts in by_type.items()]
     lines += _additions_lines(extra or {})
     lines += ["", f"Request: {instruction}"]
-    named = object_hints(instruction, {**objects, **{i: a.type for i, a in (extra or {}).items()}})
-    if named:  # what the verifier will look for in the goal, said before the draft
-        lines.append(f"Objects the request names (the goal must use each): {'; '.join(named)}")
     hints = prompt_hints(instruction, domain)
     if hints:  # the request's state words and prepositions, with the literal each asks for
         lines.append(f"Words -> goal literals: {'; '.join(hints)}")

@@ -17,7 +17,6 @@ from symplan_core.perception.language import (
     another_kind,
     incidental_objects,
     made_types,
-    object_hints,
     plural_mentions,
     prompt_hints,
     state_conflicts,
@@ -114,18 +113,6 @@ def test_hints_come_from_the_engines_actions(behavior_dir) -> None:
     assert prompt_hints("make a green tea latte in the mug") == []  # "in": no verb that puts something there
     prompt = drafter_prompt({"hot_tub.n.02_1": "hot_tub.n.02"}, "Turn on the hot tub.", [])
     assert prompt.messages[-1].content.endswith('Words -> goal literals: "turn on" -> (toggled_on ?x)')
-
-
-def test_the_drafter_is_told_which_scene_objects_the_request_names_and_not_its_tools(behavior_dir) -> None:
-    scene = {"battery.n.02_1": "battery.n.02", "battery.n.02_2": "battery.n.02", "cabinet.n.01_1": "cabinet.n.01",
-             "rag.n.01_1": "rag.n.01", "shelf.n.01_1": "shelf.n.01"}
-    assert object_hints("put the batteries in the cabinet", scene) == [
-        '"batteries" -> ?battery.n.02_1 ?battery.n.02_2 (all 2)', '"cabinet" -> ?cabinet.n.01_1']
-    assert object_hints("wipe the cabinet with a rag", scene) == ['"cabinet" -> ?cabinet.n.01_1']  # a tool
-    assert object_hints("put one battery in the cabinet", scene)[0] == '"battery" -> ?battery.n.02_1 ?battery.n.02_2'
-    assert object_hints("put the bicycle in the cabinet", scene) == ['"cabinet" -> ?cabinet.n.01_1']  # not here
-    prompt = drafter_prompt(scene, "put the batteries in the cabinet", []).messages[-1].content
-    assert 'Objects the request names (the goal must use each): "batteries" -> ?battery.n.02_1' in prompt
 
 
 def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> None:
