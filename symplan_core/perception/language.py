@@ -294,6 +294,7 @@ def another_kind(phrase: str, synset: str, made: set[str]) -> str | None:
 class StateCheck:
     conflicts: tuple[str, ...]  # reasons: the goal says the opposite of the instruction
     missing: tuple[str, ...]  # the instruction asks for a state the goal never mentions
+    unanswered: tuple[str, ...] = ()  # the words of ``missing``, as the instruction says them
 
 
 def _literal(predicate: str, polarity: bool) -> str:
@@ -311,7 +312,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
         said.setdefault(word.predicate, {}).setdefault(word.polarity, []).append(word.said)
     used = goal_polarities(problem.goal, problem.objects)  # covered: only what goals remove
     anywhere = goal_polarities(problem.goal)  # covered: with anything
-    conflicts, missing = [], []
+    conflicts, missing, unanswered = [], [], []
     for predicate, by_polarity in said.items():
         if len(by_polarity) != 1:
             continue  # both polarities said: nothing to hold the goal to
@@ -329,8 +330,8 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
         if not any(w.polarity in (used if ":" in w.predicate else anywhere).get(w.predicate, ()) for w in rows):
             wanted = " or ".join(_literal(w.predicate, w.polarity) for w in rows)
             missing.append(f"the instruction says '{rows[0].said}', which asks for {wanted}, but the goal has none")
-    missing = list(dict.fromkeys(missing))
-    return StateCheck(tuple(conflicts), tuple(missing))
+            unanswered.append(rows[0].said)
+    return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
 
 @lru_cache(maxsize=4)

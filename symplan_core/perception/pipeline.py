@@ -380,11 +380,8 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         llm_result, hybrid_llm = redrafted(hybrid_llm)
         result, clarification = _hybrid(llm_result, hybrid_llm, retrieved, drafts[0])
         corroborated = retrieved.accepted and _goal_key(hybrid_llm) == _goal_key(drafts[0])
-    elif source == "llm":
-        result, _ = redrafted(drafts[0])
-        clarification = _clarify(result, drafts, verified, config)
     else:
-        result = verified(drafts[0])
+        result = redrafted(drafts[0])[0] if source == "llm" else verified(drafts[0])
         clarification = _clarify(result, drafts, verified, config)
     if (clarification is None and config.confirm == "novel" and result.accepted and not corroborated
             and result.provenance["goal"].get("source") == "llm"):
@@ -466,8 +463,8 @@ def _unanswered(result: PerceptionResult) -> Clarification | None:
     assert result.problem is not None  # accepted
     words = _problem_words(result.problem)
     activity = result.provenance["goal"].get("activity")
-    said = "; ".join(m.split(", which")[0].replace("the instruction says", "you said") for m in missing)
-    return Clarification(f"{said[0].upper()}{said[1:]}, but the closest task I know does not ask for that. "
+    said = " and ".join(f"'{word}'" for word in dict.fromkeys(missing))
+    return Clarification(f"You said {said}, but the closest task I know does not ask for that. "
                          f"Should I make this true: {words}?", "unasked-state",
                          [Candidate(1, activity, result.provenance["goal"].get("score"), words, result)])
 

@@ -59,7 +59,7 @@ class Verdict:
     notes: list[str] = field(default_factory=list)  # recorded, not reasons to reject
     #: What the instruction names that the scene lacks (phrases): no redraft of the goal can mend that.
     lacking: list[str] = field(default_factory=list)
-    #: State words of the instruction that a curated goal never answers (notes, not reasons).
+    #: State words of the instruction ("fold") that a curated goal never answers (notes, not reasons).
     unanswered: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -294,7 +294,7 @@ def verify_draft(problem: Problem | None, facts: DraftFacts, robot: str = "singl
             goal, plan = check_goal(reparsed, robot, budget_s, facts.curated_goal)
             if said and facts.curated_goal:
                 goal.notes += list(said.missing)
-                goal.unanswered = list(said.missing)
+                goal.unanswered = list(said.unanswered)
             verdicts.append(goal)
     if judge is not None:
         ok, reason = judge(write_problem(reparsed))
