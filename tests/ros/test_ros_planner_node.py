@@ -157,6 +157,30 @@ def test_unanswered_subgoal_times_out_and_is_replanned(rig) -> None:
     assert any("timeout" in e for e in result.errors), result.errors
 
 
+def test_no_subgoal_is_published_until_a_skill_controller_is_connected(rig, ros_context, spinner) -> None:
+    from action_msgs.msg import GoalStatus
+    from lifecycle_msgs.msg import Transition
+    from rclpy.parameter import Parameter
+    from symplan_ros.planner_node import PlannerNode
+    from symplan_tools.client import PlannerClient
+
+    # No simulator listens to this planner: its validated subgoal would be lost on the wire, so it
+    # waits for a controller and, when none comes within the skill timeout, says so.
+    alone = spinner.add(PlannerNode(
+        "symplan_planner_alone", backend_factory=_factory, context=ros_context,
+        cli_args=["--ros-args", "--params-file", str(CONFIG)],
+        parameter_overrides=[Parameter("planner.backend", value="test:suffix"),
+                             Parameter("planner.fallback", value="none"),
+                             Parameter("execution.skill_timeout_s", value=1.0),
+                             Parameter("execution.replan_limit", value=0)]))
+    client = PlannerClient(rig["client"].node, "/symplan_planner_alone")
+    assert client.transition(Transition.TRANSITION_CONFIGURE) and client.transition(Transition.TRANSITION_ACTIVATE)
+    result, status = client.run(_goal())
+    assert status == GoalStatus.STATUS_ABORTED
+    assert any("no skill controller connected within 1.0s" in e for e in result.errors), result.errors
+    assert alone._skill_status_sub is not None and alone._skill_status_sub.get_publisher_count() == 0
+
+
 def test_invalid_plans_publish_no_subgoal_and_fail_with_the_engine_errors(rig) -> None:
     from action_msgs.msg import GoalStatus
 

@@ -35,6 +35,7 @@ from rclpy.action.server import ServerGoalHandle
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.lifecycle import LifecycleNode, LifecyclePublisher, LifecycleState, TransitionCallbackReturn
 from rclpy.qos import qos_profile_sensor_data
+from rclpy.subscription import Subscription
 from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from std_msgs.msg import String
 from symplan_interfaces.action import Plan
@@ -94,6 +95,7 @@ class PlannerNode(LifecycleNode):
         self._frame_id = ""  # the camera frame, from the images' headers
         self._entities: list[Callable[[], Any]] = []  # destroyers of what on_configure created
         self._subgoal_pub: LifecyclePublisher[SubgoalMsg] | None = None
+        self._skill_status_sub: Subscription | None = None
         self._bddl_pub: LifecyclePublisher[String] | None = None
         self._status_pub: LifecyclePublisher[PlanStatus] | None = None
         self._active = False
@@ -131,8 +133,9 @@ class PlannerNode(LifecycleNode):
         self._check_pub = self.create_lifecycle_publisher(ExecutionCheck, "~/execution_check", RELIABLE)
         self._markers_pub = self.create_lifecycle_publisher(MarkerArray, "~/scene_markers", LATCHED)
         self._marker_ids, self._view = MarkerIds(), None
-        subs = [self.create_subscription(SkillStatus, "~/skill_status", self._on_skill_status, RELIABLE,
-                                         callback_group=self._cb)]
+        self._skill_status_sub = self.create_subscription(SkillStatus, "~/skill_status", self._on_skill_status,
+                                                          RELIABLE, callback_group=self._cb)
+        subs = [self._skill_status_sub]
         camera = cfg.camera
         for topic, kind, cb in ((camera.rgb_topic, image_type(camera.rgb_topic), self._on_rgb),
                                 (camera.depth_topic, image_type(camera.depth_topic), self._on_depth),
@@ -278,6 +281,17 @@ class PlannerNode(LifecycleNode):
     def _dispatch(self, sub: Subgoal, cancelled: Callable[[], bool]) -> tuple[Outcome, str]:
         """Publish one validated subgoal and wait for its SUCCEEDED/FAILED (or time out)."""
         assert self.config is not None and self._subgoal_pub is not None
+        timeout = self.config.execution.skill_timeout_s
+        deadline = time.monotonic() + timeout
+        # A subgoal published before the controller's subscription is matched is lost (DDS keeps no
+        # history for it), and a status before ours is matched never arrives: wait for both ends.
+        while not self._controller_connected():
+            if cancelled():
+                return Outcome.CANCELED, "canceled"
+            if time.monotonic() >= deadline:
+                return Outcome.TIMEOUT, (f"no skill controller connected within {timeout:.1f}s (~/subgoal has no "
+                                         "subscriber or ~/skill_status no publisher)")
+            time.sleep(_POLL_S)
         with self._status_cv:
             self._awaiting, self._status = (sub.plan_id, sub.index), None
         try:
@@ -286,8 +300,6 @@ class PlannerNode(LifecycleNode):
                 self._publish_markers(self._view.with_active(sub.args))
             self._publish_status(PlanStatus.STATE_EXECUTING, plan_id=sub.plan_id, index=sub.index,
                                  count=sub.count, message=sub.text)
-            timeout = self.config.execution.skill_timeout_s
-            deadline = time.monotonic() + timeout
             with self._status_cv:
                 while True:
                     status = self._status
@@ -305,6 +317,11 @@ class PlannerNode(LifecycleNode):
         finally:
             with self._status_cv:
                 self._awaiting = self._status = None
+
+    def _controller_connected(self) -> bool:
+        """A skill controller listens on ~/subgoal and talks on ~/skill_status (both matched here)."""
+        assert self._subgoal_pub is not None and self._skill_status_sub is not None
+        return self._subgoal_pub.get_subscription_count() > 0 and self._skill_status_sub.get_publisher_count() > 0
 
     def _on_skill_status(self, msg: SkillStatus) -> None:
         with self._status_cv:
