@@ -154,13 +154,16 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
                 fit_rule[place] = f"r{len(fit_rule)}"
                 rules.append(f"{fit_rule[place]} ::= " + " | ".join(literal("?" + x) for x in place))
 
+    # The types of each restricted place's instances: a variable over one of them may stand there.
+    fit_types = {place: {objects[x] for x in (substances if place == SUB else place)}
+                 for place in (*fit_rule, SUB)}
+
     def place_term(fits: str | tuple[str, ...], term: str, bound: tuple[str, ...]) -> str:
         """One argument place in a scope: its instances, or a bound variable over a type among them."""
         if fits == ANY:
             return term
-        pool = substances if fits == SUB else fits
         choices = ["sub" if fits == SUB else fit_rule[fits]]
-        choices += [literal("?" + t) for t in bound if any(objects[x] == t for x in pool)]
+        choices += [literal("?" + t) for t in bound if t in fit_types[fits]]
         return choices[0] if len(choices) == 1 else "(" + " | ".join(choices) + ")"
 
     def atom_rules(scope: str, term: str, bound: tuple[str, ...] = ()) -> None:
