@@ -23,7 +23,7 @@ in the scene says what they are made from, so no plan for them could be checked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from symplan_core.bddl import Atom, Literal
@@ -130,7 +130,9 @@ def scene_additions(objects: Mapping[str, str]) -> dict[str, Addition]:
     return out
 
 
-def named_additions(goal_args: set[str], additions: Mapping[str, Addition]) -> dict[str, Addition]:
-    """The additions a goal names (its atoms' arguments, ``?inst`` read as ``inst``)."""
+def named_additions(goal_args: set[str], additions: Mapping[str, Addition],
+                    quantified: Collection[str] = ()) -> dict[str, Addition]:
+    """The additions a goal names (its atoms' arguments, ``?inst`` read as ``inst``), and every
+    addition of a type it quantifies over (``quantified``: "forall half logs" needs them all)."""
     names = {a.lstrip("?") for a in goal_args}
-    return {i: a for i, a in additions.items() if i in names}
+    return {i: a for i, a in additions.items() if i in names or a.type in quantified}

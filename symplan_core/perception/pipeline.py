@@ -401,7 +401,7 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
 def _redraftable(result: PerceptionResult, draft: Draft) -> bool:
     """A refused LLM goal that a new draft may mend: the model answered (no backend failure), and
     the scene has every object the instruction names."""
-    if result.accepted or draft.goal_info.get("source") != "llm" or not draft.goal_info.get("reply"):
+    if result.accepted or not draft.goal_info.get("reply"):
         return False
     return not any(v.lacking for v in result.verdicts)
 
@@ -443,14 +443,19 @@ def _hybrid(llm: PerceptionResult, llm_draft: Draft, retrieved: PerceptionResult
     return (llm if llm.accepted else retrieved), Clarification(question, why, candidates)
 
 
+def _state_back(result: PerceptionResult, lead: str, why: str, activity: str | None,
+                score: float | None) -> Clarification:
+    """A yes/no question with the accepted draft's goal in words; its one candidate is that draft."""
+    assert result.problem is not None  # accepted
+    words = _problem_words(result.problem)
+    return Clarification(f"{lead} Should I make this true: {words}?", why, [Candidate(1, activity, score, words, result)])
+
+
 def _confirm(result: PerceptionResult) -> Clarification:
     """``confirm='novel'``: a goal only the LLM vouches for is stated back before anything is done
     (``novel-goal``), as the paper's dialogue does ("Should each basket include candle, cookie,
     cheese, bow?" - "Yes."). Its one candidate is the accepted draft itself."""
-    assert result.problem is not None  # accepted
-    words = _problem_words(result.problem)
-    return Clarification(f"This is a task I have no example of. Should I make this true: {words}?", "novel-goal",
-                         [Candidate(1, "llm", None, words, result)])
+    return _state_back(result, "This is a task I have no example of.", "novel-goal", "llm", None)
 
 
 def _unanswered(result: PerceptionResult) -> Clarification | None:
@@ -460,13 +465,10 @@ def _unanswered(result: PerceptionResult) -> Clarification | None:
     missing = [m for v in result.verdicts for m in v.unanswered]
     if not missing:
         return None
-    assert result.problem is not None  # accepted
-    words = _problem_words(result.problem)
-    activity = result.provenance["goal"].get("activity")
     said = " and ".join(f"'{word}'" for word in dict.fromkeys(missing))
-    return Clarification(f"You said {said}, but the closest task I know does not ask for that. "
-                         f"Should I make this true: {words}?", "unasked-state",
-                         [Candidate(1, activity, result.provenance["goal"].get("score"), words, result)])
+    goal = result.provenance["goal"]
+    return _state_back(result, f"You said {said}, but the closest task I know does not ask for that.",
+                       "unasked-state", goal.get("activity"), goal.get("score"))
 
 
 def _close(draft: Draft, first: Draft, margin: float) -> bool:
@@ -620,10 +622,8 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
                                          extra, rejections, init)
-        # What the goal names, and every addition of a type it quantifies over ("forall half logs").
-        quantified = {p.type for q in iter_quantifiers(llm.goal) for p in q.params} if llm.goal else set()
-        used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra) if llm.goal else {}
-        used |= {i: a for i, a in extra.items() if a.type in quantified}
+        used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra,
+                               {p.type for q in iter_quantifiers(llm.goal) for p in q.params}) if llm.goal else {}
         added = [lit for a in used.values() for lit in a.facts]
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
