@@ -127,7 +127,15 @@ def _cycle(rig: Rig, *names: str) -> list[bool]:
 
     ids = {"deactivate": Transition.TRANSITION_DEACTIVATE, "cleanup": Transition.TRANSITION_CLEANUP,
            "configure": Transition.TRANSITION_CONFIGURE, "activate": Transition.TRANSITION_ACTIVATE}
-    return [rig.client.transition(ids[name], timeout=120) for name in names]
+    done = []
+    for name in names:
+        try:
+            done.append(rig.client.transition(ids[name], timeout=120))
+        except TimeoutError as e:  # a node that stops answering: say whether it lives and what it logged
+            planner = rig.children["planner"]
+            raise TimeoutError(f"{e} ({name}; planner process alive: {planner.alive()}); its log ends:\n"
+                               + planner.log_tail(6000)) from e
+    return done
 
 
 def lifecycle_cycles(rig: Rig, goal: dict[str, Any], cycles: int, stage: str = "executing",

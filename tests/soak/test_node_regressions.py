@@ -195,3 +195,48 @@ def test_a_sigint_between_two_wait_sets_ends_spinning_cleanly(monkeypatch: pytes
     rclpy.init(domain_id=domain_id_for("sigint_race"))
     plumbing.spin_until_shutdown(rclpy.create_node("sigint_race"))  # before: the RCLError escaped
     assert not rclpy.ok()
+
+
+def test_a_failing_callback_is_logged_and_the_node_keeps_spinning(ros_context, capfd) -> None:
+    """rclpy's MultiThreadedExecutor re-raises a finished callback's exception out of spin(): the
+    executor stopped and every service of the node went unanswered while the process lived on."""
+    import rclpy
+    from symplan_ros.plumbing import BackgroundExecutor
+
+    calls = []
+
+    def fails_once() -> None:
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            raise ValueError("a callback's own fault")
+
+    spinner = BackgroundExecutor(ros_context, num_threads=2)
+    node = spinner.add(rclpy.create_node("failing_callback", context=ros_context))
+    try:
+        node.create_timer(0.05, fails_once)
+        wait_until(lambda: len(calls) >= 5, timeout=10)  # it runs on after its failure
+        assert spinner.thread.is_alive()
+    finally:
+        spinner.close()
+    assert "ValueError: a callback's own fault" in capfd.readouterr().err
+
+
+def test_a_callback_failing_at_once_every_time_ends_spinning(ros_context) -> None:
+    """The bound: an error that repeats faster than MAX_ERRORS_PER_SECOND is raised, not logged forever."""
+    import rclpy
+    from rclpy.executors import MultiThreadedExecutor
+    from symplan_ros.plumbing import spin_logging_errors
+
+    def always_fails() -> None:
+        raise ValueError("every time")
+
+    executor = MultiThreadedExecutor(num_threads=2, context=ros_context)
+    node = rclpy.create_node("always_failing_callback", context=ros_context)
+    node.create_timer(0.001, always_fails)
+    executor.add_node(node)
+    try:
+        with pytest.raises(ValueError, match="every time"):
+            spin_logging_errors(executor, node.get_logger())
+    finally:
+        executor.shutdown()
+        node.destroy_node()

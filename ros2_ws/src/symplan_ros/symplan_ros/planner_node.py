@@ -172,11 +172,17 @@ class PlannerNode(LifecycleNode):
         deadline = time.monotonic() + _DEACTIVATE_WAIT_S
         while self._busy and time.monotonic() < deadline:
             time.sleep(_POLL_S)
+        if self._busy:
+            self.get_logger().warning(f"deactivated with a goal still running after {_DEACTIVATE_WAIT_S:.0f}s "
+                                      "(it is aborted at its next stage)")
+        else:
+            self.get_logger().info("deactivated")
         return super().on_deactivate(state)
 
     def on_cleanup(self, _state: LifecycleState) -> TransitionCallbackReturn:
         self._destroy_entities()
         self._lifecycle = "unconfigured"
+        self.get_logger().info("cleaned up")
         return TransitionCallbackReturn.SUCCESS
 
     def on_shutdown(self, _state: LifecycleState) -> TransitionCallbackReturn:
@@ -190,6 +196,7 @@ class PlannerNode(LifecycleNode):
             destroy()
         self._entities = []
         self._subgoal_pub = self._bddl_pub = self._status_pub = None
+        self._skill_status_sub = None
         self._check_pub = self._markers_pub = None
         # Backends own threads and connections (the OpenAI client: an event-loop thread and its
         # sockets); the next configure builds new ones, so these are released now.

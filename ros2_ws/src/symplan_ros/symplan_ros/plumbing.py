@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import os
 import threading
+import time
+import traceback
+from collections import deque
 from typing import TypeVar
 
 import rclpy
+import rclpy.logging
 from rclpy.context import Context
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
+from rclpy.impl.rcutils_logger import RcutilsLogger
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
@@ -32,6 +37,36 @@ def executor_threads() -> int:
     return max(MIN_EXECUTOR_THREADS, cpus)
 
 
+#: More callback errors than this within one second end spinning (a fault that repeats at once
+#: is not one bad callback, and a log flooded forever would hide it).
+MAX_ERRORS_PER_SECOND = 20
+
+
+def spin_logging_errors(executor: MultiThreadedExecutor, logger: RcutilsLogger) -> None:
+    """``executor.spin()``, except that an exception a callback raised is logged with its traceback
+    and spinning goes on.
+
+    rclpy's MultiThreadedExecutor re-raises a finished callback's exception out of ``spin()``: one
+    failed callback (a timer racing a lifecycle cleanup, a subscription destroyed between wait and
+    take) would end the executor, and with it every service of the node, which then goes unanswered
+    while the process lives on. Errors while the context shuts down, and errors that repeat faster
+    than ``MAX_ERRORS_PER_SECOND``, are raised.
+    """
+    recent: deque[float] = deque(maxlen=MAX_ERRORS_PER_SECOND)
+    while True:
+        try:
+            executor.spin()
+            return
+        except (KeyboardInterrupt, ExternalShutdownException):
+            raise
+        except Exception:
+            now = time.monotonic()
+            recent.append(now)
+            if not executor.context.ok() or (len(recent) == recent.maxlen and now - recent[0] < 1.0):
+                raise
+            logger.error("a callback failed; the node keeps spinning:\n" + traceback.format_exc())
+
+
 def spin_until_shutdown(node: Node) -> None:
     """Spin ``node`` in a MultiThreadedExecutor until Ctrl-C / context shutdown, then clean up.
 
@@ -40,7 +75,7 @@ def spin_until_shutdown(node: Node) -> None:
     executor = MultiThreadedExecutor(num_threads=executor_threads())
     executor.add_node(node)
     try:
-        executor.spin()
+        spin_logging_errors(executor, node.get_logger())
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except RCLError:
@@ -62,7 +97,8 @@ class BackgroundExecutor:
     def __init__(self, context: Context | None = None, num_threads: int = 6) -> None:
         self.executor = MultiThreadedExecutor(num_threads=num_threads, context=context)
         self.nodes: list[Node] = []
-        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
+        logger = rclpy.logging.get_logger("symplan_background_executor")
+        self.thread = threading.Thread(target=spin_logging_errors, args=(self.executor, logger), daemon=True)
         self.thread.start()
 
     def add(self, node: NodeT) -> NodeT:
