@@ -98,13 +98,24 @@ def words_of(text: str) -> list[str]:
     return _WORD.findall(text.lower().replace("_", " "))
 
 
-def _lookup(words: list[str]) -> str | None:
-    """The synset a phrase names; a plural last word is tried in its singular forms."""
+def phrase_keys(words: list[str] | tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The index keys a phrase may be found under, in order: its words with the last one in its
+    singular forms, then (two words or more) the same written as one word, since people write
+    compounds open that names write closed ("shower head": showerhead, "wine glasses": wineglass,
+    "counter top": countertop)."""
     if not words:
-        return None
+        return []
+    keys = [(*words[:-1], last) for last in singulars(words[-1])]
+    if len(words) > 1:
+        keys += [("".join(key),) for key in keys]
+    return keys
+
+
+def _lookup(words: list[str]) -> str | None:
+    """The synset a phrase names (see :func:`phrase_keys`)."""
     index = lemma_index()
-    for last in singulars(words[-1]):
-        hit = index.get((*words[:-1], last))
+    for key in phrase_keys(words):
+        hit = index.get(key)
         if hit:
             return hit
     return None
@@ -277,12 +288,13 @@ def sense_index() -> dict[tuple[str, ...], frozenset[str]]:
 
 def senses(phrase: str) -> frozenset[str]:
     """Every BEHAVIOR synset a phrase may name (a plural last word in its singular forms too)."""
-    words = words_of(phrase)
     index = sense_index()
-    out: set[str] = set()
-    for last in singulars(words[-1]) if words else ():
-        out |= index.get((*words[:-1], last), frozenset())
-    return frozenset(out)
+    words = words_of(phrase)
+    keys = phrase_keys(words)
+    as_written = [index[key] for key in keys if len(key) == len(words) and key in index]
+    # the closed form only where the phrase as written names nothing
+    found = as_written or [index[key] for key in keys if key in index]
+    return frozenset().union(*found)
 
 
 @lru_cache(maxsize=8192)

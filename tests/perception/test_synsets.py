@@ -44,3 +44,14 @@ def test_halves_and_other_ves_plurals_name_their_things() -> None:
     assert ("lemon half", "half__lemon.n.01") in said("squeeze the lemon half")
     assert ("knives", "knife.n.01") in said("sharpen the knives")
     assert ("shelves", "shelf.n.01") in said("dust the shelves")
+
+
+def test_compounds_written_open_name_the_things_their_closed_names_name(behavior_dir) -> None:
+    from symplan_core.perception.synsets import senses
+
+    found = dict(mentioned_synsets("wipe the shower head and the counter top, then wash the wine glasses"))
+    # before: "shower" alone (shower.n.01), nothing for "counter top", and "glasses" as spectacles
+    assert found == {"shower head": "showerhead.n.01", "counter top": "countertop.n.01",
+                     "wine glasses": "wineglass.n.01"}
+    assert senses("wine glasses") == {"wineglass.n.01"}
+    assert dict(mentioned_synsets("empty the trash can")) == {"trash can": "ashcan.n.01"}  # as written first
