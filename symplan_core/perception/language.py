@@ -80,6 +80,19 @@ _NOT_BEFORE_VERB = frozenset("the a an this that these those my your our their h
 _NEGATIONS = frozenset("not never don't dont doesn't isn't aren't won't shouldn't mustn't".split())
 #: Words after which a word is the verb of an imperative (or "" : the clause's first word).
 _VERB_STARTS = frozenset(["", *"please you to then just also can could will would should must".split()])
+#: Words that open a clause saying when or why rather than what to do ("before we light the fire",
+#: "so they don't get lost"): a state verb after one of these and a subject is not asked for.
+#: Not "if": "if you could wash the dishes" is a request.
+_SUBORDINATORS = frozenset("before after when whenever while until till once since because so although though "
+                           "unless".split())
+_SUBJECTS = frozenset("i we you they he she it somebody someone everyone everybody we're you're they're it's "
+                      "he's she's i'm".split())
+#: Words between a subject and its verb ("so it doesn't freeze", "it's going to freeze").
+_AUXILIARIES = frozenset("do does did don't doesn't didn't will won't would can can't could might may shall "
+                         "should is are am was were going gonna to get gets".split())
+#: Of those, the ones that make a third person's verb a forecast, not a request ("it's going to freeze").
+_FORECASTS = frozenset("going gonna will won't might may".split())
+_THIRD_PERSONS = frozenset("it they he she it's they're he's she's".split())
 _DETERMINERS = frozenset("the a an this that these those my your our their his her its some any all".split())
 #: Verbs that move things somewhere: a preposition after one in its clause says where ("put the
 #: cup in the sink"); elsewhere it may not ("make a latte in the mug", "the dust on the shelf").
@@ -169,6 +182,8 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
         # names an object; elsewhere a word read as an object's name is one ("wipe the dust off").
         if before not in _VERB_STARTS and (read.object_at(i) is not None or before in _NOT_BEFORE_VERB):
             continue
+        if _described(words, clause, i):
+            continue
         after = words[i + 1] if i + 1 < n and clause[i + 1] == clause[i] else ""
         if verb in ("close", "cool") and after in ("to", "by"):
             continue  # "close to the sink": near, not shut
@@ -179,6 +194,21 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
             if predicate.partition(":")[0] in predicates:
                 out.append(StateWord(w, predicate, polarity != flip, i))
     return sorted(out, key=lambda s: s.position)
+
+
+def _described(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
+    """The verb at ``i`` has a subject of its own in a clause of time or reason ("before we light
+    the fireplace"), or opens a forecast about a third person ("it's going to freeze tonight"):
+    said about the world, not asked of the robot."""
+    j, passed = i - 1, set()
+    while j >= 0 and clause[j] == clause[i] and words[j] in _AUXILIARIES | _NEGATIONS:
+        passed.add(words[j])
+        j -= 1
+    if j < 0 or clause[j] != clause[i] or words[j] not in _SUBJECTS:
+        return False
+    opener = words[j - 1] if j and clause[j - 1] == clause[j] else ""
+    # A forecast opens its clause: "make sure they will not break" still asks for something.
+    return opener in _SUBORDINATORS or (not opener and words[j] in _THIRD_PERSONS and bool(passed & _FORECASTS))
 
 
 def _negated(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:

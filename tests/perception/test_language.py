@@ -47,6 +47,9 @@ def _said(text: str) -> list[tuple[str, str, bool]]:
     ("don't open the fridge", [("open", "open", False)]),
     ("never turn off the lamp", [("turn off", "toggled_on", True)]),
     ("don't forget to close the door", [("close", "open", False)]),  # the negation is not the state word's
+    ("before we light the fire, dust the logs", [("dust", "covered", False)]),  # a clause of time
+    ("make sure they will not break", [("break", "broken", False)]),  # asked for, though "they will"
+    ("if you could wash the dishes", [("wash", "covered", False)]),  # "if": a polite request
 ])
 def test_state_words_are_verbs_with_a_polarity(behavior_dir, text, expected) -> None:
     assert _said(text) == expected
@@ -59,6 +62,8 @@ def test_state_words_are_verbs_with_a_polarity(behavior_dir, text, expected) -> 
     "put the cup close to the sink",  # near, not shut
     "put the clothes in the washing machine",  # part of an object's name
     "clean up the living room",  # tidying
+    "stick them in the cabinet so they don't break",  # a clause of reason, with its own subject
+    "it's going to freeze tonight",  # a forecast
 ])
 def test_words_that_are_not_state_verbs_here_say_nothing(behavior_dir, text) -> None:
     assert _said(text) == []
