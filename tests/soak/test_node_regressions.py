@@ -221,6 +221,35 @@ def test_a_failing_callback_is_logged_and_the_node_keeps_spinning(ros_context, c
     assert "ValueError: a callback's own fault" in capfd.readouterr().err
 
 
+def test_work_for_an_entity_destroyed_under_it_is_a_warning_not_a_fault(ros_context, capfd) -> None:
+    """A lifecycle cleanup destroys the action server while rclpy's goal task may still send its last
+    status: the InvalidHandle that raises is skipped with a warning (no traceback, which the soak
+    counts as a fault), and the node spins on."""
+    import rclpy
+    from std_msgs.msg import String
+    from symplan_ros.plumbing import BackgroundExecutor
+
+    spinner = BackgroundExecutor(ros_context, num_threads=2)
+    node = spinner.add(rclpy.create_node("destroyed_under_it", context=ros_context))
+    publisher = node.create_publisher(String, "destroyed_under_it", 1)
+    calls = []
+
+    def publish_on_a_destroyed_publisher() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            node.destroy_publisher(publisher)
+            publisher.publish(String(data="late"))  # raises InvalidHandle
+
+    try:
+        node.create_timer(0.05, publish_on_a_destroyed_publisher)
+        wait_until(lambda: len(calls) >= 5, timeout=10)
+        assert spinner.thread.is_alive()
+    finally:
+        spinner.close()
+    err = capfd.readouterr().err
+    assert "skipped work for an entity destroyed under it" in err and "Traceback" not in err
+
+
 def test_a_callback_failing_at_once_every_time_ends_spinning(ros_context) -> None:
     """The bound: an error that repeats faster than MAX_ERRORS_PER_SECOND is raised, not logged forever."""
     import rclpy

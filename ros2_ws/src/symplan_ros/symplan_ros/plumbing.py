@@ -19,6 +19,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 RCLError = _rclpy.RCLError
+InvalidHandle = _rclpy.InvalidHandle
 NodeT = TypeVar("NodeT", bound=Node)
 
 # Late joiners (a simulator started after the goal) still get the current problem/status.
@@ -48,9 +49,10 @@ def spin_logging_errors(executor: MultiThreadedExecutor, logger: RcutilsLogger) 
 
     rclpy's MultiThreadedExecutor re-raises a finished callback's exception out of ``spin()``: one
     failed callback (a timer racing a lifecycle cleanup, a subscription destroyed between wait and
-    take) would end the executor, and with it every service of the node, which then goes unanswered
-    while the process lives on. Errors while the context shuts down, and errors that repeat faster
-    than ``MAX_ERRORS_PER_SECOND``, are raised.
+    take) would end the executor, and with it every service of the node: a node process exits, and
+    a ``BackgroundExecutor``'s nodes go unanswered while their process lives on. Work for an entity destroyed under it (``InvalidHandle``) is a
+    warning, not a fault. Errors while the context shuts down, and errors that repeat faster than
+    ``MAX_ERRORS_PER_SECOND``, are raised.
     """
     recent: deque[float] = deque(maxlen=MAX_ERRORS_PER_SECOND)
     while True:
@@ -59,12 +61,18 @@ def spin_logging_errors(executor: MultiThreadedExecutor, logger: RcutilsLogger) 
             return
         except (KeyboardInterrupt, ExternalShutdownException):
             raise
-        except Exception:
+        except Exception as exc:
             now = time.monotonic()
             recent.append(now)
             if not executor.context.ok() or (len(recent) == recent.maxlen and now - recent[0] < 1.0):
                 raise
-            logger.error("a callback failed; the node keeps spinning:\n" + traceback.format_exc())
+            if isinstance(exc, InvalidHandle):
+                # Work still in flight for an entity the node destroyed on purpose (a lifecycle
+                # cleanup destroying the action server while rclpy's goal task sends its last
+                # status): nothing is left to do for it. rclpy skips such takes the same way.
+                logger.warning(f"skipped work for an entity destroyed under it: {exc}")
+            else:
+                logger.error("a callback failed; the node keeps spinning:\n" + traceback.format_exc())
 
 
 def spin_until_shutdown(node: Node) -> None:
