@@ -2,7 +2,8 @@
 
 The planner is started with `--ros-args --params-file config/planner.yaml`, auto-configures and
 activates, takes its scene from a parameter, and serves a Plan goal with the reference
-backend while the simulator injects one failure; both exit cleanly on SIGINT.
+backend while the simulator injects one failure; both exit cleanly on SIGINT. SIGUSR1 makes a
+node print its threads' stacks and run on (asked of a node that does not stop).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -62,7 +64,18 @@ def test_planner_process_serves_a_goal_with_a_replan_and_exits_cleanly_on_sigint
     # answers get_state only once spinning, which starts after any autostart transition.
     assert PlannerClient(client.node, "/manual").state() == "unconfigured"
     for name, proc in processes.items():
+        if name == "manual":  # SIGUSR1 prints every thread's stack and the node runs on
+            proc.send_signal(signal.SIGUSR1)
         proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=60)
+        try:
+            out, _ = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGUSR1)
+            time.sleep(2)
+            proc.kill()
+            out, _ = proc.communicate()
+            pytest.fail(f"{name} did not exit within 60 s of SIGINT; its output and threads' stacks:\n{out[-12000:]}")
         assert proc.returncode == 0, f"{name} exited {proc.returncode}:\n{out}"
         assert "Traceback" not in out, out
+        if name == "manual":
+            assert "Current thread" in out or "Thread 0x" in out, out  # faulthandler's dump

@@ -269,3 +269,25 @@ def test_a_callback_failing_at_once_every_time_ends_spinning(ros_context) -> Non
     finally:
         executor.shutdown()
         node.destroy_node()
+
+
+def test_a_node_that_ignores_sigint_leaves_its_stacks_in_its_log_before_the_kill(tmp_path: Path) -> None:
+    """A hang at shutdown was once seen and never explained: the supervisor now asks for stacks first."""
+    import signal
+    import sys
+
+    from symplan_ros_testkit import domain_id_for
+    from symplan_tools.supervise import Child, ros_child_env
+
+    stuck = ("import signal, time\n"
+             "from symplan_ros.plumbing import enable_stack_dumps\n"
+             "enable_stack_dumps()\n"
+             "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+             "print('UP'.lower(), flush=True)\n"
+             "time.sleep(120)\n")
+    child = Child("stuck", [sys.executable, "-c", stuck], ros_child_env(domain_id_for("stuck"), None), tmp_path)
+    child.start()
+    wait_until(lambda: "\nup\n" in child.log_tail(), timeout=60)  # the command line in the log says "UP"
+    assert child.stop(timeout=1.0) == -signal.SIGKILL
+    log = child.log_tail()
+    assert "Current thread" in log and 'File "<string>", line 6' in log  # where it hung: the sleep

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
+import signal
 import threading
 import time
 import traceback
@@ -75,11 +77,21 @@ def spin_logging_errors(executor: MultiThreadedExecutor, logger: RcutilsLogger) 
                 logger.error("a callback failed; the node keeps spinning:\n" + traceback.format_exc())
 
 
+def enable_stack_dumps() -> None:
+    """SIGUSR1 makes the process print every thread's stack to stderr: what a supervisor asks of a
+    node that does not stop on SIGINT, before it kills it (faulthandler writes from the signal
+    handler itself, so it works while every Python thread is stuck)."""
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
+
+
 def spin_until_shutdown(node: Node) -> None:
     """Spin ``node`` in a MultiThreadedExecutor until Ctrl-C / context shutdown, then clean up.
 
     Multi-threaded because the planner's action callback blocks while waiting for skill status.
+    SIGUSR1 dumps the threads' stacks (:func:`enable_stack_dumps`).
     """
+    enable_stack_dumps()
     executor = MultiThreadedExecutor(num_threads=executor_threads())
     executor.add_node(node)
     try:

@@ -22,6 +22,8 @@ from symplan_ros.workspace import install_dir
 
 PACKAGE_SRC = Path(__file__).resolve().parents[1]  # the directory holding this symplan_tools package
 #: The Python packages of the ROS workspace (each in ros2_ws/src/<name>/<name> in the source tree).
+#: How long a node gets to print its stacks (SIGUSR1) before it is killed.
+STACK_DUMP_WAIT_S = 1.0
 WORKSPACE_PACKAGES = ("symplan_ros", "symplan_sim", "symplan_tools")
 
 
@@ -111,7 +113,8 @@ class Child:
             self.process.wait(timeout=30)
 
     def stop(self, timeout: float = 30.0) -> int | None:
-        """SIGINT (a clean ROS shutdown), then SIGKILL after ``timeout``; the exit code."""
+        """SIGINT (a clean ROS shutdown), then SIGKILL after ``timeout``; the exit code. Before the
+        kill, SIGUSR1 asks a SymPlan node for its threads' stacks, which land in its log."""
         if self.process is None:
             return None
         if self.alive():
@@ -119,6 +122,8 @@ class Child:
             try:
                 self.process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
+                self.process.send_signal(signal.SIGUSR1)
+                time.sleep(STACK_DUMP_WAIT_S)
                 self.process.kill()
                 self.process.wait(timeout=30)
         return self.process.returncode
