@@ -52,9 +52,9 @@ def spin_logging_errors(executor: MultiThreadedExecutor, logger: RcutilsLogger) 
     rclpy's MultiThreadedExecutor re-raises a finished callback's exception out of ``spin()``: one
     failed callback (a timer racing a lifecycle cleanup, a subscription destroyed between wait and
     take) would end the executor, and with it every service of the node: a node process exits, and
-    a ``BackgroundExecutor``'s nodes go unanswered while their process lives on. Work for an entity destroyed under it (``InvalidHandle``) is a
-    warning, not a fault. Errors while the context shuts down, and errors that repeat faster than
-    ``MAX_ERRORS_PER_SECOND``, are raised.
+    a ``BackgroundExecutor``'s nodes go unanswered while their process lives on. Work for an entity
+    destroyed under it (``InvalidHandle``) is a warning, not a fault. Errors while the context
+    shuts down, and errors that repeat faster than ``MAX_ERRORS_PER_SECOND``, are raised.
     """
     recent: deque[float] = deque(maxlen=MAX_ERRORS_PER_SECOND)
     while True:
