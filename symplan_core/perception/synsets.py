@@ -287,7 +287,8 @@ def sense_index() -> dict[tuple[str, ...], frozenset[str]]:
 
 
 def senses(phrase: str) -> frozenset[str]:
-    """Every BEHAVIOR synset a phrase may name (a plural last word in its singular forms too)."""
+    """Every BEHAVIOR synset a phrase may name (a plural last word in its singular forms too; an
+    open compound as one word where as written it names nothing: :func:`phrase_keys`)."""
     index = sense_index()
     words = words_of(phrase)
     keys = phrase_keys(words)
