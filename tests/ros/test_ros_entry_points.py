@@ -66,6 +66,7 @@ def test_planner_process_serves_a_goal_with_a_replan_and_exits_cleanly_on_sigint
     for name, proc in processes.items():
         if name == "manual":  # SIGUSR1 prints every thread's stack and the node runs on
             proc.send_signal(signal.SIGUSR1)
+            time.sleep(0.5)
         proc.send_signal(signal.SIGINT)
         try:
             out, _ = proc.communicate(timeout=60)

@@ -187,11 +187,11 @@ def test_a_sigint_between_two_wait_sets_ends_spinning_cleanly(monkeypatch: pytes
     from symplan_ros import plumbing
     from symplan_ros_testkit import domain_id_for
 
-    def spin_racing_sigint(self: MultiThreadedExecutor) -> None:
+    def spin_racing_sigint(self: MultiThreadedExecutor, timeout_sec: float | None = None) -> None:
         rclpy.shutdown(context=self.context)  # what rclpy's SIGINT handler does, here mid-spin
         _rclpy.WaitSet(0, 0, 0, 0, 0, 0, self.context.handle)  # the executor's next wait set
 
-    monkeypatch.setattr(MultiThreadedExecutor, "spin", spin_racing_sigint)
+    monkeypatch.setattr(MultiThreadedExecutor, "spin_once", spin_racing_sigint)
     rclpy.init(domain_id=domain_id_for("sigint_race"))
     plumbing.spin_until_shutdown(rclpy.create_node("sigint_race"))  # before: the RCLError escaped
     assert not rclpy.ok()
@@ -291,3 +291,29 @@ def test_a_node_that_ignores_sigint_leaves_its_stacks_in_its_log_before_the_kill
     assert child.stop(timeout=1.0) == -signal.SIGKILL
     log = child.log_tail()
     assert "Current thread" in log and 'File "<string>", line 6' in log  # where it hung: the sleep
+
+
+def test_a_sigint_that_wakes_no_wait_still_ends_an_idle_node(tmp_path: Path) -> None:
+    """Twice in a full `make test` an unconfigured planner (no timer) did not exit on SIGINT: its
+    stacks showed the main thread in the executor's wait, which rclpy ends on SIGINT by a guard
+    condition. Here nothing wakes the wait at all (rclpy's signal handlers are off; only Python's
+    KeyboardInterrupt is pending): the node's bounded waits still return to Python and it exits."""
+    import signal
+    import sys
+
+    from symplan_ros_testkit import domain_id_for
+    from symplan_tools.supervise import Child, ros_child_env
+
+    idle = ("import rclpy\n"
+            "from rclpy.signals import SignalHandlerOptions\n"
+            "from symplan_ros.plumbing import spin_until_shutdown\n"
+            "rclpy.init(signal_handler_options=SignalHandlerOptions.NO)\n"
+            "print('UP'.lower(), flush=True)\n"
+            "spin_until_shutdown(rclpy.create_node('no_wake'))\n")
+    child = Child("idle", [sys.executable, "-c", idle], ros_child_env(domain_id_for("no_wake"), None), tmp_path)
+    child.start()
+    wait_until(lambda: "\nup\n" in child.log_tail(), timeout=60)
+    time.sleep(0.5)  # in the wait
+    assert child.process is not None
+    child.process.send_signal(signal.SIGINT)
+    assert child.process.wait(timeout=20) == 0, child.log_tail()

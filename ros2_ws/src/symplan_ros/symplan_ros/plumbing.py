@@ -43,11 +43,19 @@ def executor_threads() -> int:
 #: More callback errors than this within one second end spinning (a fault that repeats at once
 #: is not one bad callback, and a log flooded forever would hide it).
 MAX_ERRORS_PER_SECOND = 20
+#: A node process's main thread leaves the executor's wait at least this often (seconds).
+#: rclpy ends a wait on SIGINT by triggering a guard condition; twice in a full `make test` that
+#: wake was lost, and an unconfigured node (no timer to wake it) never returned to Python to
+#: raise its pending KeyboardInterrupt: its stacks showed the main thread in the wait.
+SIGNAL_WAKE_S = 0.5
 
 
-def spin_logging_errors(executor: MultiThreadedExecutor, logger: RcutilsLogger) -> None:
+def spin_logging_errors(executor: MultiThreadedExecutor, logger: RcutilsLogger,
+                        wake_s: float | None = None) -> None:
     """``executor.spin()``, except that an exception a callback raised is logged with its traceback
-    and spinning goes on.
+    and spinning goes on. With ``wake_s``, each wait ends after that many seconds at the latest, so
+    a pending signal is raised and a context shut down elsewhere is seen (for the main thread;
+    ``executor.shutdown()`` from another thread ends only the plain ``spin()``).
 
     rclpy's MultiThreadedExecutor re-raises a finished callback's exception out of ``spin()``: one
     failed callback (a timer racing a lifecycle cleanup, a subscription destroyed between wait and
@@ -59,7 +67,11 @@ def spin_logging_errors(executor: MultiThreadedExecutor, logger: RcutilsLogger) 
     recent: deque[float] = deque(maxlen=MAX_ERRORS_PER_SECOND)
     while True:
         try:
-            executor.spin()
+            if wake_s is None:
+                executor.spin()
+                return
+            while executor.context.ok():
+                executor.spin_once(timeout_sec=wake_s)
             return
         except (KeyboardInterrupt, ExternalShutdownException):
             raise
@@ -95,7 +107,7 @@ def spin_until_shutdown(node: Node) -> None:
     executor = MultiThreadedExecutor(num_threads=executor_threads())
     executor.add_node(node)
     try:
-        spin_logging_errors(executor, node.get_logger())
+        spin_logging_errors(executor, node.get_logger(), wake_s=SIGNAL_WAKE_S)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except RCLError:
