@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -187,11 +188,13 @@ def test_a_sigint_between_two_wait_sets_ends_spinning_cleanly(monkeypatch: pytes
     from symplan_ros import plumbing
     from symplan_ros_testkit import domain_id_for
 
-    def spin_racing_sigint(self: MultiThreadedExecutor, timeout_sec: float | None = None) -> None:
-        rclpy.shutdown(context=self.context)  # what rclpy's SIGINT handler does, here mid-spin
-        _rclpy.WaitSet(0, 0, 0, 0, 0, 0, self.context.handle)  # the executor's next wait set
+    class RacingSigint(MultiThreadedExecutor):
+        def spin_once(self, timeout_sec: float | None = None) -> None:  # noqa: ARG002 - the overridden signature
+            rclpy.shutdown(context=self.context)  # what rclpy's SIGINT handler does, here mid-spin
+            _rclpy.WaitSet(0, 0, 0, 0, 0, 0, self.context.handle)  # the executor's next wait set
 
-    monkeypatch.setattr(MultiThreadedExecutor, "spin_once", spin_racing_sigint)
+    # Only the executor spin_until_shutdown makes: the module's background executors spin on.
+    monkeypatch.setattr(plumbing, "MultiThreadedExecutor", RacingSigint)
     rclpy.init(domain_id=domain_id_for("sigint_race"))
     plumbing.spin_until_shutdown(rclpy.create_node("sigint_race"))  # before: the RCLError escaped
     assert not rclpy.ok()
@@ -304,7 +307,10 @@ def test_a_sigint_that_wakes_no_wait_still_ends_an_idle_node(tmp_path: Path) -> 
     from symplan_ros_testkit import domain_id_for
     from symplan_tools.supervise import Child, ros_child_env
 
-    idle = ("import rclpy\n"
+    idle = ("import signal\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)  # whatever the parent left\n"
+            "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
+            "import rclpy\n"
             "from rclpy.signals import SignalHandlerOptions\n"
             "from symplan_ros.plumbing import spin_until_shutdown\n"
             "rclpy.init(signal_handler_options=SignalHandlerOptions.NO)\n"
@@ -316,4 +322,9 @@ def test_a_sigint_that_wakes_no_wait_still_ends_an_idle_node(tmp_path: Path) -> 
     time.sleep(0.5)  # in the wait
     assert child.process is not None
     child.process.send_signal(signal.SIGINT)
-    assert child.process.wait(timeout=20) == 0, child.log_tail()
+    try:
+        code = child.process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        child.stop(timeout=0.1)  # SIGUSR1 first: its stacks go to its log
+        pytest.fail("no exit within 20 s of SIGINT:\n" + child.log_tail(12000))
+    assert code == 0, child.log_tail()
