@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -274,23 +276,27 @@ def test_a_callback_failing_at_once_every_time_ends_spinning(ros_context) -> Non
         node.destroy_node()
 
 
-def test_a_node_that_ignores_sigint_leaves_its_stacks_in_its_log_before_the_kill(tmp_path: Path) -> None:
-    """A hang at shutdown was once seen and never explained: the supervisor now asks for stacks first."""
-    import signal
-    import sys
-
+def _python_child(tmp_path: Path, name: str, script: str):
+    """``python -c SCRIPT`` as a supervised ROS child, returned once the script has printed "up"
+    (its command line, at the top of its log, says "UP")."""
     from symplan_ros_testkit import domain_id_for
     from symplan_tools.supervise import Child, ros_child_env
 
+    child = Child(name, [sys.executable, "-c", script], ros_child_env(domain_id_for(name), None), tmp_path).start()
+    wait_until(lambda: "\nup\n" in child.log_tail(), timeout=60)
+    return child
+
+
+def test_a_node_that_ignores_sigint_leaves_its_stacks_in_its_log_before_the_kill(tmp_path: Path) -> None:
+    """A node that did not stop on SIGINT was seen in full suites: the supervisor asks for its stacks
+    before it kills it."""
     stuck = ("import signal, time\n"
              "from symplan_ros.plumbing import enable_stack_dumps\n"
              "enable_stack_dumps()\n"
              "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
              "print('UP'.lower(), flush=True)\n"
              "time.sleep(120)\n")
-    child = Child("stuck", [sys.executable, "-c", stuck], ros_child_env(domain_id_for("stuck"), None), tmp_path)
-    child.start()
-    wait_until(lambda: "\nup\n" in child.log_tail(), timeout=60)  # the command line in the log says "UP"
+    child = _python_child(tmp_path, "stuck", stuck)
     assert child.stop(timeout=1.0) == -signal.SIGKILL
     log = child.log_tail()
     assert "Current thread" in log and 'File "<string>", line 6' in log  # where it hung: the sleep
@@ -301,12 +307,6 @@ def test_a_sigint_that_wakes_no_wait_still_ends_an_idle_node(tmp_path: Path) -> 
     stacks showed the main thread in the executor's wait, which rclpy ends on SIGINT by a guard
     condition. Here nothing wakes the wait at all (rclpy's signal handlers are off; only Python's
     KeyboardInterrupt is pending): the node's bounded waits still return to Python and it exits."""
-    import signal
-    import sys
-
-    from symplan_ros_testkit import domain_id_for
-    from symplan_tools.supervise import Child, ros_child_env
-
     idle = ("import signal\n"
             "signal.signal(signal.SIGINT, signal.default_int_handler)  # whatever the parent left\n"
             "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
@@ -316,9 +316,7 @@ def test_a_sigint_that_wakes_no_wait_still_ends_an_idle_node(tmp_path: Path) -> 
             "rclpy.init(signal_handler_options=SignalHandlerOptions.NO)\n"
             "print('UP'.lower(), flush=True)\n"
             "spin_until_shutdown(rclpy.create_node('no_wake'))\n")
-    child = Child("idle", [sys.executable, "-c", idle], ros_child_env(domain_id_for("no_wake"), None), tmp_path)
-    child.start()
-    wait_until(lambda: "\nup\n" in child.log_tail(), timeout=60)
+    child = _python_child(tmp_path, "no_wake", idle)
     time.sleep(0.5)  # in the wait
     assert child.process is not None
     child.process.send_signal(signal.SIGINT)
