@@ -85,14 +85,16 @@ _VERB_STARTS = frozenset(["", *"please you to then just also can could will woul
 #: Not "if": "if you could wash the dishes" is a request.
 _SUBORDINATORS = frozenset("before after when whenever while until till once since because so although though "
                            "unless".split())
-_SUBJECTS = frozenset("i we you they he she it somebody someone everyone everybody we're you're they're it's "
-                      "he's she's i'm".split())
+#: ("it's" reaches here as "it": the reading drops a final "'s".)
+_SUBJECTS = frozenset("i we you they he she it somebody someone everyone everybody we're you're they're "
+                      "i'm".split())
 #: Words between a subject and its verb ("so it doesn't freeze", "it's going to freeze").
 _AUXILIARIES = frozenset("do does did don't doesn't didn't will won't would can can't could might may shall "
                          "should is are am was were going gonna to get gets".split())
+_BEFORE_VERB = _AUXILIARIES | _NEGATIONS
 #: Of those, the ones that make a third person's verb a forecast, not a request ("it's going to freeze").
 _FORECASTS = frozenset("going gonna will won't might may".split())
-_THIRD_PERSONS = frozenset("it they he she it's they're he's she's".split())
+_THIRD_PERSONS = frozenset("it they he she they're".split())
 _DETERMINERS = frozenset("the a an this that these those my your our their his her its some any all".split())
 #: Verbs that move things somewhere: a preposition after one in its clause says where ("put the
 #: cup in the sink"); elsewhere it may not ("make a latte in the mug", "the dust on the shelf").
@@ -201,7 +203,7 @@ def _described(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
     the fireplace"), or opens a forecast about a third person ("it's going to freeze tonight"):
     said about the world, not asked of the robot."""
     j, passed = i - 1, set()
-    while j >= 0 and clause[j] == clause[i] and words[j] in _AUXILIARIES | _NEGATIONS:
+    while j >= 0 and clause[j] == clause[i] and words[j] in _BEFORE_VERB:
         passed.add(words[j])
         j -= 1
     if j < 0 or clause[j] != clause[i] or words[j] not in _SUBJECTS:
