@@ -27,7 +27,8 @@ $(PY):
 	$(PIP) install --quiet --upgrade pip
 
 # torch==2.13.0 (CPU build) is pinned in the llm extra: a plain `torch` would pull CUDA.
-$(STAMPS)/core: pyproject.toml | $(PY)
+# setup.py and _speedups.c: the parser's C extension is built in place by the editable install.
+$(STAMPS)/core: pyproject.toml setup.py symplan_core/bddl/_speedups.c | $(PY)
 	@mkdir -p $(STAMPS)
 	$(PIP) install --quiet -e ".[dev,eval,llm,vision,bags,train]"
 	@touch $@

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from bddl.parsing import parse_problem as bddl_parse_problem
 
 from symplan_core.bddl import build, parse_problem
-from symplan_core.bddl.model import And, Atom, Deferred, Formula, Imply, Not, Or, Param, Problem, Quantifier
+from symplan_core.bddl.model import And, Atom, Deferred, Formula, Imply, Not, Or, Problem
 from symplan_core.bddl.tokens import END, split_tokens
 from symplan_core.fetch import BENCHMARKS, data_dir
 
@@ -54,62 +54,25 @@ def load_texts() -> list[tuple[str, str]]:
 def rebuild_formula(f: Formula) -> Formula:
     """``f`` built again node by node the way the parser builds nodes (no parsing)."""
     if isinstance(f, Atom):
-        node = build.new(Atom)
-        build.atom_predicate(node, f.predicate)
-        build.atom_args(node, f.args)
-        build.atom_pos(node, (None, 0))
-        return node
-    if isinstance(f, (And, Or)):
-        node = build.new(type(f))
-        parts = tuple([rebuild_formula(p) for p in f.parts])
-        if isinstance(f, And):
-            build.and_parts(node, parts)
-            build.and_pos(node, (None, 0))
-        else:
-            build.or_parts(node, parts)
-            build.or_pos(node, (None, 0))
-        return node
+        return build.make_atom(f.predicate, f.args, (None, 0))
+    if isinstance(f, And):
+        return build.make_and(tuple([rebuild_formula(p) for p in f.parts]), (None, 0))
+    if isinstance(f, Or):
+        return build.make_or(tuple([rebuild_formula(p) for p in f.parts]), (None, 0))
     if isinstance(f, Not):
-        node = build.new(Not)
-        build.not_body(node, rebuild_formula(f.body))
-        build.not_pos(node, (None, 0))
-        return node
+        return build.make_not(rebuild_formula(f.body), (None, 0))
     if isinstance(f, Imply):
-        node = build.new(Imply)
-        build.imply_antecedent(node, rebuild_formula(f.antecedent))
-        build.imply_consequent(node, rebuild_formula(f.consequent))
-        build.imply_pos(node, (None, 0))
-        return node
-    params = []
-    for p in f.params:
-        param = build.new(Param)
-        build.param_var(param, p.var)
-        build.param_type(param, p.type)
-        build.param_pos(param, (None, 0))
-        params.append(param)
-    node = build.new(Quantifier)
-    build.quant_kind(node, f.kind)
-    build.quant_params(node, tuple(params))
-    build.quant_body(node, rebuild_formula(f.body))
-    build.quant_count(node, f.count)
-    build.quant_pos(node, (None, 0))
-    return node
+        return build.make_imply(rebuild_formula(f.antecedent), rebuild_formula(f.consequent), (None, 0))
+    params = tuple([build.make_param(p.var, p.type, (None, 0)) for p in f.params])
+    return build.make_quantifier(f.kind, params, rebuild_formula(f.body), f.count, (None, 0))
 
 
 def rebuild_problem(values: tuple) -> Problem:
     """The Problem built again from (name, domain, objects, init rows, goal): every node, no parsing."""
     name, domain, objects, rows, goal = values
-    init = []
-    for predicate, args, negated in rows:
-        atom = build.new(Atom)
-        build.atom_predicate(atom, predicate)
-        build.atom_args(atom, args)
-        build.atom_pos(atom, (None, 0))
-        lit = build.new(build.Literal)
-        build.lit_atom(lit, atom)
-        build.lit_negated(lit, negated)
-        init.append(lit)
-    return build.new_problem(name, domain, dict(objects), tuple(init), rebuild_formula(goal),
+    make_atom, make_literal = build.make_atom, build.make_literal
+    init = tuple([make_literal(make_atom(predicate, args, (None, 0)), negated) for predicate, args, negated in rows])
+    return build.new_problem(name, domain, dict(objects), init, rebuild_formula(goal),
                              Deferred(tuple), (), name, ())
 
 
@@ -185,7 +148,8 @@ def main() -> None:
         return {"median": statistics.median(values) / n * 1e3, "min": min(values) / n * 1e3}
 
     summary: dict = {"files": n, "repeats": args.repeats, "python": platform.python_version(),
-                     "machine": platform.machine(), "ms_per_file": {}}
+                     "machine": platform.machine(), "node_makers": "C" if build.COMPILED else "Python",
+                     "ms_per_file": {}}
     for who, runs in samples.items():
         summary["ms_per_file"][who] = {"wall": per_file_ms([w for w, _ in runs]),
                                        "cpu": per_file_ms([c for _, c in runs])}
@@ -201,7 +165,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(summary, indent=2))
         return
-    print(f"{n} files, {args.repeats} repeats, Python {summary['python']} ({summary['machine']})")
+    print(f"{n} files, {args.repeats} repeats, Python {summary['python']} ({summary['machine']}), "
+          f"node makers: {summary['node_makers']}")
     for who in passes:
         w, c = ms[who]["wall"], ms[who]["cpu"]
         print(f"  {who:11s} wall median {w['median']:.4f} ms/file (min {w['min']:.4f})   "

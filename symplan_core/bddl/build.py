@@ -1,11 +1,18 @@
-"""Fast construction of model nodes for the parser.
+"""Fast construction of model nodes for the parser: one call per node.
 
 The model classes are frozen slotted dataclasses; their generated ``__init__`` sets each
 field through ``object.__setattr__`` (and, for ``pos``, through the lazy-field descriptor),
-which costs more than the rest of parsing a node. The parser instead allocates with
-``object.__new__`` and fills the slots through the raw slot setters below. The objects are
-indistinguishable from ones built by ``__init__`` (same class, same field values), so
-equality, hashing, pickling and ``dataclasses.replace`` behave the same.
+which costs more than the rest of parsing a node. The parser instead calls a *maker* per
+node class: ``make_atom(predicate, args, pos)`` allocates the instance as ``object.__new__``
+does and stores the values straight into the slots. The objects are indistinguishable from
+ones built by ``__init__`` (same class, same field values), so equality, hashing, pickling
+and ``dataclasses.replace`` behave the same.
+
+Makers come from the C extension ``_speedups`` (``_speedups.c``, built at install when a C compiler
+is present: about half of the parse time of a BEHAVIOR file is node construction, and C does
+it in one call instead of one per field). Without it, :func:`python_maker` builds the same
+objects with ``object.__new__`` and the raw slot setters. ``COMPILED`` says which is in use;
+``tests/bddl/test_node_makers.py`` checks that both give equal objects.
 """
 
 from __future__ import annotations
@@ -33,37 +40,81 @@ def slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
     return getattr(attr, "slot", attr).__set__
 
 
-atom_predicate, atom_args, atom_pos = (slot_setter(Atom, n) for n in ("predicate", "args", "pos"))
-lit_atom, lit_negated = (slot_setter(Literal, n) for n in ("atom", "negated"))
-and_parts, and_pos = slot_setter(And, "parts"), slot_setter(And, "pos")
-or_parts, or_pos = slot_setter(Or, "parts"), slot_setter(Or, "pos")
-not_body, not_pos = slot_setter(Not, "body"), slot_setter(Not, "pos")
-param_var, param_type, param_pos = (slot_setter(Param, n) for n in ("var", "type", "pos"))
-decl_instance, decl_type, decl_pos = (slot_setter(ObjectDecl, n) for n in ("instance", "type", "pos"))
-imply_antecedent, imply_consequent, imply_pos = (slot_setter(Imply, n) for n in ("antecedent", "consequent", "pos"))
-quant_kind, quant_params, quant_body, quant_count, quant_pos = (
-    slot_setter(Quantifier, n) for n in ("kind", "params", "body", "count", "pos"))
-#: One setter per Problem field, in field order.
-PROBLEM_SETTERS = tuple(slot_setter(Problem, f.name) for f in fields(Problem))
+def python_maker(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
+    """A pure-Python maker: ``maker(*values)`` is an instance of ``cls`` with ``values`` in the
+    slots ``names``. The common arities are unrolled (a loop over setters costs twice as much)."""
+    setters = tuple(slot_setter(cls, n) for n in names)
+    if len(setters) == 2:
+        set0, set1 = setters
+
+        def make2(v0: object, v1: object) -> Any:
+            node: Any = new(cls)
+            set0(node, v0)
+            set1(node, v1)
+            return node
+        return make2
+    if len(setters) == 3:
+        set0, set1, set2 = setters
+
+        def make3(v0: object, v1: object, v2: object) -> Any:
+            node: Any = new(cls)
+            set0(node, v0)
+            set1(node, v1)
+            set2(node, v2)
+            return node
+        return make3
+
+    def make(*values: object) -> Any:
+        if len(values) != len(setters):
+            raise TypeError(f"maker for {cls.__name__} takes {len(setters)} values ({len(values)} given)")
+        node: Any = new(cls)
+        for setter, value in zip(setters, values, strict=True):
+            setter(node, value)
+        return node
+    return make
 
 
-def new_problem(*values: object) -> Problem:
-    """A Problem from its field values in field order (unrolled: a loop over the setters
-    costs twice as much as the nine calls)."""
-    name, domain, objects, init, goal, decls, duplicates, source, notes = values
-    set_name, set_domain, set_objects, set_init, set_goal, set_decls, set_duplicates, set_source, set_notes = \
-        PROBLEM_SETTERS
-    problem = new(Problem)
-    set_name(problem, name)
-    set_domain(problem, domain)
-    set_objects(problem, objects)
-    set_init(problem, init)
-    set_goal(problem, goal)
-    set_decls(problem, decls)
-    set_duplicates(problem, duplicates)
-    set_source(problem, source)
-    set_notes(problem, notes)
-    return problem
+_c_maker: Callable[[type, tuple[str, ...]], Callable[..., Any]] | None
+try:
+    from symplan_core.bddl._speedups import Maker as _c_maker
+except ImportError:  # not compiled (no C compiler at install): same objects, slower
+    _c_maker = None
+
+#: True when the makers (and the tokenizer and init reader) are the compiled ones.
+COMPILED = _c_maker is not None
+
+
+def maker(cls: type[_Node], names: tuple[str, ...]) -> Callable[..., _Node]:
+    """The fastest available maker for ``cls`` filling slots ``names`` in order."""
+    if _c_maker is not None:
+        return cast(Callable[..., _Node], _c_maker(cls, names))
+    return python_maker(cls, names)
+
+
+#: Each maker's class and the slots it fills, in order (``new_problem``: every Problem field).
+MAKERS: dict[str, tuple[type, tuple[str, ...]]] = {
+    "make_atom": (Atom, ("predicate", "args", "pos")),
+    "make_literal": (Literal, ("atom", "negated")),
+    "make_and": (And, ("parts", "pos")),
+    "make_or": (Or, ("parts", "pos")),
+    "make_not": (Not, ("body", "pos")),
+    "make_imply": (Imply, ("antecedent", "consequent", "pos")),
+    "make_param": (Param, ("var", "type", "pos")),
+    "make_quantifier": (Quantifier, ("kind", "params", "body", "count", "pos")),
+    "make_decl": (ObjectDecl, ("instance", "type", "pos")),
+    "new_problem": (Problem, tuple(f.name for f in fields(Problem))),
+}
+make_atom: Callable[[str, tuple[str, ...], object], Atom] = maker(*MAKERS["make_atom"])
+make_literal: Callable[[Atom, bool], Literal] = maker(*MAKERS["make_literal"])
+make_and: Callable[[tuple, object], And] = maker(*MAKERS["make_and"])
+make_or: Callable[[tuple, object], Or] = maker(*MAKERS["make_or"])
+make_not: Callable[[object, object], Not] = maker(*MAKERS["make_not"])
+make_imply: Callable[[object, object, object], Imply] = maker(*MAKERS["make_imply"])
+make_param: Callable[[str, str, object], Param] = maker(*MAKERS["make_param"])
+make_quantifier: Callable[[str, tuple, object, int | None, object], Quantifier] = maker(*MAKERS["make_quantifier"])
+make_decl: Callable[[str, str, object], ObjectDecl] = maker(*MAKERS["make_decl"])
+#: ``new_problem(name, domain, objects, init, goal, decls, duplicates, source, notes)``.
+new_problem: Callable[..., Problem] = maker(*MAKERS["new_problem"])
 
 
 def make_decls(src: object, groups: list[tuple[tuple[str, ...], str, int]]) -> tuple[ObjectDecl, ...]:
@@ -71,12 +122,5 @@ def make_decls(src: object, groups: list[tuple[tuple[str, ...], str, int]]) -> t
 
     Positions stay ``(source, token index)`` pairs, resolved only if someone reads them.
     """
-    decls = []
-    for names, type_name, first in groups:
-        for k, inst in enumerate(names, first):
-            decl = new(ObjectDecl)
-            decl_instance(decl, inst)
-            decl_type(decl, type_name)
-            decl_pos(decl, (src, k))
-            decls.append(decl)
-    return tuple(decls)
+    return tuple([make_decl(inst, type_name, (src, k))
+                  for names, type_name, first in groups for k, inst in enumerate(names, first)])

@@ -17,46 +17,27 @@ from __future__ import annotations
 from pathlib import Path
 
 from symplan_core.bddl.build import (
-    and_parts,
-    and_pos,
-    atom_args,
-    atom_pos,
-    atom_predicate,
-    imply_antecedent,
-    imply_consequent,
-    imply_pos,
-    lit_atom,
-    lit_negated,
+    COMPILED,
+    make_and,
+    make_atom,
     make_decls,
-    new,
+    make_imply,
+    make_literal,
+    make_not,
+    make_or,
+    make_param,
+    make_quantifier,
     new_problem,
-    not_body,
-    not_pos,
-    or_parts,
-    or_pos,
-    param_pos,
-    param_type,
-    param_var,
-    quant_body,
-    quant_count,
-    quant_kind,
-    quant_params,
-    quant_pos,
 )
 from symplan_core.bddl.diagnostics import Diagnostic
 from symplan_core.bddl.model import (
     And,
-    Atom,
     Deferred,
     Formula,
-    Imply,
     Literal,
-    Not,
     ObjectDecl,
-    Or,
     Param,
     Problem,
-    Quantifier,
 )
 from symplan_core.bddl.tokens import END as _END
 from symplan_core.bddl.tokens import NOT_A_NAME as _NOT_A_NAME
@@ -227,14 +208,7 @@ class _Parser(TokenStream):
                 args = toks[at + 2:j]
                 if "(" in args:
                     raise self.error(f"unexpected '(' in arguments of {head!r}", index("(", at + 2, j))
-                atom = new(Atom)
-                atom_predicate(atom, head)
-                atom_args(atom, args)
-                atom_pos(atom, (src, at))
-                lit = new(Literal)
-                lit_atom(lit, atom)
-                lit_negated(lit, negated)
-                append(lit)
+                append(make_literal(make_atom(head, args, (src, at)), negated))
                 i = j + 1
                 if negated:
                     if toks[i] != ")":
@@ -261,10 +235,7 @@ class _Parser(TokenStream):
         parts: list[Formula] = []
         for f in formulas:
             parts.extend(f.parts if isinstance(f, And) else (f,))
-        node = new(And)
-        and_parts(node, tuple(parts))
-        and_pos(node, (self.src, start))
-        return node, i
+        return make_and(tuple(parts), (self.src, start)), i
 
     # -- goal formulas ---------------------------------------------------
     def formula(self, i: int, bound: frozenset[str], depth: int = 0) -> tuple[Formula, int]:
@@ -310,11 +281,7 @@ class _Parser(TokenStream):
             if "(" in raw:
                 raise self.error(f"unexpected '(' in arguments of {head!r}", toks.index("(", i, j))
             args = tuple([a[1:] if a[0] == "?" and a not in bound else a for a in raw])
-        atom = new(Atom)
-        atom_predicate(atom, head)
-        atom_args(atom, args)
-        atom_pos(atom, pos)
-        return atom, j + 1
+        return make_atom(head, args, pos), j + 1
 
     def connective(self, head: str, i: int, bound: frozenset[str], pos: tuple[SourceText, int],
                    depth: int) -> tuple[Formula, int]:
@@ -323,29 +290,17 @@ class _Parser(TokenStream):
         node: Formula
         if head == "not":
             body, i = self.formula(i, bound, depth)
-            node = new(Not)
-            not_body(node, body)
-            not_pos(node, pos)
+            node = make_not(body, pos)
         elif head == "imply":
             antecedent, i = self.formula(i, bound, depth)
             consequent, i = self.formula(i, bound, depth)
-            node = new(Imply)
-            imply_antecedent(node, antecedent)
-            imply_consequent(node, consequent)
-            imply_pos(node, pos)
+            node = make_imply(antecedent, consequent, pos)
         else:
             parts = []
             while toks[i] == "(":
                 part, i = self.formula(i, bound, depth)
                 parts.append(part)
-            if head == "and":
-                node = new(And)
-                and_parts(node, tuple(parts))
-                and_pos(node, pos)
-            else:
-                node = new(Or)
-                or_parts(node, tuple(parts))
-                or_pos(node, pos)
+            node = (make_and if head == "and" else make_or)(tuple(parts), pos)
         if toks[i] != ")":
             raise self.unexpected(i, "')'")
         return node, i + 1
@@ -375,13 +330,7 @@ class _Parser(TokenStream):
         body, i = self.formula(i, inner, depth)
         if toks[i] != ")":
             raise self.unexpected(i, "')'")
-        node = new(Quantifier)
-        quant_kind(node, kind)
-        quant_params(node, params)
-        quant_body(node, body)
-        quant_count(node, count)
-        quant_pos(node, pos)
-        return node, i + 1
+        return make_quantifier(kind, params, body, count, pos), i + 1
 
     def param(self, i: int) -> Param:
         """``(?var - type)`` starting at ``i`` (always five tokens)."""
@@ -395,11 +344,7 @@ class _Parser(TokenStream):
             self.expect(i + 2, "-")
             self.name(i + 3, "variable type")
             self.expect(i + 4, ")")
-        node = new(Param)
-        param_var(node, var)
-        param_type(node, type_name)
-        param_pos(node, (self.src, i))
-        return node
+        return make_param(var, type_name, (self.src, i))
 
 
 # -- the canonical fast path ------------------------------------------------
@@ -480,7 +425,7 @@ def _canonical_decls(src: SourceText, body: tuple[str, ...], first: int) -> tupl
     return make_decls(src, groups)
 
 
-def _canonical_init(toks: tuple[str, ...], src: SourceText, i: int) -> tuple[tuple[Literal, ...], int]:
+def _python_canonical_init(toks: tuple[str, ...], src: SourceText, i: int) -> tuple[tuple[Literal, ...], int]:
     index = toks.index
     literals: list[Literal] = []
     append = literals.append
@@ -502,17 +447,24 @@ def _canonical_init(toks: tuple[str, ...], src: SourceText, i: int) -> tuple[tup
         args = toks[at + 2:j]
         if head in _NOT_A_NAME or "(" in args:
             raise _NotCanonical
-        atom = new(Atom)
-        atom_predicate(atom, head)
-        atom_args(atom, args)
-        atom_pos(atom, (src, at))
-        lit = new(Literal)
-        lit_atom(lit, atom)
-        lit_negated(lit, negated)
-        append(lit)
+        append(make_literal(make_atom(head, args, (src, at)), negated))
     if toks[i] != ")":
         raise _NotCanonical
     return tuple(literals), i + 1
+
+
+if COMPILED:
+    # The init section is most of a BEHAVIOR file; _speedups.c reads it in C, step for step as
+    # _python_canonical_init does (tests/bddl/test_speedups.py compares the two).
+    from symplan_core.bddl._speedups import canonical_init as _c_canonical_init
+
+    def _canonical_init(toks: tuple[str, ...], src: SourceText, i: int) -> tuple[tuple[Literal, ...], int]:
+        read = _c_canonical_init(toks, src, i, make_atom, make_literal)
+        if read is None:
+            raise _NotCanonical
+        return read
+else:
+    _canonical_init = _python_canonical_init
 
 
 def _canonical_formula(toks: tuple[str, ...], src: SourceText, i: int, bound: frozenset[str],
@@ -536,11 +488,7 @@ def _canonical_formula(toks: tuple[str, ...], src: SourceText, i: int, bound: fr
             args = (a[1:] if a[0] == "?" and a not in bound else a,)
         else:
             args = tuple([a[1:] if a[0] == "?" and a not in bound else a for a in raw])
-        atom = new(Atom)
-        atom_predicate(atom, head)
-        atom_args(atom, args)
-        atom_pos(atom, pos)
-        return atom, j + 1
+        return make_atom(head, args, pos), j + 1
     if depth >= MAX_GOAL_DEPTH:
         raise _NotCanonical
     depth += 1
@@ -550,21 +498,14 @@ def _canonical_formula(toks: tuple[str, ...], src: SourceText, i: int, bound: fr
         while toks[i] == "(":
             part, i = _canonical_formula(toks, src, i, bound, depth)
             parts.append(part)
-        node = new(And) if head == "and" else new(Or)
-        (and_parts if head == "and" else or_parts)(node, tuple(parts))
-        (and_pos if head == "and" else or_pos)(node, pos)
+        node = (make_and if head == "and" else make_or)(tuple(parts), pos)
     elif head == "not":
         body, i = _canonical_formula(toks, src, i, bound, depth)
-        node = new(Not)
-        not_body(node, body)
-        not_pos(node, pos)
+        node = make_not(body, pos)
     elif head == "imply":
         antecedent, i = _canonical_formula(toks, src, i, bound, depth)
         consequent, i = _canonical_formula(toks, src, i, bound, depth)
-        node = new(Imply)
-        imply_antecedent(node, antecedent)
-        imply_consequent(node, consequent)
-        imply_pos(node, pos)
+        node = make_imply(antecedent, consequent, pos)
     else:  # a quantifier
         count = None
         if head in _COUNTED:
@@ -578,12 +519,7 @@ def _canonical_formula(toks: tuple[str, ...], src: SourceText, i: int, bound: fr
             params += (_canonical_param(toks, src, i + 5),)
         bound = bound.union([p.var for p in params])
         body, i = _canonical_formula(toks, src, i + 5 * len(params), bound, depth)
-        node = new(Quantifier)
-        quant_kind(node, head)
-        quant_params(node, params)
-        quant_body(node, body)
-        quant_count(node, count)
-        quant_pos(node, pos)
+        node = make_quantifier(head, params, body, count, pos)
     if toks[i] != ")":
         raise _NotCanonical
     return node, i + 1
@@ -594,11 +530,7 @@ def _canonical_param(toks: tuple[str, ...], src: SourceText, i: int) -> Param:
     var, type_name = toks[i + 1], toks[i + 3]
     if toks[i] != "(" or toks[i + 2] != "-" or toks[i + 4] != ")" or var[:1] != "?" or type_name in _NOT_A_NAME:
         raise _NotCanonical
-    node = new(Param)
-    param_var(node, var)
-    param_type(node, type_name)
-    param_pos(node, (src, i))
-    return node
+    return make_param(var, type_name, (src, i))
 
 
 def parse_problem(text: str, filename: str = "<string>") -> Problem:

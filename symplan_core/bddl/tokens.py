@@ -1,7 +1,7 @@
 """Tokenizer: parentheses and atoms; ``;`` comments are dropped.
 
 The parser needs only the token strings, which ``str.split`` produces far faster than
-a regex. Offsets (for line/column) come from a second, regex-based pass that runs only
+a regex (and the C extension ``_speedups`` faster still, in one scan). Offsets (for line/column) come from a second, regex-based pass that runs only
 when a position is actually asked for (a diagnostic, an error, ``node.pos``). Both
 passes agree on token boundaries: ``\\s`` in a ``str`` pattern and ``str.split()`` use
 the same Unicode whitespace set, and comments run to ``\\n`` in both.
@@ -19,11 +19,17 @@ _TOKEN = re.compile(r";[^\n]*|[()]|[^\s();]+")
 _COMMENT = re.compile(r";[^\n]*")
 
 
-def split_tokens(text: str) -> list[str]:
+def python_split_tokens(text: str) -> list[str]:
     """Token strings only, in order (the parser's fast path)."""
     if ";" in text:
         text = _COMMENT.sub("", text)
     return text.replace("(", " ( ").replace(")", " ) ").split()
+
+
+try:  # the same tokens in one C scan, when the extension was built at install (see _speedups.c)
+    from symplan_core.bddl._speedups import split_tokens
+except ImportError:
+    split_tokens = python_split_tokens
 
 
 def tokenize(text: str) -> tuple[list[str], list[int]]:
