@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms
@@ -431,6 +432,31 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         elif after and after not in _AFTER_NOUN and not read.function[m.end]:
             out.add(m.phrase)  # a modifier: of a word we do not know, or of the next name ("stucco wall")
     return frozenset(out)
+
+
+_CHOICE_PREPOSITIONS = frozenset("in on into onto inside under to near by".split())
+
+
+def alternatives(instruction: str | ReadInstruction) -> dict[str, frozenset[str]]:
+    """Object phrases offered as a choice, each to the others of its choice: "try some lemon juice
+    or detergent on them", "a sponge or a rag". A goal that uses one of them answers the request,
+    so the others need not be in it. Only ``or`` between two names of one clause makes a choice
+    (a preposition and determiners may stand after it: "in the cabinet or on the table"); "and"
+    lists everything asked for."""
+    read = _reading(instruction)
+    words, clause = read.words, read.clause_of
+    mentions = sorted(read.mentions, key=lambda mention: mention.start)
+    choices: list[list[str]] = []
+    for first, second in pairwise(mentions):
+        between = words[first.end:second.start]
+        rest = between[2:] if between[1:2] and between[1] in _CHOICE_PREPOSITIONS else between[1:]
+        if (clause[first.start] == clause[second.start] and between and between[0] == "or"
+                and all(w in _DETERMINERS for w in rest)):
+            if choices and choices[-1][-1] == first.phrase:
+                choices[-1].append(second.phrase)  # "a sponge or a rag or a towel"
+            else:
+                choices.append([first.phrase, second.phrase])
+    return {phrase: frozenset(choice) - {phrase} for choice in choices for phrase in choice}
 
 
 def _process_location(read: ReadInstruction, preposition: int) -> bool:

@@ -25,6 +25,7 @@ from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
 from symplan_core.engine.predicates import SUBSTANCE_ARGUMENT
 from symplan_core.perception.language import (
+    alternatives,
     another_kind,
     goal_coverage,
     goal_types,
@@ -124,8 +125,19 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     read = read_instruction(facts.instruction) if facts.instruction else None  # once, for both language checks
     tools = incidental_objects(read) if read is not None else frozenset()
     asked = [(p, s) for p, s in facts.instruction_objects if grounds_in(p, s, present) and p not in tools]
+    choices = alternatives(read) if read is not None else {}
+    said_as = dict(facts.instruction_objects)
+
+    def chosen_instead(phrase: str) -> str | None:
+        """Another object of the instruction's choice ("lemon juice or detergent") that the goal uses."""
+        return next((other for other in sorted(choices.get(phrase, ()))
+                     if other in said_as and grounds_in(other, said_as[other], in_goal)), None)
+
     for phrase, synset in asked if facts.instruction else ():
         if grounds_in(phrase, synset, in_goal):
+            continue
+        if other := chosen_instead(phrase):
+            notes.append(f"the instruction offers {phrase!r} or {other!r}; the drafted goal uses {other!r}")
             continue
         said = (f"the instruction names {phrase!r} ({grounds_in(phrase, synset, present)} in the scene), which the "
                 "drafted goal never mentions")
@@ -144,9 +156,15 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
                            f"({facts.activity}) does not use")
         if seen_as:
             continue
+        if other := chosen_instead(phrase):
+            notes.append(f"the instruction offers {phrase!r} or {other!r}; {phrase!r} is not in the scene, and "
+                         f"the drafted goal uses {other!r}")
+            continue
         needed = sorted(i for i, t in unseen.items() if grounds_in(phrase, synset, {t}, loose=False))
         wanted = sorted({task for t, task in facts.wanted.items() if grounds_in(phrase, synset, {t}, loose=False)})
-        if needed or wanted or not facts.curated_goal:
+        # A tool, source or modifier (``incidental_objects``) is never what a goal is about.
+        incidental = phrase in tools and not needed and not wanted
+        if needed or wanted or (not facts.curated_goal and not incidental):
             lacking.append(phrase)
         if needed:
             reasons.append(f"the instruction names {phrase!r} ({synset}), which the goal needs "
@@ -154,9 +172,12 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         elif wanted:
             reasons.append(f"the instruction names {phrase!r} ({synset}), which {wanted[0]} (the closer match "
                            "to the instruction) needs, but no such object was detected")
-        elif not facts.curated_goal:
+        elif not facts.curated_goal and not incidental:
             # An LLM goal is written over the scene's objects only: it cannot say it needed one.
             reasons.append(f"the instruction names {phrase!r} ({synset}) but no such object was detected")
+        elif not facts.curated_goal:
+            notes.append(f"the instruction names {phrase!r} ({synset}) as a tool, a source or a modifier, which "
+                         "a goal need not mention: nothing in the scene is one")
         elif facts.instruction and (other := another_kind(phrase, synset, made)):
             # Not in the scene, and the goal makes another kind of it: a beef stew is not a fish stew.
             reasons.append(f"the instruction names {phrase!r} ({synset}), and the goal makes another kind of "

@@ -14,6 +14,7 @@ from symplan_core.llm import FunctionBackend
 from symplan_core.perception import PerceptionConfig, make_detector, perceive
 from symplan_core.perception.language import (
     achievable,
+    alternatives,
     another_kind,
     incidental_objects,
     made_types,
@@ -127,6 +128,14 @@ def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> No
     assert incidental_objects("make watermelon punch") == {"watermelon"}
     assert incidental_objects("clean the mold off the stucco wall") == {"stucco"}  # the head is "wall"
     assert incidental_objects("put the cup on the table") == frozenset()
+
+
+def test_names_joined_by_or_are_a_choice(behavior_dir) -> None:
+    assert alternatives("could you try some lemon juice or detergent on them?") == {
+        "lemon juice": {"detergent"}, "detergent": {"lemon juice"}}
+    assert alternatives("wipe it with a sponge or a rag or a towel")["sponge"] == {"rag", "towel"}
+    assert alternatives("put the cup and the plate in the sink") == {}
+    assert alternatives("clean the table, or the counter") == {}  # another clause: another request
 
 
 def test_a_tool_list_goes_on_after_and(behavior_dir) -> None:

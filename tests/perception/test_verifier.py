@@ -125,6 +125,47 @@ def test_an_object_named_and_seen_that_the_retrieved_task_does_not_use_is_a_reas
         in found.reasons
 
 
+@pytest.mark.parametrize(("instruction", "named"), [
+    ("put the apple in the cabinet or in the car", [("apple", "apple.n.01"), ("cabinet", "cabinet.n.01"),
+                                                   ("car", "car.n.01")]),
+    # the alternative the goal does not use is not in the scene at all
+    ("put the apple in the cabinet or the cupboard", [("apple", "apple.n.01"), ("cabinet", "cabinet.n.01"),
+                                                     ("cupboard", "cupboard.n.01")]),
+])
+def test_an_object_offered_as_a_choice_need_not_be_in_the_goal(behavior_dir, instruction, named) -> None:
+    problem = draft()  # the goal puts the apple inside the cabinet
+    found = verdicts(problem, DraftFacts(sources(problem), instruction_objects=named, instruction=instruction,
+                                         curated_goal=False))["objects"]
+    assert found.passed, found.reasons
+    assert any(n.startswith("the instruction offers") and "the drafted goal uses 'cabinet'" in n for n in found.notes)
+
+
+@pytest.mark.parametrize(("instruction", "passes"), [
+    ("put the apple in the cabinet, wipe it with a sponge first", True),  # a tool the scene lacks: a note
+    ("put the apple and the sponge in the cabinet", False),  # an object the request is about: the reason
+])
+def test_a_tool_the_scene_lacks_does_not_reject_an_llm_goal(behavior_dir, instruction, passes) -> None:
+    problem = draft()
+    named = [("apple", "apple.n.01"), ("cabinet", "cabinet.n.01"), ("sponge", "sponge.n.01")]
+    found = verdicts(problem, DraftFacts(sources(problem), instruction_objects=named, instruction=instruction,
+                                         curated_goal=False))["objects"]
+    assert found.passed is passes, found.reasons
+    if passes:
+        assert any(n.startswith("the instruction names 'sponge' (sponge.n.01) as a tool") for n in found.notes)
+        assert found.lacking == []
+    else:
+        assert "the instruction names 'sponge' (sponge.n.01) but no such object was detected" in found.reasons
+
+
+def test_objects_listed_with_and_must_all_be_in_an_llm_goal(behavior_dir) -> None:
+    problem = draft()
+    named = [("apple", "apple.n.01"), ("cabinet", "cabinet.n.01"), ("car", "car.n.01")]
+    found = verdicts(problem, DraftFacts(sources(problem), instruction_objects=named, curated_goal=False,
+                                         instruction="put the apple in the cabinet and in the car"))["objects"]
+    assert not found.passed
+    assert any("'car'" in r and "never mentions" in r for r in found.reasons), found.reasons
+
+
 @pytest.mark.parametrize(("init", "reason"), [
     (GOOD_INIT + " (inside apple.n.01_1 cabinet.n.01_1)", "apple.n.01_1 is on two supports"),
     (GOOD_INIT + " (inside car.n.01_1 apple.n.01_2)", "inside apple.n.01_2, which is not a container"),
