@@ -538,7 +538,7 @@ def object_hints(instruction: str, objects: dict[str, str]) -> list[str]:
         if m.phrase in tools:
             continue
         # the phrase's own synset first: "orzo" is orzo.n.01 even where cooked__orzo.n.01 is also there
-        typ = m.synset if m.synset in by_type else grounds_in(m.phrase, m.synset, by_type)
+        typ: str | None = m.synset if m.synset in by_type else grounds_in(m.phrase, m.synset, by_type)
         if typ is not None:
             hints.setdefault(m.phrase, " ".join("?" + inst for inst in by_type[typ]))
     return [f'"{phrase}" -> {instances}' for phrase, instances in hints.items()]
