@@ -531,14 +531,14 @@ def object_hints(instruction: str, objects: dict[str, str]) -> list[str]:
     read = read_instruction(instruction)
     tools = incidental_objects(read)
     by_type: dict[str, list[str]] = {}
-    for inst, typ in objects.items():
-        by_type.setdefault(typ, []).append(inst)
+    for inst, inst_type in objects.items():
+        by_type.setdefault(inst_type, []).append(inst)
     hints: dict[str, str] = {}
     for m in sorted(read.mentions, key=lambda mention: mention.start):
         if m.phrase in tools:
             continue
         # the phrase's own synset first: "orzo" is orzo.n.01 even where cooked__orzo.n.01 is also there
-        typ: str | None = m.synset if m.synset in by_type else grounds_in(m.phrase, m.synset, by_type)
+        typ = m.synset if m.synset in by_type else grounds_in(m.phrase, m.synset, by_type)
         if typ is not None:
             hints.setdefault(m.phrase, " ".join("?" + inst for inst in by_type[typ]))
     return [f'"{phrase}" -> {instances}' for phrase, instances in hints.items()]
