@@ -34,13 +34,7 @@ from itertools import pairwise
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
-from symplan_core.perception.synsets import (
-    Mention,
-    ReadInstruction,
-    grounds_in,
-    is_substance,
-    read_instruction,
-)
+from symplan_core.perception.synsets import Mention, ReadInstruction, is_substance, read_instruction
 from symplan_core.tasks import synset_info
 
 _CLEAN = (("covered", False),)
@@ -520,28 +514,6 @@ def goal_coverage(problem: Problem) -> tuple[set[str], set[str]]:
 
 
 _ARGS = {1: "?x", 2: "?x ?y"}
-
-
-def object_hints(instruction: str, objects: dict[str, str]) -> list[str]:
-    """Short hints for the LLM drafter: each object the request is about, with the scene's instances
-    it can mean (``"sheets" -> ?sheet.n.03_1 ?sheet.n.03_2``). Tools, sources and modifiers
-    (:func:`incidental_objects`) are left out, since a goal need not mention them; so are names
-    that mean nothing in the scene. The objects axis of the verifier refuses an LLM goal that
-    leaves out a named object, and small models often do."""
-    read = read_instruction(instruction)
-    tools = incidental_objects(read)
-    by_type: dict[str, list[str]] = {}
-    for inst, inst_type in objects.items():
-        by_type.setdefault(inst_type, []).append(inst)
-    hints: dict[str, str] = {}
-    for m in sorted(read.mentions, key=lambda mention: mention.start):
-        if m.phrase in tools:
-            continue
-        # the phrase's own synset first: "orzo" is orzo.n.01 even where cooked__orzo.n.01 is also there
-        typ = m.synset if m.synset in by_type else grounds_in(m.phrase, m.synset, by_type)
-        if typ is not None:
-            hints.setdefault(m.phrase, " ".join("?" + inst for inst in by_type[typ]))
-    return [f'"{phrase}" -> {instances}' for phrase, instances in hints.items()]
 
 
 def prompt_hints(instruction: str, domain: str = "omnigibson", action_set: str = "b1k") -> list[str]:

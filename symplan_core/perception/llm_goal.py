@@ -192,7 +192,7 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
                    domain: str = "omnigibson", extra: Mapping[str, Addition] | None = None) -> PlannerPrompt:
     """The chat prompt of :func:`draft_goal_constrained`."""
     from symplan_core.perception.goal_grammar import EXCLUDED_PREDICATES
-    from symplan_core.perception.language import object_hints, prompt_hints
+    from symplan_core.perception.language import prompt_hints
 
     by_type: dict[str, list[str]] = {}
     for inst, typ in objects.items():
@@ -212,9 +212,6 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
     hints = prompt_hints(instruction, domain)
     if hints:  # the request's state words and prepositions, with the literal each asks for
         lines.append(f"Words -> goal literals: {'; '.join(hints)}")
-    named = object_hints(instruction, objects)
-    if named:  # the objects the request is about, each with the instances it can mean
-        lines.append(f"Objects the request names: {'; '.join(named)}")
     return PlannerPrompt(messages=(ChatMessage("system", DRAFT_SYSTEM), ChatMessage("user", "\n".join(lines))))
 
 

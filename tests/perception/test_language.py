@@ -18,7 +18,6 @@ from symplan_core.perception.language import (
     another_kind,
     incidental_objects,
     made_types,
-    object_hints,
     plural_mentions,
     prompt_hints,
     state_conflicts,
@@ -119,17 +118,7 @@ def test_hints_come_from_the_engines_actions(behavior_dir) -> None:
     assert prompt_hints("hot tub on") == ['"hot tub on" -> (toggled_on ?x)']  # the particle is no "on top"
     assert prompt_hints("make a green tea latte in the mug") == []  # "in": no verb that puts something there
     prompt = drafter_prompt({"hot_tub.n.02_1": "hot_tub.n.02"}, "Turn on the hot tub.", [])
-    assert prompt.messages[-1].content.endswith('Words -> goal literals: "turn on" -> (toggled_on ?x)\n'
-                                                'Objects the request names: "hot tub" -> ?hot_tub.n.02_1')
-
-
-def test_the_drafter_is_told_which_scene_objects_the_request_names(behavior_dir) -> None:
-    objects = {"sheet.n.03_1": "sheet.n.03", "sheet.n.03_2": "sheet.n.03", "bed.n.01_1": "bed.n.01",
-               "rag.n.01_1": "rag.n.01", "orzo.n.01_1": "orzo.n.01", "cooked__orzo.n.01_1": "cooked__orzo.n.01"}
-    assert object_hints("fold the sheets on the bed and wipe it with a rag", objects) == [
-        '"sheets" -> ?sheet.n.03_1 ?sheet.n.03_2', '"bed" -> ?bed.n.01_1']  # the rag is a tool
-    assert object_hints("cook the orzo", objects) == ['"orzo" -> ?orzo.n.01_1']
-    assert object_hints("put the tennis racket away", objects) == []  # nothing in the scene
+    assert prompt.messages[-1].content.endswith('Words -> goal literals: "turn on" -> (toggled_on ?x)')
 
 
 def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> None:
