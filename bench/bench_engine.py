@@ -1,6 +1,6 @@
 """Verification speed of the symbolic engine on real B-100 tasks (one core).
 
-    python bench/bench_engine.py [--json] [--tasks N] [--profile] [--save-corpus F | --corpus F] [--code DIR]
+    python bench/bench_engine.py [--json] [--tasks N] [--profile] [--parts] [--save-corpus F | --corpus F] [--code DIR]
 
 Plans: a greedy pick-and-place generator walks each B-100 task's goal (placements
 it can ground: ontop/inside/nextto/under, opening closed containers on the way) and
@@ -138,8 +138,27 @@ def build_corpus(n_tasks: int) -> list[tuple[str, str]]:
     return corpus
 
 
+def parts(corpus: list, reps: int, clock) -> dict[str, float]:
+    """Median us per plan of the parts of ``verify``: the text parse, the initial state, the goal
+    report on the initial state; the steps are the whole less these."""
+    def median_us(fn) -> float:
+        times = []
+        for _n, task, text in corpus:
+            start = clock()
+            for _ in range(reps):
+                fn(task, text)
+            times.append((clock() - start) / reps * 1e6)
+        return round(statistics.median(times), 1)
+
+    out = {"verify": median_us(verify), "parse_plan": median_us(lambda _t, text: parse_plan(text)),
+           "initial_state": median_us(lambda task, _x: task.initial_state()),
+           "goal_report": median_us(lambda task, _x: task.goal_report(task.initial_state()))}
+    out["steps (the rest)"] = round(out["verify"] - out["parse_plan"] - out["initial_state"] - out["goal_report"], 1)
+    return out
+
+
 def run(n_tasks: int, reps: int, profile: bool, wall: bool = False,
-        texts: list[tuple[str, str]] | None = None) -> dict:
+        texts: list[tuple[str, str]] | None = None, split: bool = False) -> dict:
     clock = time.perf_counter if wall else time.process_time
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
@@ -169,6 +188,8 @@ def run(n_tasks: int, reps: int, profile: bool, wall: bool = False,
         "batch_s_median": round(statistics.median(batch_times), 4),
         "targets": {"us_per_step": 5, "median_us_per_plan": 100, "plans_per_s_one_core": 10000, "batch_s": 0.2},
     }
+    if split:
+        report["us_per_plan_by_part"] = parts(corpus, reps, clock)
     if profile:
         prof = cProfile.Profile()
         prof.enable()
@@ -188,6 +209,8 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=40, help="how many B-100 tasks with a 20-call plan")
     parser.add_argument("--reps", type=int, default=200, help="verifications per plan for its timing")
     parser.add_argument("--profile", action="store_true", help="add a cProfile top-15 (by own time)")
+    parser.add_argument("--parts", action="store_true",
+                        help="add the median us per plan of verify's parts (text parse, initial state, goal report)")
     parser.add_argument("--wall", action="store_true", help="time with the wall clock instead of CPU time")
     parser.add_argument("--save-corpus", type=Path, help="write the generated plan texts (JSON) here")
     parser.add_argument("--corpus", type=Path, help="time these plan texts instead of generating them")
@@ -197,7 +220,7 @@ def main() -> None:
     if args.save_corpus:
         texts = build_corpus(args.tasks)
         args.save_corpus.write_text(json.dumps(texts))
-    report = run(args.tasks, args.reps, args.profile, args.wall, texts)
+    report = run(args.tasks, args.reps, args.profile, args.wall, texts, args.parts)
     report["code"] = _CODE or "this checkout"
     if args.json:
         print(json.dumps(report, indent=2))
