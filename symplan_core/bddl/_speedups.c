@@ -1,4 +1,6 @@
-/* symplan_core.bddl._speedups: the two costs of parsing that Python cannot cut further.
+/* symplan_core.bddl._speedups: what Python cannot make cheaper in parsing a BDDL problem,
+ * namely tokenizing, allocating the model's nodes, and the :init section, where most of a
+ * BEHAVIOR file's nodes are (canonical_init, at the end of this file).
  *
  * Built at install when a C compiler is present; without it, tokens.py and build.py use their
  * pure-Python versions, which give the same results (tests/bddl/test_speedups.py compares them).
