@@ -166,8 +166,8 @@ is_token_end(Py_UCS4 ch)
 /* Within one text, equal tokens are one str object: a BEHAVIOR file names each instance and
    predicate several times, so this allocates a third as many strs, and later dict and set
    lookups hash each distinct token once (a str caches its hash). An open-addressing table of
-   the tokens made so far, keyed by a hash of their length and first and last eight bytes; the list holds the
-   references, the table borrows them. Past TABLE_FILL distinct tokens new ones are simply not
+   the tokens made so far, keyed by a hash of their length and first and last eight bytes; the
+   list holds the references, the table borrows them. Past TABLE_FILL distinct tokens new ones are simply not
    shared. */
 #define TABLE_SIZE 1024
 #define TABLE_FILL 768
@@ -281,7 +281,8 @@ split_unicode(PyObject *text, PyObject *tokens)
             continue;
         }
         if (ch == '(' || ch == ')') {
-            tok = PyUnicode_Substring(text, i, i + 1);
+            tok = ch == '(' ? open_paren : close_paren;
+            Py_INCREF(tok);
             i++;
         }
         else {

@@ -12,7 +12,7 @@ Makers come from the C extension ``_speedups`` (``_speedups.c``, built at instal
 is present: about half of the parse time of a BEHAVIOR file is node construction, and C does
 it in one call instead of one per field). Without it, :func:`python_maker` builds the same
 objects with ``object.__new__`` and the raw slot setters. ``COMPILED`` says which is in use;
-``tests/bddl/test_node_makers.py`` checks that both give equal objects.
+``tests/bddl/test_speedups.py`` checks that both give equal objects.
 """
 
 from __future__ import annotations

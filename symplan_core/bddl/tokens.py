@@ -1,10 +1,11 @@
 """Tokenizer: parentheses and atoms; ``;`` comments are dropped.
 
 The parser needs only the token strings, which ``str.split`` produces far faster than
-a regex (and the C extension ``_speedups`` faster still, in one scan). Offsets (for line/column) come from a second, regex-based pass that runs only
-when a position is actually asked for (a diagnostic, an error, ``node.pos``). Both
-passes agree on token boundaries: ``\\s`` in a ``str`` pattern and ``str.split()`` use
-the same Unicode whitespace set, and comments run to ``\\n`` in both.
+a regex (and the C extension ``_speedups`` faster still, in one scan). Offsets (for
+line/column) come from a second, regex-based pass that runs only when a position is actually
+asked for (a diagnostic, an error, ``node.pos``). Both passes agree on token boundaries:
+``\\s`` in a ``str`` pattern and ``str.split()`` use the same Unicode whitespace set, and
+comments run to ``\\n`` in both.
 """
 
 from __future__ import annotations
