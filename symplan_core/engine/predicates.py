@@ -9,6 +9,8 @@ SUPPORT_RELATIONS = ("ontop", "inside")
 PLACE_ACTIONS = {"ontop": "place_on_top", "inside": "place_inside", "nextto": "place_next_to",
                  "under": "place_under"}
 PLACEMENT_RELATIONS = tuple(PLACE_ACTIONS)
+#: Relations the state stores as unordered pairs (``State.nextto``): ``(nextto a b)`` is ``(nextto b a)``.
+SYMMETRIC_RELATIONS = ("nextto",)
 #: Relations an object drops when it is picked up besides its support. ``under`` is one of
 #: them: an object under a table stands on the floor (its support) beneath it.
 ATTACHMENT_RELATIONS = ("overlaid", "draped", "attached", "under")

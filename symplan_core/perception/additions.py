@@ -13,9 +13,12 @@ egg halved". Each addition rests on something the scene shows, and on nothing el
   on give water (``engine.world.WATER_TAPS``), so no fact is needed;
 * **a transformed object whose name says what it is made from**, for an ingredient the scene
   shows (or one of the substances above): ``half__``, ``diced__``, ``cooked__``, ``melted__``,
-  ``cooked__diced__`` of it, where BEHAVIOR has that synset. It is declared ``future``: the engine's
-  ``make`` then needs the ingredient at hand and processed as the name says (cut with a slicer in
-  hand, heated on a source that is on), so a goal that asks for it is judged like a released one.
+  ``cooked__diced__`` of it, where BEHAVIOR has that synset, and only where the scene can do what
+  the name says (``engine.goal_places.can_make``: a slicer for ``half__``/``diced__``, a heat source
+  for ``cooked__``/``melted__``; Qwen 1.5B asked for diced peaches in a kitchen with no knife).
+  It is declared ``future``: the engine's ``make`` then needs the ingredient at hand and processed
+  as the name says (cut with a slicer in hand, heated on a source that is on), so a goal that asks
+  for it is judged like a released one.
 
 Products BEHAVIOR names without an ingredient (``beef_stew``, ``eggnog``) are not added: nothing
 in the scene says what they are made from, so no plan for them could be checked.
@@ -26,7 +29,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from symplan_core.bddl import Atom, Literal
+from symplan_core.bddl import And, Atom, Literal, Problem
+from symplan_core.engine.checks import processes_between
+from symplan_core.engine.goal_places import can_make
+from symplan_core.engine.world import build_world
 from symplan_core.tasks import synset_info, synset_table
 
 #: How BEHAVIOR names what a transformed object was made from (``engine.world._ingredients``).
@@ -119,11 +125,13 @@ def scene_additions(objects: Mapping[str, str]) -> dict[str, Addition]:
     ingredients: dict[str, int] = {}
     for typ in [*objects.values(), *(a.type for a in out.values())]:
         ingredients[typ] = ingredients.get(typ, 0) + 1
+    world = build_world(Problem("scene", "omnigibson", dict(objects), (), And(())), goal_evidence=False)
     for typ, count in sorted(ingredients.items()):
         for prefix in PRODUCT_PREFIXES:
             for product in index.get(prefix + _base(typ), ()):
                 info = synset_info(product)
-                if info is None or product in objects.values():
+                if (info is None or product in objects.values()
+                        or not can_make(world, processes_between(typ, product))):
                     continue
                 n = 1 if info.is_substance else min(MAX_PER_PRODUCT, count * (2 if prefix == "half__" else 1))
                 add(product, n, lambda x: [Literal(Atom("future", (x,)))], f"made from {typ}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from symplan_core.bddl import And, Atom, Literal, Problem
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.engine.actions import action_set
-from symplan_core.engine.goal_places import goal_places, producers
+from symplan_core.engine.goal_places import can_make, goal_places, producers, scene_needs
 from symplan_core.engine.world import build_world
 from symplan_core.tasks import load_problem
 
@@ -23,8 +23,10 @@ def test_each_place_takes_what_the_producing_actions_ability_checks_accept() -> 
     places = goal_places(_world(), PREDICATES)
     assert places["open"] == (frozenset({"cabinet.n.01_1"}),)  # batteries and shelves do not open
     assert places["on_fire"] == (frozenset(),)  # nothing here burns: no goal may set it on fire
-    assert places["inside"] == (None, frozenset({"cabinet.n.01_1"}))  # anything goes in; only a container holds
-    assert places["ontop"] == (None, None)  # place_on_top checks no ability of either place
+    batteries = frozenset({"battery.n.02_1", "battery.n.02_2"})
+    # only what can be picked up is put anywhere (shelf, cabinet and floor are fixtures); only a container holds
+    assert places["inside"] == (batteries, frozenset({"cabinet.n.01_1"}))
+    assert places["ontop"] == (batteries, frozenset(_world().objects))  # anything solid carries it
 
 
 def test_a_predicate_no_action_adds_is_unrestricted() -> None:
@@ -45,3 +47,28 @@ def test_cloth_folds_and_a_cookable_food_cooks() -> None:
     folds = goal_places(world, ["folded", "cooked"])
     sheets = {o for o, t in world.objects.items() if t == "sheet.n.03"}
     assert sheets and sheets <= folds["folded"][0] and not sheets & folds["cooked"][0]
+
+
+def test_nextto_is_symmetric_so_a_fixture_may_stand_in_either_place() -> None:
+    # placing the lasagna next to the oven makes (nextto oven lasagna) true as well
+    places = goal_places(_world("b1k/cook_lasagne"), ["nextto", "ontop"])
+    assert "oven.n.01_1" in places["nextto"][0] and places["nextto"][0] == places["nextto"][1]
+    assert places["ontop"][0] == frozenset({"lasagna.n.01_1"})  # Qwen 1.5B wrote (ontop oven lasagna)
+
+
+def test_a_state_whose_every_producer_needs_what_the_scene_lacks_has_no_place() -> None:
+    # the lasagna kitchen has an oven (heat) and no fridge; the battery room has neither
+    lasagna = goal_places(_world("b1k/cook_lasagne"), ["cooked", "frozen"])
+    assert lasagna["cooked"] == (frozenset({"lasagna.n.01_1"}),) and lasagna["frozen"] == (frozenset(),)
+    seen = (Literal(Atom("inside", ("battery.n.02_1", "cabinet.n.01_1"))),)
+    assert goal_places(_world(extra_init=seen), ["hot"])["hot"] == (frozenset(),)  # nothing heats
+    assert "firewood.n.01_1" not in goal_places(_world("b1k/store_firewood"), ["on_fire"])["on_fire"][0]
+
+
+def test_the_scene_needs_of_an_action_come_from_its_preconditions() -> None:
+    specs = action_set("full")
+    assert scene_needs(specs["cut"]) == ("slicer",)
+    assert scene_needs(specs["ignite"]) == ("heatSource",)
+    assert scene_needs(specs["place_on_top"]) == ()
+    lasagna = _world("b1k/cook_lasagne")
+    assert can_make(lasagna, ["cooked"]) and not can_make(lasagna, ["diced"]) and can_make(lasagna, [])

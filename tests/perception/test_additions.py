@@ -27,13 +27,26 @@ def test_a_shaker_gives_its_salt_a_bottle_its_oil_and_a_sink_water() -> None:
 
 
 def test_products_are_named_after_an_ingredient_the_scene_has_and_declared_future() -> None:
-    extra = scene_additions({"hard-boiled_egg.n.01_1": "hard-boiled_egg.n.01", "bowl.n.01_1": "bowl.n.01"})
+    extra = scene_additions({"hard-boiled_egg.n.01_1": "hard-boiled_egg.n.01", "bowl.n.01_1": "bowl.n.01",
+                             "carving_knife.n.01_1": "carving_knife.n.01"})
     halves = sorted(i for i, a in extra.items() if a.type == "half__hard-boiled_egg.n.01")
     assert halves == ["half__hard-boiled_egg.n.01_1", "half__hard-boiled_egg.n.01_2"]  # one egg, two halves
     assert extra[halves[0]].facts == (Literal(Atom("future", (halves[0],))),)
     assert all("__" in a.type for a in extra.values())  # nothing but what the egg makes
     # no ingredient in the scene, nothing made of it; and no recipe product with no ingredient in its name
     assert not [a for a in scene_additions({"beef.n.02_1": "beef.n.02"}).values() if "stew" in a.type]
+
+
+def test_a_product_is_offered_only_where_the_scene_can_make_it() -> None:
+    # Qwen 1.5B asked for diced peaches in a kitchen with no knife: cutting needs a slicer to hold,
+    # cooking a heat source (the engine's ``make`` checks), so without them nothing is offered
+    bare = {"peach.n.03_1": "peach.n.03", "hinged_jar.n.01_1": "hinged_jar.n.01"}
+    assert not [a for a in scene_additions(bare).values() if a.made]
+    knife = {**bare, "carving_knife.n.01_1": "carving_knife.n.01"}
+    made = {a.type.split(".n.")[0] for a in scene_additions(knife).values() if a.made}
+    assert "diced__peach" in made and not [m for m in made if m.startswith(("cooked__", "melted__"))]
+    stove = {**knife, "stove.n.01_1": "stove.n.01"}
+    assert "cooked__diced__peach" in {a.type.split(".n.")[0] for a in scene_additions(stove).values()}
 
 
 def test_an_addition_never_takes_the_name_of_a_scene_instance() -> None:
