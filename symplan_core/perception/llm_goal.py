@@ -239,12 +239,15 @@ def redraft_turns(rejections: Sequence[Rejection]) -> list[ChatMessage]:
 def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
                            domain: str = "omnigibson", max_tokens: int = 256,
                            extra: Mapping[str, Addition] | None = None,
-                           rejections: Sequence[Rejection] = (), init: Sequence[Literal] = ()) -> LLMDraft:
+                           rejections: Sequence[Rejection] = (), init: Sequence[Literal] = (),
+                           temperature: float = 0.0, seed: int | None = None) -> LLMDraft:
     """Draft the goal under the scene's goal grammar (see the module docstring). ``rejections``:
     earlier drafts of this request and the verifier's reasons, appended to the conversation (a
     redraft). ``init``: the scene's observed facts, evidence of what its objects can do (the grammar
-    admits only the literals some action can make true, ``goal_grammar.scene_places``). The typed decoding errors (no structured-output mechanism, a rejected or ignored
-    grammar) are raised as :class:`PerceptionError`: a configuration fault, not a draft to judge."""
+    admits only the literals some action can make true, ``goal_grammar.scene_places``).
+    ``temperature``/``seed``: greedy by default; a sampled draw of best-of-N (top-p 0.9). The typed
+    decoding errors (no structured-output mechanism, a rejected or ignored grammar) are raised as
+    :class:`PerceptionError`: a configuration fault, not a draft to judge."""
     from symplan_core.llm.constrained import generate_constrained
     from symplan_core.llm.decoding import DecodingError
     from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar, scene_places
@@ -262,7 +265,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
         if rejections:
             prompt = PlannerPrompt(messages=(*prompt.messages, *redraft_turns(rejections)))
         completion = generate_constrained(backend, prompt, grammar.text,
-                                          Sampling(temperature=0.0, max_tokens=max_tokens))
+                                          Sampling(temperature=temperature, max_tokens=max_tokens, seed=seed))
     except DecodingError as exc:
         raise PerceptionError(f"the goal drafter cannot decode under the goal grammar: {exc}") from exc
     finally:

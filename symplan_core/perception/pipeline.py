@@ -78,6 +78,12 @@ class PerceptionConfig(BaseModel):
         description="grammar decoding: when the verifier refuses the LLM's goal for a reason a new draft can mend "
                     "(not an object the scene lacks), the model redrafts this many times at most, with the "
                     "refused goal and the reasons in the conversation")
+    llm_samples: int = Field(
+        default=0, ge=0, le=8,
+        description="grammar decoding: when the verifier refuses the LLM's greedy goal (after any redrafts) for a "
+                    "reason a new draft can mend, draw up to this many more goals from the same prompt by sampling "
+                    "(llm_sample_temperature, seeds 1..N) and keep the first one the verifier accepts")
+    llm_sample_temperature: float = Field(default=0.8, gt=0, le=2, description="temperature of llm_samples draws")
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
@@ -351,7 +357,7 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         types = frozenset(to_omnigibson(load_problem(activity)).objects.values()) if activity else frozenset()
         facts = DraftFacts(draft.sources, mentioned, draft.goal_reason, curated_goal=curated,
                            wanted=draft.wanted, activity=activity, activity_types=types,
-                           instruction=instruction if config.check_language else "")
+                           instruction=instruction if config.check_language else "", offered=draft.offered)
         verdicts, plan, loads = verify_draft(draft.problem, facts, config.robot, config.plan_budget_s, judge)
         accepted = all(v.passed is True for v in verdicts)
         draft.notes += [note for v in verdicts for note in v.notes]
@@ -370,6 +376,16 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
             rejections.append(Rejection(draft.goal_info.get("reply", ""), tuple(result.reasons)))
             draft = _drafts(observed, instruction, config, goal_backend, None, "llm", rejections)[0]
             draft.goal_info["redrafts"] = [{"reply": r.reply, "reasons": list(r.reasons)} for r in rejections]
+            result = verified(draft)
+        refused: list[dict[str, Any]] = []  # best-of-N under the verifier: the greedy draft, then samples
+        while (len(refused) < config.llm_samples and config.llm_decoding == "grammar"
+               and _redraftable(result, draft)):
+            refused.append({"reply": draft.goal_info.get("reply", ""), "reasons": list(result.reasons)})
+            earlier = draft.goal_info.get("redrafts")
+            draft = _drafts(observed, instruction, config, goal_backend, None, "llm", sample=len(refused))[0]
+            draft.goal_info["samples"] = list(refused)
+            if earlier:
+                draft.goal_info["redrafts"] = earlier
             result = verified(draft)
         return result, draft
 
@@ -550,13 +566,16 @@ class Draft:
     goal_reason: str = ""
     notes: list[str] = field(default_factory=list)
     wanted: dict[str, str] = field(default_factory=dict)  # unseen type -> better-matching activity needing it
+    offered: frozenset[str] = frozenset()  # types an LLM goal could add (``additions``), used or not
 
 
 def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig, goal_backend: Any = None,
-            choice: str | None = None, source: str = "retrieval", rejections: Sequence[Any] = ()) -> list[Draft]:
+            choice: str | None = None, source: str = "retrieval", rejections: Sequence[Any] = (),
+            sample: int = 0) -> list[Draft]:
     """The preferred draft first, then the other candidate readings (retrieval: the other
     retrieved activities whose goal objects were all seen, best score first; ``source='llm'``:
-    the one LLM draft, a redraft when ``rejections`` (``llm_goal.Rejection``) are given)."""
+    the one LLM draft, a redraft when ``rejections`` (``llm_goal.Rejection``) are given, the
+    ``sample``-th draw at ``llm_sample_temperature`` when it is above 0, else greedy)."""
     from dataclasses import replace
 
     from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
@@ -621,7 +640,8 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         else:  # held-out activities are not in ``matches`` (exclude): never an example
             examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
-                                         extra, rejections, init)
+                                         extra, rejections, init, seed=sample or None,
+                                         temperature=config.llm_sample_temperature if sample else 0.0)
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra,
                                {p.type for q in iter_quantifiers(llm.goal) for p in q.params}) if llm.goal else {}
         added = [lit for a in used.values() for lit in a.facts]
@@ -629,10 +649,12 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
                 "completion_tokens": llm.completion_tokens, "llm_seconds": round(llm.latency_s, 3),
                 "additions": {i: {"type": a.type, "because": a.because} for i, a in used.items()}}
-        return [finish(config.problem_name or "perceived-0", {**objects, **{i: a.type for i, a in used.items()}},
+        draft = finish(config.problem_name or "perceived-0", {**objects, **{i: a.type for i, a in used.items()}},
                        {inst: "detection" for inst in objects} | {i: "prior" for i in used}, [*init, *added],
                        llm.goal, {lit: "observed" for lit in init} | {lit: "prior" for lit in added}, regions_of,
-                       named, info, llm.reason)]
+                       named, info, llm.reason)
+        draft.offered = frozenset(a.type for a in extra.values())
+        return [draft]
     if activity_problem is None:
         raise PerceptionError("retrieval found no activity (empty benchmark corpus)")
     trials = []

@@ -89,6 +89,9 @@ class DraftFacts:
     #: The instruction itself, for the language checks (``perception.language``): its state words
     #: against the goal's polarities, and the objects it names against the goal's. Empty: not checked.
     instruction: str = ""
+    #: Types an LLM goal could have named though the camera did not show them (``additions``: the
+    #: water a sink gives, the salt in a shaker): an instruction naming one names no missing object.
+    offered: frozenset[str] = frozenset()
 
 
 def check_syntax(problem: Problem | None, facts: DraftFacts) -> tuple[Verdict, Problem | None]:
@@ -124,7 +127,16 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     made = made_types(omni_problem)  # what the goal brings into being (future objects)
     read = read_instruction(facts.instruction) if facts.instruction else None  # once, for both language checks
     tools = incidental_objects(read) if read is not None else frozenset()
-    asked = [(p, s) for p, s in facts.instruction_objects if grounds_in(p, s, present) and p not in tools]
+    reachable = present | facts.offered
+
+    def found_as(phrase: str, synset: str) -> str | None:
+        """What the phrase names in the scene, or among what it can give ("water.n.06, which the scene can give")."""
+        seen = grounds_in(phrase, synset, present)
+        if seen is None and (offered := grounds_in(phrase, synset, facts.offered)):
+            return f"{offered}, which the scene can give"
+        return None if seen is None else f"{seen} in the scene"
+
+    asked = [(p, s) for p, s in facts.instruction_objects if grounds_in(p, s, reachable) and p not in tools]
     choices = alternatives(read) if read is not None else {}
     said_as = dict(facts.instruction_objects)
 
@@ -139,8 +151,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         if other := chosen_instead(phrase):
             notes.append(f"the instruction offers {phrase!r} or {other!r}; the drafted goal uses {other!r}")
             continue
-        said = (f"the instruction names {phrase!r} ({grounds_in(phrase, synset, present)} in the scene), which the "
-                "drafted goal never mentions")
+        said = f"the instruction names {phrase!r} ({found_as(phrase, synset)}), which the drafted goal never mentions"
         if not facts.curated_goal or len(asked) == 1:
             reasons.append(said)  # an LLM goal, or the one thing asked about: the draft ignores the request
         else:
@@ -150,7 +161,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         (notes if facts.curated_goal else reasons).extend(partial_plurals(omni_problem, facts, tools, read))
     lacking: list[str] = []
     for phrase, synset in facts.instruction_objects:
-        seen_as = grounds_in(phrase, synset, present)
+        seen_as = grounds_in(phrase, synset, reachable)
         if seen_as and facts.activity and not grounds_in(phrase, synset, facts.activity_types):
             reasons.append(f"the instruction names {phrase!r} ({seen_as} in the scene), which the drafted task "
                            f"({facts.activity}) does not use")

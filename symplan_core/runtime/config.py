@@ -136,6 +136,9 @@ class PerceptionSection(_Section):
     redrafts: int = Field(0, ge=0, le=3, description=(
         "goal: llm or hybrid: when the scene verifier refuses the LLM's goal for a reason a new draft can mend, "
         "the model redrafts this many times at most, with the verifier's reasons"))
+    samples: int = Field(0, ge=0, le=8, description=(
+        "goal: llm or hybrid: when the scene verifier refuses the LLM's greedy goal for a reason a new draft can "
+        "mend, sample up to this many more goals and keep the first the verifier accepts (best-of-N)"))
     judge: str = Field("", description="backend spec of the optional LLM-judge axis of the scene verifier (empty: off)")
 
 

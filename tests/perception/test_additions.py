@@ -111,3 +111,18 @@ def test_cutting_is_answered_by_a_goal_that_makes_the_halves() -> None:
     problem = load_problem("b1k/halve_an_egg")
     assert state_conflicts("Cut the hard-boiled egg in half.", problem).missing == ()
     assert state_conflicts("Cook the hard-boiled egg.", problem).missing != ()
+
+
+@pytest.mark.usefixtures("behavior_dir")
+def test_a_named_substance_the_scene_can_give_is_not_an_object_the_scene_lacks() -> None:
+    # Qwen 1.5B left the water out of "fill the other bowl with water"; the sink gives water, so the
+    # draft ignores part of the request (a new draft can mend it), not names an object the scene lacks
+    instruction = "Put the apple in one bowl and fill the other bowl with water."
+    result = _llm_goal("b1k/set_up_a_bird_cage", instruction, "(:goal (and (inside ?apple.n.01_1 ?bowl.n.01_1)))")
+    assert not result.accepted and not any(v.lacking for v in result.verdicts)
+    assert not any("no such object" in r for r in result.reasons), result.reasons
+    assert any("'fill'" in r for r in result.reasons), result.reasons
+    soak = _llm_goal("b1k/set_up_a_bird_cage", "Put the water in the bowl.",
+                     "(:goal (and (inside ?apple.n.01_1 ?bowl.n.01_1)))")
+    assert any("'water' (water.n.06, which the scene can give), which the drafted goal never mentions" in r
+               for r in soak.reasons), soak.reasons

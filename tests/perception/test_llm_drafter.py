@@ -168,10 +168,11 @@ class _ScriptedUnderGrammar:
     name = "scripted-grammar"
 
     def __init__(self, *replies: str) -> None:
-        self.replies, self.prompts = list(replies), []
+        self.replies, self.prompts, self.samplings = list(replies), [], []
 
-    def generate_under_grammar(self, prompt, _grammar, _sampling) -> Completion:
+    def generate_under_grammar(self, prompt, _grammar, sampling) -> Completion:
         self.prompts.append(prompt)
+        self.samplings.append(sampling)
         return Completion(self.replies.pop(0), finish_reason="stop", completion_tokens=1)
 
 
@@ -213,6 +214,34 @@ def test_an_instruction_naming_an_object_the_scene_lacks_is_not_redrafted(car_sc
                        instruction)
     assert not result.accepted and any("'bicycle'" in r and "no such object" in r for r in result.reasons)
     assert len(backend.prompts) == 1  # no goal over this scene can hold a bicycle
+
+
+# -- samples: best-of-N under the verifier ----------------------------------------------------------
+
+def test_a_refused_greedy_goal_is_followed_by_sampled_draws_of_the_same_prompt_until_one_passes(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(PART, PART, WHOLE, WHOLE)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=3), backend)
+    assert result.accepted, result.reasons
+    assert len(backend.prompts) == 3 and all(p == backend.prompts[0] for p in backend.prompts)  # no redraft turns
+    assert [(s.temperature, s.seed) for s in backend.samplings] == [(0.0, None), (0.8, 1), (0.8, 2)]
+    refused = result.provenance["goal"]["samples"]
+    assert [r["reply"] for r in refused] == [PART, PART] and all(r["reasons"] for r in refused)
+
+
+def test_samples_stop_at_the_limit_and_without_them_the_greedy_goal_is_final(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(PART, PART, PART, WHOLE)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=2), backend)
+    assert not result.accepted and len(backend.prompts) == 3 and len(result.provenance["goal"]["samples"]) == 2
+    greedy = _ScriptedUnderGrammar(PART, WHOLE)
+    assert not _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), greedy).accepted
+    assert len(greedy.prompts) == 1
+
+
+def test_no_sample_is_drawn_for_an_instruction_naming_an_object_the_scene_lacks(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(WHOLE, WHOLE)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=2), backend,
+                       INSTRUCTION + " Put the bicycle in too.")
+    assert not result.accepted and len(backend.prompts) == 1  # no goal over this scene can hold a bicycle
 
 
 # -- ask_unanswered: a retrieved goal that never answers a state word is stated back --------------

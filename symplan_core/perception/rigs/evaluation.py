@@ -186,6 +186,7 @@ class TaskReport:
     drafted_by: str = ""
     examples: list[str] = field(default_factory=list)
     redrafts: int = 0  # LLM goals refused by the verifier and redrafted with its reasons before this one
+    samples: int = 0  # LLM goals refused by the verifier before this sampled draw (best-of-N, --samples)
     #: The drafted goal in one line (perceived instance names), or the LLM's reply when it gave none.
     drafted_goal: str = ""
     core_agreement: bool = False
@@ -275,6 +276,7 @@ def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction |
     shown += [str(c.activity) for c in candidates]
     report.examples = [str(e) for e in result.provenance["goal"].get("examples", ())]
     report.redrafts = len(result.provenance["goal"].get("redrafts", ()))
+    report.samples = len(result.provenance["goal"].get("samples", ()))
     report.drafted_goal = (compact_goal(to_omnigibson(result.problem).goal) if result.problem is not None
                            else str(result.provenance["goal"].get("reply", "")))
     if options.holdout and (task in shown or report.retrieved == task):
@@ -422,6 +424,9 @@ def by_style(reports: list[TaskReport]) -> dict[str, dict]:
             "llm_drafted": sum(r.drafted_by == "llm" for r in rs),
             "redrafted": sum(r.redrafts > 0 for r in rs),
             "redrafted_transfer": sum(r.redrafts > 0 and r.accepted and r.plan_transfer for r in rs),
+            "sampled": sum(r.samples > 0 for r in rs),
+            "sampled_accepted": sum(r.samples > 0 and r.accepted for r in rs),
+            "sampled_transfer": sum(r.samples > 0 and r.accepted and r.plan_transfer for r in rs),
         }
     return out
 
@@ -439,7 +444,10 @@ STYLE_ROWS = (("accepted", "accepted"), ("accepted_equivalent", "accepted and go
               ("retrieved_equivalent", "drafted goal equivalent (accepted or not)"),
               ("llm_drafted", "goal drafted by the LLM (llm, hybrid)"),
               ("redrafted", "LLM goal refused, redrafted with the verifier's reasons"),
-              ("redrafted_transfer", "of those: accepted and plan-transfer after the redraft"))
+              ("redrafted_transfer", "of those: accepted and plan-transfer after the redraft"),
+              ("sampled", "LLM goal refused, more drawn by sampling (--samples)"),
+              ("sampled_accepted", "of those: a sampled goal accepted"),
+              ("sampled_transfer", "of those: accepted and plan-transfer"))
 
 
 def style_markdown(summary: dict) -> str:
