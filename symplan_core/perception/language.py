@@ -32,7 +32,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
-from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms
+from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.synsets import Mention, ReadInstruction, is_substance, read_instruction
 from symplan_core.tasks import synset_info
@@ -485,23 +485,30 @@ def _sounds_plural(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
+#: Words that ask for every one of what follows, in any number ("all the salmon", "every apple").
+_EVERY = frozenset({"all", "every", "both"})
+
+
 def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
     """Object names the instruction says in the plural with no count ("cook the mustard greens",
-    "put apples in the bowl"; not "two apples", "one of the cups"): in English the speaker means
-    every one of them there is. ``instruction``: the text, or its reading where the caller has one."""
+    "put apples in the bowl"; not "two apples", "one of the cups"), or after a word asking for all
+    of them ("all the salmon", "every apple"): in English the speaker means every one of them there
+    is. ``instruction``: the text, or its reading where the caller has one."""
     read = _reading(instruction)
     out = []
     for m in read.mentions:
         before = [w for k, w in enumerate(read.words[max(0, m.start - 3):m.start], start=max(0, m.start - 3))
                   if read.clause_of[k] == read.clause_of[m.start]]
-        if _sounds_plural(m.phrase.split()[-1]) and not any(w in _COUNTING for w in before):
+        if any(w in _EVERY for w in before) or (_sounds_plural(m.phrase.split()[-1])
+                                                 and not any(w in _COUNTING for w in before)):
             out.append(m)
     return out
 
 
 def goal_coverage(problem: Problem) -> tuple[set[str], set[str]]:
     """The instances a goal names and the types it quantifies over (``?inst`` counts as ``inst``:
-    ``bddl.checks.argument_instances``)."""
+    ``bddl.checks.argument_instances``). A type only a short ``forpairs`` ranges over
+    (:func:`short_pairings`) is not quantified over: the goal covers only some of it."""
     named: set[str] = set()
     quantified: set[str] = set()
     for atom, _, types in goal_atoms(problem.goal):
@@ -510,7 +517,31 @@ def goal_coverage(problem: Problem) -> tuple[set[str], set[str]]:
                 quantified.add(types[arg])
             else:
                 named.update(i for i in argument_instances(arg, types, problem.objects) if i in problem.objects)
-    return named, quantified
+    return named, quantified - set(short_pairings(problem))
+
+
+def short_pairings(problem: Problem) -> dict[str, tuple[str, int]]:
+    """Type -> (the other type, its count) for each type that the goal quantifies over only in a
+    ``forpairs`` whose other type has fewer instances. ``forpairs`` is a one-to-one matching (as in
+    BDDL): with one cart, "(forpairs (?salmon - salmon) (?cart - cart) (inside ?salmon ?cart))"
+    puts one salmon in the cart, not all three (Qwen 1.5B wrote it for "take all the salmon")."""
+    counts: dict[str, int] = {}
+    for typ in problem.objects.values():
+        counts[typ] = counts.get(typ, 0) + 1
+    short: dict[str, tuple[str, int]] = {}
+    whole: set[str] = set()
+    for q in iter_quantifiers(problem.goal):
+        types = [p.type for p in q.params]
+        if q.kind == "forpairs" and len(types) == 2:
+            for mine, other in (types, types[::-1]):
+                if counts.get(mine, 0) > counts.get(other, 0):
+                    short.setdefault(mine, (other, counts.get(other, 0)))
+                else:
+                    whole.add(mine)
+        else:
+            whole.update(types)
+    return {t: v for t, v in short.items() if t not in whole}
+
 
 
 _ARGS = {1: "?x", 2: "?x ?y"}

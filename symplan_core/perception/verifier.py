@@ -33,6 +33,7 @@ from symplan_core.perception.language import (
     made_types,
     parent_of,
     plural_mentions,
+    short_pairings,
     state_conflicts,
 )
 from symplan_core.perception.synsets import (
@@ -223,6 +224,7 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
     the draft does part of what was asked (the caller decides: a reason for an LLM goal, a note
     for a curated one). ``read``: ``facts.instruction`` already read, where the caller has it."""
     named, quantified = goal_coverage(omni_problem)
+    short = short_pairings(omni_problem)
     seen = {i: t for i, t in omni_problem.objects.items()
             if facts.sources.get(i, "detection") in ("detection", "prior")}
     out = []
@@ -231,7 +233,12 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
             continue
         things = sorted(i for i, t in seen.items() if grounds_in(mention.phrase, mention.synset, {t}, loose=False))
         covered = [i for i in things if i in named]
-        if len(things) > 1 and 0 < len(covered) < len(things):
+        paired = next((t for t in sorted(short) if grounds_in(mention.phrase, mention.synset, {t}, loose=False)), None)
+        if len(things) > 1 and paired is not None:
+            other, n = short[paired]
+            out.append(f"the instruction says {mention.phrase!r}, all {len(things)} in the scene, but the drafted "
+                       f"goal pairs them one to one with the {n} {other} (forpairs), so it covers only {n}")
+        elif len(things) > 1 and 0 < len(covered) < len(things):
             out.append(f"the instruction says {mention.phrase!r}, all {len(things)} in the scene "
                        f"({', '.join(things)}), but the drafted goal names only {', '.join(covered)}")
     return out

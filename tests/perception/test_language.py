@@ -6,6 +6,8 @@ activities (retrieval in holdout) or scripted LLM replies."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from symplan_core.bddl.normalize import to_omnigibson
@@ -16,14 +18,16 @@ from symplan_core.perception.language import (
     achievable,
     alternatives,
     another_kind,
+    goal_coverage,
     incidental_objects,
     made_types,
     plural_mentions,
     prompt_hints,
+    short_pairings,
     state_conflicts,
     state_words,
 )
-from symplan_core.perception.llm_goal import drafter_prompt
+from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
 from symplan_core.perception.rigs import render_task
 from symplan_core.tasks import list_tasks, load_problem
 
@@ -223,10 +227,26 @@ def test_a_retrieved_goal_that_answers_a_state_word_otherwise_is_accepted_with_a
 def test_a_plural_without_a_count_means_every_one_and_a_count_does_not(behavior_dir) -> None:
     said = {text: [m.phrase for m in plural_mentions(text)] for text in (
         "Cook the mustard greens.", "cook two apples", "put one of the cups in the sink",
-        "Put the apples and a pear in the bowl", "wash the glass")}
+        "Put the apples and a pear in the bowl", "wash the glass", "Take all the salmon out of the fridge",
+        "wash every plate")}
     assert said == {"Cook the mustard greens.": ["mustard greens"], "cook two apples": [],
                     "put one of the cups in the sink": [], "Put the apples and a pear in the bowl": ["apples"],
-                    "wash the glass": []}
+                    "wash the glass": [], "Take all the salmon out of the fridge": ["salmon"],
+                    "wash every plate": ["plate"]}
+
+
+def test_a_short_forpairs_covers_only_as_many_as_its_other_side_has(behavior_dir) -> None:
+    # forpairs is a one-to-one matching (BDDL): three salmon paired with one cart puts one in it
+    problem = to_omnigibson(load_problem("b1k/taking_fish_out_of_freezer"))
+    goal = parse_goal("(:goal (and (forpairs (?salmon.n.03 - salmon.n.03) (?shopping_cart.n.01 - shopping_cart.n.01) "
+                      "(inside ?salmon.n.03 ?shopping_cart.n.01))))", dict(problem.objects), "omnigibson")
+    paired = replace(problem, goal=goal)
+    assert short_pairings(paired) == {"salmon.n.03": ("shopping_cart.n.01", 1)}
+    assert "salmon.n.03" not in goal_coverage(paired)[1]
+    every = parse_goal("(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside ?salmon.n.03 ?shopping_cart.n.01_1)) "
+                       "(forpairs (?salmon.n.03 - salmon.n.03) (?shopping_cart.n.01 - shopping_cart.n.01) "
+                       "(inside ?salmon.n.03 ?shopping_cart.n.01))))", dict(problem.objects), "omnigibson")
+    assert short_pairings(replace(problem, goal=every)) == {}  # a forall covers them all anyway
 
 
 @pytest.fixture(scope="module")
@@ -252,6 +272,20 @@ def test_an_llm_goal_that_cooks_one_of_the_greens_asked_for_is_rejected(greens) 
     assert _llm_goal(greens, "Cook the mustard greens.", named).accepted
     counted = _llm_goal(greens, "cook one of the mustard greens", "(:goal (and (cooked mustard.n.03_1)))")
     assert not any("all 3 in the scene" in r for r in counted.reasons), counted.reasons
+
+
+def test_an_llm_goal_pairing_all_the_salmon_with_one_cart_is_rejected(behavior_dir) -> None:
+    # Qwen 1.5B's held-out draft for "Take all the salmon out of the fridge and put it in the shopping
+    # cart.": the plan put one salmon in the cart and strict-passed it
+    scene = render_task(load_problem("b1k/taking_fish_out_of_freezer"), seed=0)
+    instruction = "Take all the salmon out of the fridge and put it in the shopping cart."
+    paired = _llm_goal(scene, instruction, "(:goal (and (forpairs (?salmon.n.03 - salmon.n.03) (?shopping_cart.n.01 - "
+                                           "shopping_cart.n.01) (inside ?salmon.n.03 ?shopping_cart.n.01))))")
+    assert not paired.accepted
+    assert any("pairs them one to one with the 1 shopping_cart.n.01" in r for r in paired.reasons), paired.reasons
+    every = _llm_goal(scene, instruction, "(:goal (and (forall (?salmon.n.03 - salmon.n.03) "
+                                          "(inside ?salmon.n.03 ?shopping_cart.n.01_1))))")
+    assert every.accepted, every.reasons
 
 
 def test_an_llm_goal_with_a_bottle_where_a_substance_belongs_is_rejected(greens) -> None:
