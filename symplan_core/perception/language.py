@@ -34,7 +34,13 @@ from itertools import pairwise
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
 from symplan_core.bddl.vocabulary import vocabulary
-from symplan_core.perception.synsets import Mention, ReadInstruction, is_substance, read_instruction
+from symplan_core.perception.synsets import (
+    Mention,
+    ReadInstruction,
+    grounds_in,
+    is_substance,
+    read_instruction,
+)
 from symplan_core.tasks import synset_info
 
 _CLEAN = (("covered", False),)
@@ -326,7 +332,7 @@ def another_kind(phrase: str, synset: str, made: set[str]) -> str | None:
 @dataclass(frozen=True)
 class StateCheck:
     conflicts: tuple[str, ...]  # reasons: the goal says the opposite of the instruction
-    missing: tuple[str, ...]  # the instruction asks for a state the goal never mentions
+    missing: tuple[str, ...]  # the instruction asks for a state (or a placement) the goal never states
     unanswered: tuple[str, ...] = ()  # the words of ``missing``, as the instruction says them
 
 
@@ -364,6 +370,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             wanted = " or ".join(_literal(w.predicate, w.polarity) for w in rows)
             missing.append(f"the instruction says '{rows[0].said}', which asks for {wanted}, but the goal has none")
             unanswered.append(rows[0].said)
+    missing += misplacements(instruction, problem)  # "on the plate", and the goal puts them in it
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
 
@@ -564,8 +571,30 @@ def prompt_hints(instruction: str, domain: str = "omnigibson", action_set: str =
     words = state_words(instruction, (domain,))
     for word in words:
         add(word.said, word.predicate, word.polarity)
+    for place in placement_words(instruction, words):
+        add(place.said, place.relation, True)
+    return [f'"{said}" -> {literal}' for said, literal in hints.items()]
+
+
+@dataclass(frozen=True)
+class PlacementWord:
+    """A placement preposition of the instruction ("in" of "put the cup in the sink"), the relation
+    it asks for, and the object named right after it (the target), if any."""
+
+    said: str
+    relation: str
+    target: Mention | None
+
+
+def placement_words(instruction: str, words: Iterable[StateWord] | None = None) -> list[PlacementWord]:
+    """Each placement preposition (``RELATION_WORDS``) after a verb that moves things in the same
+    clause (``PLACEMENT_VERBS``), and not the particle of a state word ("turn on"). ``words``: the
+    instruction's state words where the caller has them."""
     read = read_instruction(instruction)
+    if words is None:
+        words = state_words(instruction)
     particles = {w.particle for w in words if w.particle is not None}
+    out = []
     for i in range(len(read.words)):
         if i in particles or read.object_at(i) is not None:
             continue
@@ -574,6 +603,30 @@ def prompt_hints(instruction: str, domain: str = "omnigibson", action_set: str =
             continue  # no verb that moves things before it in its clause: not where something goes
         for phrase, predicate in sorted(RELATION_WORDS.items(), key=lambda kv: -len(kv[0])):
             if tuple(read.words[i:i + len(phrase)]) == phrase:
-                add(" ".join(phrase), predicate, True)
+                after = range(i + len(phrase), min(i + len(phrase) + 4, len(read.words)))
+                target = next((m for k in after if read.clause_of[k] == read.clause_of[i]
+                               and (m := read.object_at(k)) is not None), None)
+                out.append(PlacementWord(" ".join(phrase), predicate, target))
                 break
-    return [f'"{said}" -> {literal}' for said, literal in hints.items()]
+    return out
+
+
+def misplacements(instruction: str, problem: Problem) -> list[str]:
+    """A placement the instruction states ("stack the tortillas on the plate") where the goal puts
+    things at that target only by another relation (``(inside ?tortilla ?plate)``): the goal
+    places them otherwise than asked. A target the goal never places anything at is left to the
+    objects axis ("never mentions")."""
+    out = []
+    for place in placement_words(instruction):
+        target = place.target
+        if target is None:
+            continue
+        used = {atom.predicate for atom, positive, types in goal_atoms(problem.goal)
+                if positive and atom.predicate in RELATION_WORDS.values() and len(atom.args) == 2
+                and (typ := argument_type(atom.args[1], types, problem.objects)) is not None
+                and grounds_in(target.phrase, target.synset, {typ}, loose=False)}
+        if used and place.relation not in used:
+            out.append(f"the instruction says '{place.said} the {target.phrase}', which asks for "
+                       f"({place.relation} ?x ?{target.phrase.replace(' ', '_')}), but the goal has only "
+                       + " and ".join(f"({r} ...)" for r in sorted(used)) + " there")
+    return out

@@ -21,6 +21,8 @@ from symplan_core.perception.language import (
     goal_coverage,
     incidental_objects,
     made_types,
+    misplacements,
+    placement_words,
     plural_mentions,
     prompt_hints,
     short_pairings,
@@ -233,6 +235,21 @@ def test_a_plural_without_a_count_means_every_one_and_a_count_does_not(behavior_
                     "put one of the cups in the sink": [], "Put the apples and a pear in the bowl": ["apples"],
                     "wash the glass": [], "Take all the salmon out of the fridge": ["salmon"],
                     "wash every plate": ["plate"]}
+
+
+def test_a_placement_the_goal_states_by_another_relation_is_missing(behavior_dir) -> None:
+    # Qwen 1.5B's held-out draft for "stack the tortillas on the plate": (inside ?tortilla ?plate)
+    problem = to_omnigibson(load_problem("b1k/fold_a_tortilla"))
+    objects = dict(problem.objects)
+    inside = replace(problem, goal=parse_goal("(:goal (and (forall (?tortilla.n.01 - tortilla.n.01) "
+                                              "(inside ?tortilla.n.01 ?plate.n.04_1))))", objects, "omnigibson"))
+    said = state_conflicts("stack the tortillas on the plate", inside)
+    assert said.missing == ("the instruction says 'on the plate', which asks for (ontop ?x ?plate), but the goal "
+                            "has only (inside ...) there",) and not said.conflicts and not said.unanswered
+    assert state_conflicts("stack the tortillas on the plate", load_problem("b1k/fold_a_tortilla")).missing == ()
+    # no verb that moves things ("make a latte in the mug"), or no placement at that target: nothing
+    assert not misplacements("warm the tortillas on the plate", inside)
+    assert [p.relation for p in placement_words("put the cup in the sink and turn on the tv")] == ["inside"]
 
 
 def test_a_short_forpairs_covers_only_as_many_as_its_other_side_has(behavior_dir) -> None:
