@@ -69,6 +69,8 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     **dict.fromkeys("break smash".split(), (("broken", True),)),
     **dict.fromkeys("fix repair mend".split(), (("broken", False),)),
     **dict.fromkeys("slice chop dice cut".split(), (("sliced", True),)),
+    # every B-1K task named for hanging hangs with one of the two (a bike on a rack, sheets on a line)
+    "hang": (("attached", True), ("draped", True)),
 }
 #: The name of a made thing -> the state its making is (``half__egg``: the egg cut; B-1K states
 #: cutting and cooking an ingredient this way, B-100 with ``sliced``/``cooked``).

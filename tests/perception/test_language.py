@@ -57,6 +57,7 @@ def _said(text: str) -> list[tuple[str, str, bool]]:
     ("before we light the fire, dust the logs", [("dust", "covered", False)]),  # a clause of time
     ("make sure they will not break", [("break", "broken", False)]),  # asked for, though "they will"
     ("if you could wash the dishes", [("wash", "covered", False)]),  # "if": a polite request
+    ("hang up the dartboard", [("hang", "attached", True), ("hang", "draped", True)]),  # either answers it
 ])
 def test_state_words_are_verbs_with_a_polarity(behavior_dir, text, expected) -> None:
     assert _said(text) == expected
@@ -71,6 +72,7 @@ def test_state_words_are_verbs_with_a_polarity(behavior_dir, text, expected) -> 
     "clean up the living room",  # tidying
     "stick them in the cabinet so they don't break",  # a clause of reason, with its own subject
     "it's going to freeze tonight",  # a forecast
+    "prepare a hanging basket",  # an adjective after a determiner
 ])
 def test_words_that_are_not_state_verbs_here_say_nothing(behavior_dir, text) -> None:
     assert _said(text) == []
