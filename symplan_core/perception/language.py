@@ -40,7 +40,10 @@ from symplan_core.perception.synsets import (
     grounds_in,
     is_substance,
     read_instruction,
+    singulars,
+    words_of,
 )
+from symplan_core.prompts.goal_text import type_word
 from symplan_core.tasks import synset_info
 
 _CLEAN = (("covered", False),)
@@ -610,6 +613,28 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
                                and (m := read.object_at(k)) is not None), None)
                 out.append(PlacementWord(" ".join(phrase), predicate, target))
                 break
+    return out
+
+
+def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
+    """(word, type) for each word the reading leaves unread (no BEHAVIOR object is called just
+    that: ``rod``) that is the last word of exactly one scene type's name, where the name has more
+    words (``fishing_rod``): "throw the rod and tackle in the boat" names the fishing rod the scene
+    has. Function words, and the verbs the language checks read, are never such names."""
+    read = read_instruction(instruction)
+    heads: dict[str, set[str]] = {}
+    for typ in types:
+        name = words_of(type_word(typ))
+        if len(name) > 1:
+            heads.setdefault(name[-1], set()).add(typ)
+    verbs = STATE_VERBS.keys() | PLACEMENT_VERBS | TOGGLE_VERBS
+    out = []
+    for i, word in enumerate(read.words):
+        if read.function[i] or read.object_at(i) is not None or word in verbs or word in _DETERMINERS:
+            continue
+        hit = next((heads[f] for f in (word, *singulars(word)) if len(heads.get(f, ())) == 1), None)
+        if hit:
+            out.append((word, next(iter(hit))))
     return out
 
 

@@ -25,6 +25,7 @@ from symplan_core.perception.errors import DepthError, FrameError, NoDetectionsE
 from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pose
 from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.keyframes import KeyFrameConfig
+from symplan_core.perception.language import scene_mentions
 from symplan_core.perception.lifting import LiftConfig
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
 from symplan_core.perception.synsets import (
@@ -349,7 +350,9 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
             ok, reason, _reply = ask_judge(judge_backend or config.judge, bddl, instruction)
             return ok, reason
 
-    mentioned = mentioned_synsets(instruction) if config.check_instruction_objects else []
+    mentioned: list[tuple[str, str]] = []
+    if config.check_instruction_objects:  # the words, and words only this scene's types explain ("the rod")
+        mentioned = mentioned_synsets(instruction) + scene_mentions(instruction, {o.synset for o in observed if o.synset})
 
     def verified(draft: Draft) -> PerceptionResult:
         curated = draft.goal_info.get("source") == "retrieval"

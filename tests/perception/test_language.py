@@ -25,6 +25,7 @@ from symplan_core.perception.language import (
     placement_words,
     plural_mentions,
     prompt_hints,
+    scene_mentions,
     short_pairings,
     state_conflicts,
     state_words,
@@ -252,6 +253,19 @@ def test_a_placement_the_goal_states_by_another_relation_is_missing(behavior_dir
     # no verb that moves things ("make a latte in the mug"), or no placement at that target: nothing
     assert not misplacements("warm the tortillas on the plate", inside)
     assert [p.relation for p in placement_words("put the cup in the sink and turn on the tv")] == ["inside"]
+
+
+def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
+    # "rod" names no BEHAVIOR object by itself; with a fishing rod in the scene it names that one
+    boat = ["boat.n.01", "fishing_rod.n.01", "fishing_gear.n.01"]
+    said = "can you wash off the boat and throw the rod and tackle in it?"
+    assert scene_mentions(said, boat) == [("rod", "fishing_rod.n.01")]
+    assert scene_mentions(said, ["boat.n.01"]) == []  # no rod here: the word stays unread
+    assert scene_mentions("load them into the cart", ["shopping_cart.n.01", "salmon.n.03"]) == [
+        ("cart", "shopping_cart.n.01")]
+    # two rods: the word does not say which; a verb or a determiner is never such a name
+    assert scene_mentions("grab the rod", ["fishing_rod.n.01", "curtain_rod.n.01"]) == []
+    assert scene_mentions("set the table", ["tea_set.n.01", "table.n.02"]) == []
 
 
 def test_a_short_forpairs_covers_only_as_many_as_its_other_side_has(behavior_dir) -> None:
