@@ -599,12 +599,13 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
     if words is None:
         words = state_words(instruction)
     particles = {w.particle for w in words if w.particle is not None}
+    sentence = _list_clauses(read)
     out = []
     for i in range(len(read.words)):
         if i in particles or read.object_at(i) is not None:
             continue
         if not any(read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
-                   for j in range(i) if read.clause_of[j] == read.clause_of[i]):
+                   for j in range(i) if sentence[j] == sentence[i]):
             continue  # no verb that moves things before it in its clause: not where something goes
         for phrase, predicate in sorted(RELATION_WORDS.items(), key=lambda kv: -len(kv[0])):
             if tuple(read.words[i:i + len(phrase)]) == phrase:
@@ -635,6 +636,19 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
         hit = next((heads[f] for f in (word, *singulars(word)) if len(heads.get(f, ())) == 1), None)
         if hit:
             out.append((word, next(iter(hit))))
+    return out
+
+
+def _list_clauses(read: ReadInstruction) -> list[int]:
+    """Per word, its clause, where a clause that opens with a determiner or an object name goes on
+    the list of the one before it ("put the vest, the dress and the jersey on hangers")."""
+    out: list[int] = []
+    for i, clause in enumerate(read.clause_of):
+        opens = i == 0 or clause != read.clause_of[i - 1]
+        if opens and i and (read.words[i] in _DETERMINERS or read.object_at(i) is not None):
+            out.append(out[-1])
+        else:
+            out.append(out[-1] + 1 if opens and i else (out[-1] if out else 0))
     return out
 
 

@@ -32,6 +32,7 @@ from symplan_core.perception.language import (
     incidental_objects,
     made_types,
     parent_of,
+    placement_words,
     plural_mentions,
     short_pairings,
     state_conflicts,
@@ -228,8 +229,11 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
     seen = {i: t for i, t in omni_problem.objects.items()
             if facts.sources.get(i, "detection") in ("detection", "prior")}
     out = []
+    # "on hangers", "in the pots": a plural that says where things go is not a thing to do to all
+    targets = {p.target for p in placement_words(facts.instruction)} if facts.instruction else set()
     for mention in plural_mentions(read if read is not None else facts.instruction):
-        if mention.phrase in tools or grounds_in(mention.phrase, mention.synset, quantified, loose=False):
+        if (mention.phrase in tools or mention in targets
+                or grounds_in(mention.phrase, mention.synset, quantified, loose=False)):
             continue
         things = sorted(i for i, t in seen.items() if grounds_in(mention.phrase, mention.synset, {t}, loose=False))
         covered = [i for i in things if i in named]

@@ -253,6 +253,10 @@ def test_a_placement_the_goal_states_by_another_relation_is_missing(behavior_dir
     # no verb that moves things ("make a latte in the mug"), or no placement at that target: nothing
     assert not misplacements("warm the tortillas on the plate", inside)
     assert [p.relation for p in placement_words("put the cup in the sink and turn on the tv")] == ["inside"]
+    # a list of objects split by commas is still the verb's clause; its plural target is where, not what
+    (hangers,) = placement_words("Put the vest, the dress and the jersey on hangers.")
+    assert hangers.relation == "ontop" and hangers.target is not None and hangers.target.phrase == "hangers"
+    assert placement_words("Dinner is done, the plates go in the sink.") == []  # no verb that moves things
 
 
 def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
