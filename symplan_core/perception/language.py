@@ -68,6 +68,7 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     **dict.fromkeys("heat warm reheat".split(), (("hot", True),)),
     **dict.fromkeys("cool chill".split(), (("hot", False),)),
     **dict.fromkeys("light ignite".split(), (("on_fire", True),)),
+    "burn": (("burnt", True), ("on_fire", True)),
     "extinguish": (("on_fire", False),),
     **dict.fromkeys("break smash".split(), (("broken", True),)),
     **dict.fromkeys("fix repair mend".split(), (("broken", False),)),
@@ -376,6 +377,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             missing.append(f"the instruction says '{rows[0].said}', which asks for {wanted}, but the goal has none")
             unanswered.append(rows[0].said)
     missing += misplacements(instruction, problem)  # "on the plate", and the goal puts them in it
+    missing += unasked_damage(words, problem)
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
 
@@ -637,6 +639,25 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
         if hit:
             out.append((word, next(iter(hit))))
     return out
+
+
+#: States that harm what they reach and that no action undoes: a drafted goal makes one true only
+#: where the instruction asks for it (a robot sets nothing on fire on its own initiative).
+DAMAGE_STATES = ("on_fire", "broken", "burnt")
+
+
+def unasked_damage(words: Iterable[StateWord], problem: Problem) -> list[str]:
+    """Each damage state (:data:`DAMAGE_STATES`) the goal makes true and no state word of the
+    instruction (``words``) asks for: Qwen 1.5B set the cooked salt on fire for "season the ham with
+    salt ... and bake it"."""
+    asked = {w.predicate for w in words if w.polarity}
+    out = []
+    for atom, positive, types in goal_atoms(problem.goal):
+        if positive and atom.predicate in DAMAGE_STATES and atom.predicate not in asked:
+            what = argument_type(atom.args[0], types, problem.objects) if atom.args else None
+            out.append(f"the goal makes ({atom.predicate} {atom.args[0] if atom.args else ''}) true "
+                       f"({what or 'something'}), which the instruction never asks for")
+    return list(dict.fromkeys(out))
 
 
 def _list_clauses(read: ReadInstruction) -> list[int]:

@@ -29,6 +29,7 @@ from symplan_core.perception.language import (
     short_pairings,
     state_conflicts,
     state_words,
+    unasked_damage,
 )
 from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
 from symplan_core.perception.rigs import render_task
@@ -257,6 +258,20 @@ def test_a_placement_the_goal_states_by_another_relation_is_missing(behavior_dir
     (hangers,) = placement_words("Put the vest, the dress and the jersey on hangers.")
     assert hangers.relation == "ontop" and hangers.target is not None and hangers.target.phrase == "hangers"
     assert placement_words("Dinner is done, the plates go in the sink.") == []  # no verb that moves things
+
+
+def test_a_drafted_goal_sets_nothing_on_fire_unless_asked(behavior_dir) -> None:
+    # Qwen 1.5B's sampled draft for "Season the ham with salt, brush it with the glaze and bake it"
+    # set the cooked salt on fire; the engine could do it, the person never asked
+    problem = to_omnigibson(load_problem("b1k/cook_a_ham"))
+    fire = replace(problem, goal=parse_goal("(:goal (and (cooked ?virginia_ham.n.01_1) (on_fire ?virginia_ham.n.01_1)))",
+                                            dict(problem.objects), "omnigibson"))
+    bake = state_conflicts("bake the ham", fire)
+    assert any("(on_fire virginia_ham.n.01_1) true (virginia_ham.n.01), which the instruction never asks" in m
+               for m in bake.missing), bake.missing
+    assert not any("never asks" in m for m in state_conflicts("bake the ham and then set it alight: burn it", fire).missing)
+    assert not any("never asks" in m for m in state_conflicts("light the ham", fire).missing)
+    assert not unasked_damage(state_words("bake the ham"), problem)  # the released goal burns nothing
 
 
 def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
