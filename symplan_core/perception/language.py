@@ -114,7 +114,7 @@ _DETERMINERS = frozenset("the a an this that these those my your our their his h
 PLACEMENT_VERBS = frozenset("put putting place placing set setting lay laying move moving bring bringing take "
                             "taking throw throwing toss tossing drop dropping load loading pack packing store "
                             "storing hang hanging return returning stack stacking stick sticking leave leaving "
-                            "get getting".split())
+                            "get getting pile piling".split())
 #: Placement prepositions -> the relation a goal states (``put the cup in the sink``).
 RELATION_WORDS: dict[tuple[str, ...], str] = {
     ("in",): "inside", ("into",): "inside", ("inside",): "inside",

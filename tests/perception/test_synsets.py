@@ -25,6 +25,14 @@ def test_instructions_name_objects_not_grammar(behavior_dir) -> None:
                      "digital camera": "digital_camera.n.01", "container": "container.n.01"}
 
 
+def test_a_word_names_the_sense_a_task_can_declare(behavior_dir) -> None:
+    # "table" is the furniture the B-1K files declare (table.n.02), not WordNet's first sense (a data
+    # table, which no task has): before, "pile it up on the table" named no object at all
+    found = dict(mentioned_synsets("can you pile the firewood up on the table instead?"))
+    assert found == {"firewood": "firewood.n.01", "table": "table.n.02"}
+    assert dict(mentioned_synsets("put the book in the bag"))["book"] == "book.n.02"
+
+
 def test_compatibility_follows_the_hierarchy(behavior_dir) -> None:
     assert compatibility("car.n.01", "car.n.01") == 3
     assert compatibility("container.n.01", "bottle.n.01") == 2  # a bottle is a kind of container
