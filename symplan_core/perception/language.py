@@ -438,7 +438,15 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         after = words[m.end] if m.end < len(words) and clause[m.end] == clause[m.start] else ""
         out_of = before == "of" and k > 0 and words[k - 1] == "out"
         listed = before in ("and", "or") and k == listed_after
-        if before in ("with", "using", "from") or out_of or before in _SOURCE_VERBS or listed:
+        # "clear the dinner table": up to two words no object is called between the verb and the name
+        j = k
+        while j > 0 and k - j < 2 and words[j] not in _SOURCE_VERBS and read.object_at(j) is None \
+                and not read.function[j] and clause[j - 1] == clause[m.start]:
+            j -= 1
+            while j > 0 and words[j] in _DETERMINERS and clause[j - 1] == clause[m.start]:
+                j -= 1
+        emptied = j >= 0 and words[j] in _SOURCE_VERBS and clause[j] == clause[m.start]
+        if before in ("with", "using", "from") or out_of or emptied or listed:
             out.add(m.phrase)
             listed_after = m.end
         elif before in ("in", "inside") and _process_location(read, k):

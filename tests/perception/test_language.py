@@ -140,6 +140,12 @@ def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> No
     assert incidental_objects("put the cup on the table") == frozenset()
 
 
+def test_what_a_clearing_verb_empties_is_a_source_past_a_modifier(behavior_dir) -> None:
+    # Qwen 1.5B's terse draft for "clear the dinner table" moved the leftovers and never named the table
+    assert incidental_objects("clear the dinner table") == {"table"}
+    assert incidental_objects("put the cup on the dinner table") == frozenset()
+
+
 def test_names_joined_by_or_are_a_choice(behavior_dir) -> None:
     assert alternatives("could you try some lemon juice or detergent on them?") == {
         "lemon juice": {"detergent"}, "detergent": {"lemon juice"}}
