@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
+from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Param, Problem, Quantifier
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.synsets import (
@@ -540,6 +540,61 @@ def goal_coverage(problem: Problem) -> tuple[set[str], set[str]]:
             else:
                 named.update(i for i in argument_instances(arg, types, problem.objects) if i in problem.objects)
     return named, quantified - set(short_pairings(problem))
+
+
+def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """The goal with each plural the instruction says without a count (:func:`plural_mentions`;
+    tools, sources and placement targets aside) read as all of them, where the goal names exactly one
+    instance of that type, only in top-level literals, and quantifies over none: "wash the wine
+    glasses" drafted as ``(not (covered wineglass_1 stain_1))`` becomes ``(forall (?wineglass.n.01 -
+    wineglass.n.01) (not (covered ?wineglass.n.01 stain_1)))``. Qwen 1.5B most often wrote the first
+    instance only (12 of 19 direct refusals on untuned3 held out, "all 2 in the scene, but the goal
+    names only ..."). Returns the goal and one note per widened type; the verifier then judges the
+    widened goal like any other."""
+    goal = problem.goal
+    parts = goal.parts if isinstance(goal, And) else (goal,)
+    read = read_instruction(instruction)
+    skip = incidental_objects(read) | {p.target.phrase for p in placement_words(instruction) if p.target}
+    named, quantified = goal_coverage(problem)
+    by_type: dict[str, list[str]] = {}
+    for inst, typ in problem.objects.items():
+        by_type.setdefault(typ, []).append(inst)
+    nested = {a.lstrip("?") for part in parts if not _is_literal(part) for atom, _, _ in goal_atoms(part)
+              for a in atom.args}
+    notes: list[str] = []
+    for mention in plural_mentions(read):
+        if mention.phrase in skip:
+            continue
+        for typ, instances in sorted(by_type.items()):
+            if (len(instances) < 2 or typ in quantified
+                    or not grounds_in(mention.phrase, mention.synset, {typ}, loose=False)):
+                continue
+            used = [i for i in instances if i in named]
+            if len(used) != 1 or used[0] in nested:
+                continue
+            one, var = used[0], "?" + typ
+            parts = tuple(Quantifier("forall", (Param(var, typ),), _renamed_literal(part, one, var))
+                          if _is_literal(part) and one in _literal_args(part) else part for part in parts)
+            quantified.add(typ)
+            notes.append(f"the instruction says {mention.phrase!r}: the goal's {one} is read as every "
+                         f"{typ} ({len(instances)} in the scene)")
+    return (And(parts) if notes else goal), notes
+
+
+def _is_literal(f: Formula) -> bool:
+    return isinstance(f, Atom) or (isinstance(f, Not) and isinstance(f.body, Atom))
+
+
+def _literal_args(f: Formula) -> set[str]:
+    atom = f.body if isinstance(f, Not) else f
+    return {a.lstrip("?") for a in atom.args} if isinstance(atom, Atom) else set()
+
+
+def _renamed_literal(f: Formula, instance: str, var: str) -> Formula:
+    atom = f.body if isinstance(f, Not) else f
+    assert isinstance(atom, Atom)
+    renamed = Atom(atom.predicate, tuple(var if a.lstrip("?") == instance else a for a in atom.args))
+    return Not(renamed) if isinstance(f, Not) else renamed
 
 
 def short_pairings(problem: Problem) -> dict[str, tuple[str, int]]:

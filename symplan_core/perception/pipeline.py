@@ -25,7 +25,7 @@ from symplan_core.perception.errors import DepthError, FrameError, NoDetectionsE
 from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pose
 from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.keyframes import KeyFrameConfig
-from symplan_core.perception.language import scene_mentions
+from symplan_core.perception.language import scene_mentions, widen_plurals
 from symplan_core.perception.lifting import LiftConfig
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
 from symplan_core.perception.synsets import (
@@ -652,10 +652,18 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
                 "completion_tokens": llm.completion_tokens, "llm_seconds": round(llm.latency_s, 3),
                 "additions": {i: {"type": a.type, "because": a.because} for i, a in used.items()}}
-        draft = finish(config.problem_name or "perceived-0", {**objects, **{i: a.type for i, a in used.items()}},
+        declared = {**objects, **{i: a.type for i, a in used.items()}}
+        goal = llm.goal
+        widened: list[str] = []
+        if goal is not None and config.check_language:  # "the wine glasses", and the goal names one
+            goal, widened = widen_plurals(instruction, Problem("drafted", "omnigibson", declared, (), goal))
+            if widened:
+                info["widened"] = widened
+        draft = finish(config.problem_name or "perceived-0", declared,
                        {inst: "detection" for inst in objects} | {i: "prior" for i in used}, [*init, *added],
-                       llm.goal, {lit: "observed" for lit in init} | {lit: "prior" for lit in added}, regions_of,
+                       goal, {lit: "observed" for lit in init} | {lit: "prior" for lit in added}, regions_of,
                        named, info, llm.reason)
+        draft.notes += widened
         draft.offered = frozenset(a.type for a in extra.values())
         return [draft]
     if activity_problem is None:
