@@ -547,10 +547,9 @@ def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str
     tools, sources and placement targets aside) read as all of them, where the goal names exactly one
     instance of that type, only in top-level literals, and quantifies over none: "wash the wine
     glasses" drafted as ``(not (covered wineglass_1 stain_1))`` becomes ``(forall (?wineglass.n.01 -
-    wineglass.n.01) (not (covered ?wineglass.n.01 stain_1)))``. Qwen 1.5B most often wrote the first
-    instance only (12 of 19 direct refusals on untuned3 held out, "all 2 in the scene, but the goal
-    names only ..."). Returns the goal and one note per widened type; the verifier then judges the
-    widened goal like any other."""
+    wineglass.n.01) (not (covered ?wineglass.n.01 stain_1)))``. Qwen 1.5B often wrote the first
+    instance only ("all 2 in the scene, but the goal names only ..."). Returns the goal and one note
+    per widened type; the verifier then judges the widened goal like any other."""
     goal = problem.goal
     parts = goal.parts if isinstance(goal, And) else (goal,)
     read = read_instruction(instruction)
