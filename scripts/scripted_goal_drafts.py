@@ -151,7 +151,9 @@ def replay(tasks_file: str, confirm: str = "never") -> None:
     for r in rows:
         t = now.get(r["instruction"])
         if t is not None and recorded(r) != rejudged(r):
-            print(f"  changed: {r['instruction']!r}: accepted {r['accepted']} -> {t.accepted}"
+            transfer = (f", plan-transfer {bool(r.get('plan_transfer'))} -> {t.plan_transfer}"
+                        if bool(r.get("plan_transfer")) != t.plan_transfer else "")
+            print(f"  changed: {r['instruction']!r}: accepted {r['accepted']} -> {t.accepted}{transfer}"
                   + (f" ({t.reasons[0]})" if t.reasons else ""))
 
 

@@ -13,7 +13,8 @@ import pytest
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "scripted_goal_drafts.py"
 
 # A real row of a recorded Qwen 1.5B holdout run (issue 21): "the mustard greens" drafted as one of
-# the scene's three, accepted by the verifier of that day.
+# the scene's three, accepted by the verifier of that day. Today's reads the plural as all three
+# (language.widen_plurals), and the widened goal's plan reaches the released goal.
 RECORDED = {"task": "b1k/cook_mustard_greens", "instruction": "Cook the mustard greens.", "style": "direct",
             "holdout": True, "accepted": True, "plan_transfer": False, "accepted_wrong": True,
             "drafted_goal": "(:goal (and (cooked ?mustard.n.03_1)))"}
@@ -30,9 +31,14 @@ def test_a_recorded_draft_is_re_judged_and_the_change_is_named(tmp_path) -> None
     run = _replay(tasks)
     assert run.returncode == 0, run.stderr
     assert "direct: recorded accepted 1, plan-transfer 0, accepted-but-wrong 1 of 1" in run.stdout
-    assert "direct: re-judged accepted 0, plan-transfer 0, accepted-but-wrong 0 of 1" in run.stdout
-    assert "changed: 'Cook the mustard greens.': accepted True -> False" in run.stdout
-    assert "names only mustard.n.03_1" in run.stdout
+    assert "direct: re-judged accepted 1, plan-transfer 1, accepted-but-wrong 0 of 1" in run.stdout
+    assert "changed: 'Cook the mustard greens.': accepted True -> True, plan-transfer False -> True" in run.stdout
+    two = tmp_path / "two.jsonl"  # two of the three named: which ones is said, so it is not widened
+    two.write_text(json.dumps({**RECORDED, "drafted_goal": "(:goal (and (cooked ?mustard.n.03_1) "
+                                                           "(cooked ?mustard.n.03_2)))"}) + "\n")
+    refused = _replay(two)
+    assert "direct: re-judged accepted 0, plan-transfer 0, accepted-but-wrong 0 of 1" in refused.stdout
+    assert "names only mustard.n.03_1, mustard.n.03_2" in refused.stdout
 
 
 def test_with_confirm_novel_an_accepted_wrong_draft_is_asked_back_and_declined(tmp_path) -> None:
