@@ -31,7 +31,9 @@ from symplan_core.engine.world import World
 #: The precondition checks that decide, from the world alone, whether an object fits a place.
 _PLACE_CHECKS = ("ability", "type", "graspable", "solid", "substance")
 #: Precondition check -> the ability some object of the scene must have for it ever to pass
-#: (``holding:FLAG`` needs an object with FLAG): ``checks._heated``, ``_flame``, ``_cooled``.
+#: (``holding:FLAG`` needs an object with FLAG): ``checks._heated``, ``_flame``, ``_cooled``. A flame
+#: can also come from something already burning; the world does not say what burns at the start,
+#: so a scene whose only flame is a fire with no heatSource ability loses ``on_fire`` here.
 SCENE_NEEDS = {"heated": "heatSource", "flame": "heatSource", "cooled": "coldSource"}
 #: Effects that add a literal over their arguments: ``add:PRED:args...`` and ``place:REL:obj:tgt``.
 _ADDING = ("add", "place")
