@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Param, Problem, Quantifier
+from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.synsets import (
@@ -378,6 +378,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             unanswered.append(rows[0].said)
     missing += misplacements(instruction, problem)  # "on the plate", and the goal puts them in it
     missing += unasked_damage(words, problem)
+    missing += unasked_removals(instruction, problem)
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
 
@@ -501,7 +502,7 @@ _COUNTING = frozenset("a an one two three four five six seven eight nine ten som
                       "either neither another each most many half".split())
 
 
-def _sounds_plural(word: str) -> bool:
+def sounds_plural(word: str) -> bool:
     """English plural ending, the forms ``singulars`` undoes ("greens", "boxes", "berries"; not
     "glass", "bus", "lens"-like singulars in -ss, -us, -is)."""
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
@@ -521,10 +522,22 @@ def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
     for m in read.mentions:
         before = [w for k, w in enumerate(read.words[max(0, m.start - 3):m.start], start=max(0, m.start - 3))
                   if read.clause_of[k] == read.clause_of[m.start]]
-        if any(w in _EVERY for w in before) or (_sounds_plural(m.phrase.split()[-1])
+        if any(w in _EVERY for w in before) or (sounds_plural(m.phrase.split()[-1])
                                                  and not any(w in _COUNTING for w in before)):
             out.append(m)
     return out
+
+
+def asked_for_all(instruction: str, read: ReadInstruction | None = None,
+                  tools: frozenset[str] | None = None) -> list[Mention]:
+    """The plurals (:func:`plural_mentions`) that ask something of every one of them: tools,
+    sources and modifiers (:func:`incidental_objects`) aside, and placement targets too ("hang them
+    on hangers" says where things go, not what to do to all hangers). ``read``/``tools``: the
+    instruction's reading and incidental objects, where the caller has them."""
+    read = read if read is not None else read_instruction(instruction)
+    tools = incidental_objects(read) if tools is None else tools
+    targets = {p.target for p in placement_words(instruction) if p.target is not None}
+    return [m for m in plural_mentions(read) if m.phrase not in tools and m not in targets]
 
 
 def goal_coverage(problem: Problem) -> tuple[set[str], set[str]]:
@@ -540,60 +553,6 @@ def goal_coverage(problem: Problem) -> tuple[set[str], set[str]]:
             else:
                 named.update(i for i in argument_instances(arg, types, problem.objects) if i in problem.objects)
     return named, quantified - set(short_pairings(problem))
-
-
-def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
-    """The goal with each plural the instruction says without a count (:func:`plural_mentions`;
-    tools, sources and placement targets aside) read as all of them, where the goal names exactly one
-    instance of that type, only in top-level literals, and quantifies over none: "wash the wine
-    glasses" drafted as ``(not (covered wineglass_1 stain_1))`` becomes ``(forall (?wineglass.n.01 -
-    wineglass.n.01) (not (covered ?wineglass.n.01 stain_1)))``. Qwen 1.5B often wrote the first
-    instance only ("all 2 in the scene, but the goal names only ..."). Returns the goal and one note
-    per widened type; the verifier then judges the widened goal like any other."""
-    goal = problem.goal
-    parts = goal.parts if isinstance(goal, And) else (goal,)
-    read = read_instruction(instruction)
-    skip = incidental_objects(read) | {p.target.phrase for p in placement_words(instruction) if p.target}
-    named, quantified = goal_coverage(problem)
-    by_type: dict[str, list[str]] = {}
-    for inst, typ in problem.objects.items():
-        by_type.setdefault(typ, []).append(inst)
-    nested = {a.lstrip("?") for part in parts if not _is_literal(part) for atom, _, _ in goal_atoms(part)
-              for a in atom.args}
-    notes: list[str] = []
-    for mention in plural_mentions(read):
-        if mention.phrase in skip:
-            continue
-        for typ, instances in sorted(by_type.items()):
-            if (len(instances) < 2 or typ in quantified
-                    or not grounds_in(mention.phrase, mention.synset, {typ}, loose=False)):
-                continue
-            used = [i for i in instances if i in named]
-            if len(used) != 1 or used[0] in nested:
-                continue
-            one, var = used[0], "?" + typ
-            parts = tuple(Quantifier("forall", (Param(var, typ),), _renamed_literal(part, one, var))
-                          if _is_literal(part) and one in _literal_args(part) else part for part in parts)
-            quantified.add(typ)
-            notes.append(f"the instruction says {mention.phrase!r}: the goal's {one} is read as every "
-                         f"{typ} ({len(instances)} in the scene)")
-    return (And(parts) if notes else goal), notes
-
-
-def _is_literal(f: Formula) -> bool:
-    return isinstance(f, Atom) or (isinstance(f, Not) and isinstance(f.body, Atom))
-
-
-def _literal_args(f: Formula) -> set[str]:
-    atom = f.body if isinstance(f, Not) else f
-    return {a.lstrip("?") for a in atom.args} if isinstance(atom, Atom) else set()
-
-
-def _renamed_literal(f: Formula, instance: str, var: str) -> Formula:
-    atom = f.body if isinstance(f, Not) else f
-    assert isinstance(atom, Atom)
-    renamed = Atom(atom.predicate, tuple(var if a.lstrip("?") == instance else a for a in atom.args))
-    return Not(renamed) if isinstance(f, Not) else renamed
 
 
 def short_pairings(problem: Problem) -> dict[str, tuple[str, int]]:
@@ -719,6 +678,34 @@ def unasked_damage(words: Iterable[StateWord], problem: Problem) -> list[str]:
             what = argument_type(atom.args[0], types, problem.objects) if atom.args else None
             out.append(f"the goal makes ({atom.predicate} {atom.args[0] if atom.args else ''}) true "
                        f"({what or 'something'}), which the instruction never asks for")
+    return list(dict.fromkeys(out))
+
+
+#: Words that take things out of or off something ("take the salmon out of the fridge", "remove
+#: the books from the shelf", "clear the table"): where one is said, a goal may unplace things.
+REMOVAL_WORDS = frozenset("out off remove removes removing away empty empties emptying clear clears clearing "
+                          "unload unloads unloading unpack unpacks unpacking pick picking lift lifting".split())
+
+
+def unasked_removals(instruction: str | ReadInstruction, problem: Problem) -> list[str]:
+    """Each ``(not (inside x y))`` / ``(not (ontop x y))`` of the goal, for a kind of object the goal
+    puts nowhere else, where the instruction has no word that takes things out or off
+    (:data:`REMOVAL_WORDS`): Qwen 1.5B wrote ``(forall (?pill_bottle - pill_bottle) (not (inside
+    ?pill_bottle ?sack_1)))`` for "bag up the pill bottles", a goal that keeps them out of the bag.
+    ("from" is not such a word: "my meds from the pharmacy".)"""
+    if any(w in REMOVAL_WORDS for w in _reading(instruction).words):
+        return []
+    placed = {argument_type(atom.args[0], types, problem.objects) for atom, positive, types in goal_atoms(problem.goal)
+              if positive and atom.predicate in RELATION_WORDS.values() and atom.args}
+    out = []
+    for atom, positive, types in goal_atoms(problem.goal):
+        if not positive and atom.predicate in ("inside", "ontop") and len(atom.args) == 2:
+            what = argument_type(atom.args[0], types, problem.objects) or atom.args[0]
+            if what in placed:
+                continue  # it goes somewhere: leaving where it was is part of that
+            where = argument_type(atom.args[1], types, problem.objects) or atom.args[1]
+            out.append(f"the goal takes {what} {'out of' if atom.predicate == 'inside' else 'off'} {where} "
+                       f"((not ({atom.predicate} ...))), but the instruction asks to take nothing out or off")
     return list(dict.fromkeys(out))
 
 

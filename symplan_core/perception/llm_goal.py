@@ -12,7 +12,8 @@ Two drafters:
   structured-output mechanism (:func:`symplan_core.llm.constrained.generate_constrained`), with
   retrieved activities' goals as examples (:func:`goal_examples`; the caller's ``exclude`` keeps
   held-out activities out of them). Every finished reply is a parseable, fully grounded goal; a
-  reply cut by the token budget is a draft with no goal and says so.
+  reply cut by the token budget keeps its complete conjuncts (:func:`complete_conjuncts`), and is
+  a draft with no goal where it has none.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class LLMDraft:
     grammar_bytes: int = 0  # size of the goal grammar the reply was constrained by (0: free)
     completion_tokens: int | None = None
     latency_s: float = 0.0
+    kept: int = 0  # the reply was cut before it closed: its first ``kept`` complete conjuncts are the goal
 
 
 def _backend(spec):
@@ -116,6 +118,34 @@ def extract_goal(reply: str) -> tuple[str | None, str]:
     return None, "the reply's goal is not closed (unbalanced parentheses)"
 
 
+def complete_conjuncts(reply: str) -> tuple[str | None, int]:
+    """A ``(:goal (and ...))`` reply cut before it closed while looping, closed after its last
+    complete conjunct, and the number of conjuncts kept. Looping: at least half of its complete
+    conjuncts repeat earlier ones (Qwen 1.5B wrote the same ``(not (saturated ...))`` over and over
+    until the token budget ran out), so what it said before the loop is its goal. A reply cut while
+    still saying new things is unfinished: (None, 0), as for a reply that is not such a goal."""
+    head = reply.find("(:goal")
+    opened = reply.find("(and", head) if head >= 0 else -1
+    if opened < 0 or reply[head + len("(:goal"):opened].strip():
+        return None, 0
+    depth, start, ends = 0, -1, []
+    for i in range(opened + len("(and"), len(reply)):
+        if reply[i] == "(":
+            depth += 1
+            if depth == 1:
+                start = i
+        elif reply[i] == ")":
+            depth -= 1
+            if depth < 0:
+                return None, 0  # it closed after all: not a cut reply
+            if depth == 0:
+                ends.append((start, i + 1))
+    said = [" ".join(reply[a:b].split()) for a, b in ends]
+    if not ends or 2 * len(set(said)) > len(said):
+        return None, 0
+    return f"(:goal (and {' '.join(reply[a:b] for a, b in ends)}))", len(ends)
+
+
 def parse_goal(block: str, objects: dict[str, str], domain: str) -> Formula:
     """Read a ``(:goal ...)`` block with our parser (raises :class:`BDDLSyntaxError`)."""
     text = (f"(define (problem llm_goal) (:domain {domain})\n(:objects\n" + "\n".join(write_objects(objects))
@@ -131,10 +161,13 @@ def draft_goal(spec, objects: dict[str, str], init: list[Literal], instruction: 
     if error:
         return LLMDraft(None, reply, f"the LLM backend failed: {error}")
     block, reason = extract_goal(reply)
+    kept = 0
     if block is None:
-        return LLMDraft(None, reply, f"LLM goal rejected: {reason}")
+        block, kept = complete_conjuncts(reply)
+        if block is None:
+            return LLMDraft(None, reply, f"LLM goal rejected: {reason}")
     try:
-        return LLMDraft(parse_goal(block, writable, domain), reply)
+        return LLMDraft(parse_goal(block, writable, domain), reply, kept=kept)
     except BDDLSyntaxError as exc:
         return LLMDraft(None, reply, f"LLM goal does not parse: {exc.message}")
 
@@ -271,14 +304,20 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     finally:
         if isinstance(spec, str):
             backend.close()
-    def drafted(goal: Formula | None, reason: str = "") -> LLMDraft:
+    def drafted(goal: Formula | None, reason: str = "", kept: int = 0) -> LLMDraft:
         return LLMDraft(goal, completion.text, reason, names, grammar.size_bytes, completion.completion_tokens,
-                        completion.latency_s)
+                        completion.latency_s, kept)
 
     if completion.error:
         return drafted(None, f"the LLM backend failed: {completion.error}")
     if completion.finish_reason == "length":
-        return drafted(None, f"the LLM goal was cut at {max_tokens} tokens before it closed")
+        block, kept = complete_conjuncts(completion.text)
+        if block is None:
+            return drafted(None, f"the LLM goal was cut at {max_tokens} tokens before it closed")
+        try:
+            return drafted(parse_goal(block, writable, domain), kept=kept)
+        except BDDLSyntaxError as exc:
+            return drafted(None, f"LLM goal does not parse: {exc.message}")
     try:
         return drafted(parse_goal(completion.text, writable, domain))
     except BDDLSyntaxError as exc:  # the grammar admits only parseable goals: a bug if it happens

@@ -24,8 +24,9 @@ from symplan_core.perception.detection import Detection, Detector
 from symplan_core.perception.errors import DepthError, FrameError, NoDetectionsError, PerceptionError
 from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pose
 from symplan_core.perception.fusion import Observed, observe
+from symplan_core.perception.goal_mending import mend_goal
 from symplan_core.perception.keyframes import KeyFrameConfig
-from symplan_core.perception.language import scene_mentions, widen_plurals
+from symplan_core.perception.language import scene_mentions
 from symplan_core.perception.lifting import LiftConfig
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
 from symplan_core.perception.synsets import (
@@ -654,16 +655,21 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                 "additions": {i: {"type": a.type, "because": a.because} for i, a in used.items()}}
         declared = {**objects, **{i: a.type for i, a in used.items()}}
         goal = llm.goal
-        widened: list[str] = []
-        if goal is not None and config.check_language:  # "the wine glasses", and the goal names one
-            goal, widened = widen_plurals(instruction, Problem("drafted", "omnigibson", declared, (), goal))
-            if widened:
-                info["widened"] = widened
+        cut = [f"the LLM goal was cut at {config.llm_max_tokens} tokens before it closed: its {llm.kept} complete "
+               "conjunct(s) are read as the goal"] if llm.kept else []
+        if cut:
+            info["cut_kept"] = llm.kept
+        mended: tuple[str, ...] = ()
+        if goal is not None and config.check_language:  # read as the model meant it (goal_mending)
+            read_as = mend_goal(instruction, Problem("drafted", "omnigibson", declared, (), goal))
+            goal, mended = read_as.goal, read_as.notes
+            if mended:
+                info["mended"] = list(mended)
         draft = finish(config.problem_name or "perceived-0", declared,
                        {inst: "detection" for inst in objects} | {i: "prior" for i in used}, [*init, *added],
                        goal, {lit: "observed" for lit in init} | {lit: "prior" for lit in added}, regions_of,
                        named, info, llm.reason)
-        draft.notes += widened
+        draft.notes += [*cut, *mended]
         draft.offered = frozenset(a.type for a in extra.values())
         return [draft]
     if activity_problem is None:

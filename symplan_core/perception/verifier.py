@@ -27,13 +27,12 @@ from symplan_core.engine.predicates import SUBSTANCE_ARGUMENT
 from symplan_core.perception.language import (
     alternatives,
     another_kind,
+    asked_for_all,
     goal_coverage,
     goal_types,
     incidental_objects,
     made_types,
     parent_of,
-    placement_words,
-    plural_mentions,
     short_pairings,
     state_conflicts,
 )
@@ -220,31 +219,31 @@ def misplaced_substances(omni_problem: Problem) -> list[str]:
 
 def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str],
                     read: ReadInstruction | None = None) -> list[str]:
-    """A plural the instruction says with no count ("cook the mustard greens") where the scene has
-    several such things and the goal names some of them but not all, and quantifies over none:
-    the draft does part of what was asked (the caller decides: a reason for an LLM goal, a note
-    for a curated one). ``read``: ``facts.instruction`` already read, where the caller has it."""
+    """A plural the instruction asks all of (``language.asked_for_all``: "cook the mustard greens",
+    "pot the flowers") where the scene has several such things and the goal covers some of them
+    but not all: the draft does part of what was asked (the caller decides: a reason for an LLM goal,
+    a note for a curated one). A general word counts every kind it names: "flowers" are the dahlias
+    and the marigolds, and a goal over the dahlias only covers part. A type the goal quantifies over
+    covers its instances, unless only a short ``forpairs`` does. ``read``: ``facts.instruction``
+    already read, where the caller has it."""
     named, quantified = goal_coverage(omni_problem)
     short = short_pairings(omni_problem)
     seen = {i: t for i, t in omni_problem.objects.items()
             if facts.sources.get(i, "detection") in ("detection", "prior")}
     out = []
-    # "on hangers", "in the pots": a plural that says where things go is not a thing to do to all
-    targets = {p.target for p in placement_words(facts.instruction)} if facts.instruction else set()
-    for mention in plural_mentions(read if read is not None else facts.instruction):
-        if (mention.phrase in tools or mention in targets
-                or grounds_in(mention.phrase, mention.synset, quantified, loose=False)):
-            continue
+    for mention in asked_for_all(facts.instruction, read, tools) if facts.instruction else ():
         things = sorted(i for i, t in seen.items() if grounds_in(mention.phrase, mention.synset, {t}, loose=False))
-        covered = [i for i in things if i in named]
+        if len(things) < 2:
+            continue
+        covered = [i for i in things if i in named or seen[i] in quantified]
         paired = next((t for t in sorted(short) if grounds_in(mention.phrase, mention.synset, {t}, loose=False)), None)
-        if len(things) > 1 and paired is not None:
+        if paired is not None and len(covered) < len(things):
             other, n = short[paired]
             out.append(f"the instruction says {mention.phrase!r}, all {len(things)} in the scene, but the drafted "
                        f"goal pairs them one to one with the {n} {other} (forpairs), so it covers only {n}")
-        elif len(things) > 1 and 0 < len(covered) < len(things):
+        elif 0 < len(covered) < len(things):
             out.append(f"the instruction says {mention.phrase!r}, all {len(things)} in the scene "
-                       f"({', '.join(things)}), but the drafted goal names only {', '.join(covered)}")
+                       f"({', '.join(things)}), but the drafted goal covers only {', '.join(covered)}")
     return out
 
 

@@ -38,7 +38,7 @@ def test_a_recorded_draft_is_re_judged_and_the_change_is_named(tmp_path) -> None
                                                            "(cooked ?mustard.n.03_2)))"}) + "\n")
     refused = _replay(two)
     assert "direct: re-judged accepted 0, plan-transfer 0, accepted-but-wrong 0 of 1" in refused.stdout
-    assert "names only mustard.n.03_1, mustard.n.03_2" in refused.stdout
+    assert "covers only mustard.n.03_1, mustard.n.03_2" in refused.stdout
 
 
 def test_with_confirm_novel_an_accepted_wrong_draft_is_asked_back_and_declined(tmp_path) -> None:

@@ -1,0 +1,260 @@
+"""Reading an LLM goal as the model meant it: rewrites before the verifier judges it.
+
+A compact model writes the goal it means in ways BDDL reads otherwise. Each rewrite here is one
+such slip, read the way the instruction settles (docs/perception.md, "Mending an LLM goal"):
+
+* :func:`bind_named_instances`: a quantifier whose variable its body never uses, and whose body
+  names one instance of the variable's type instead (``(forall (?log - log) (not (covered ?log_1
+  ?dust_1)))``): the instance is read as the variable.
+* :func:`drop_repeats`: a conjunct said twice is said once (a looping model repeats literals).
+* :func:`settle_placements`: an object the goal puts in two places at once (``(inside ?battery
+  ?cabinet)`` and ``(ontop ?battery ?shelf_1)``), where the instruction's placement words ("stick
+  them in the cabinet") name some of those places and not the others: the others are dropped.
+* :func:`pair_with_one`: a ``forpairs`` whose other type has one instance pairs one thing with it
+  (BDDL's one-to-one matching); where the instruction says the plural, it is every one of them.
+* :func:`widen_plurals`: a plural the goal names by its first instance only is every one of them.
+
+Every rewrite is recorded (the provenance's ``goal.mended`` and the draft's notes), and the verifier
+then judges the mended goal like any other: a rewrite never makes a goal accepted on its own.
+Curated (retrieved) goals are never mended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from symplan_core.bddl import And, Atom, Formula, Not, Param, Problem, Quantifier
+from symplan_core.bddl.checks import argument_type, goal_atoms, iter_quantifiers
+from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, SUPPORT_RELATIONS
+from symplan_core.perception.language import (
+    asked_for_all,
+    goal_coverage,
+    placement_words,
+    plural_mentions,
+    sounds_plural,
+)
+from symplan_core.perception.synsets import grounds_in, read_instruction
+
+#: Where an object is: it rests on or in one thing, or hangs, lies or is fixed on one.
+WHERE_RELATIONS = SUPPORT_RELATIONS + ATTACHMENT_RELATIONS
+
+
+@dataclass(frozen=True)
+class Mended:
+    goal: Formula
+    notes: tuple[str, ...]  # one per rewrite, in words
+
+
+Step = Callable[[str, Problem], tuple[Formula, list[str]]]
+
+
+def mend_goal(instruction: str, problem: Problem) -> Mended:
+    """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
+    notes: list[str] = []
+    goal = problem.goal
+    steps: tuple[Step, ...] = (bind_named_instances, drop_repeats, settle_placements, pair_with_one, widen_plurals)
+    for step in steps:
+        goal, said = step(instruction, replace(problem, goal=goal))
+        notes += said
+    return Mended(goal, tuple(notes))
+
+
+def _args(f: Formula) -> set[str]:
+    return {a for atom, _, _ in goal_atoms(f) for a in atom.args}
+
+
+def _renamed(f: Formula, names: dict[str, str]) -> Formula:
+    """``f`` with each argument in ``names`` (compared without a leading ``?``) renamed."""
+    if isinstance(f, Atom):
+        return Atom(f.predicate, tuple(names.get(a.lstrip("?"), a) for a in f.args))
+    if isinstance(f, Not):
+        return Not(_renamed(f.body, names))
+    if isinstance(f, And):
+        return And(tuple(_renamed(p, names) for p in f.parts))
+    if isinstance(f, Quantifier):
+        return replace(f, body=_renamed(f.body, names))
+    return f  # or / imply: an LLM goal that uses them is read as written
+
+
+def _parts(goal: Formula) -> tuple[Formula, ...]:
+    return goal.parts if isinstance(goal, And) else (goal,)
+
+
+def bind_named_instances(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Each quantifier whose variable its body never uses while the body names exactly one instance
+    of that variable's type, with that instance read as the variable. Qwen 1.5B wrote ``(forall
+    (?log.n.01 - log.n.01) (not (covered ?log.n.01_1 ?dust.n.01_1)))`` for "dust the logs"."""
+    notes: list[str] = []
+
+    def visit(f: Formula) -> Formula:
+        if isinstance(f, And):
+            return And(tuple(visit(p) for p in f.parts))
+        if isinstance(f, Not):
+            return Not(visit(f.body))
+        if not isinstance(f, Quantifier):
+            return f
+        body = visit(f.body)
+        used = _args(body)
+        names: dict[str, str] = {}
+        for p in f.params:
+            if p.var in used:
+                continue
+            named = {a.lstrip("?") for a in used if problem.objects.get(a.lstrip("?")) == p.type}
+            if len(named) == 1:
+                (one,) = named
+                names[one] = p.var
+                notes.append(f"the goal's {f.kind} over {p.type} names {one} and never {p.var}: {one} is read "
+                             f"as {p.var}")
+        return replace(f, body=_renamed(body, names) if names else body)
+
+    goal = visit(problem.goal)
+    return (goal if notes else problem.goal), notes
+
+
+def drop_repeats(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """The goal with each conjunct that repeats an earlier one (at any depth) left out."""
+    dropped = 0
+
+    def visit(f: Formula) -> Formula:
+        nonlocal dropped
+        if isinstance(f, Quantifier):
+            return replace(f, body=visit(f.body))
+        if not isinstance(f, And):
+            return f
+        parts = tuple(visit(p) for p in f.parts)
+        unique = tuple(dict.fromkeys(parts))
+        dropped += len(parts) - len(unique)
+        return And(unique)
+
+    goal = visit(problem.goal)
+    return (goal, [f"the goal said {dropped} conjunct(s) twice: each is kept once"]) if dropped else (problem.goal, [])
+
+
+def _where_literals(goal: Formula) -> list[tuple[Atom, dict[str, str]]]:
+    """The goal's positive placement atoms (:data:`WHERE_RELATIONS`) with the variable types around each."""
+    return [(atom, types) for atom, positive, types in goal_atoms(goal)
+            if positive and atom.predicate in WHERE_RELATIONS and len(atom.args) == 2]
+
+
+def _subject(arg: str, types: dict[str, str], some: set[str]) -> str | None:
+    """What a placement atom places: an instance, or every instance of a variable's type; None for
+    a variable that some quantifier binds with ``exists`` (``some``): two such clauses may speak of
+    two different things ("some lights on the bushes, some on the nail")."""
+    if arg in some:
+        return None
+    return f"every {types[arg]}" if arg in types else arg.lstrip("?")
+
+
+def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Where the goal puts one object (an instance, or a quantified type) in two or more places
+    (:data:`WHERE_RELATIONS`, positive), and the instruction's placement words (``placement_words``)
+    name some of those places but not all: the places it does not name are left out. The engine
+    keeps an object in one place, so such a goal cannot be reached (Qwen 1.5B: "put all the salmon in
+    the cart" as the salmon inside the cart and on top of the fridge)."""
+    targets = [p.target for p in placement_words(instruction) if p.target is not None]
+    if not targets:
+        return problem.goal, []
+    places: dict[str, set[tuple[str, str]]] = {}
+    some = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "exists" for p in q.params}
+    for atom, types in _where_literals(problem.goal):
+        typ = argument_type(atom.args[1], types, problem.objects)
+        subject = _subject(atom.args[0], types, some)
+        if typ is not None and subject is not None:
+            places.setdefault(subject, set()).add((atom.predicate, typ))
+
+    def said(typ: str) -> bool:
+        return any(grounds_in(m.phrase, m.synset, {typ}, loose=False) for m in targets)
+
+    drop: set[tuple[str, str, str]] = set()
+    notes: list[str] = []
+    for subject, where in sorted(places.items()):
+        named = {w for w in where if said(w[1])}
+        if len({t for _, t in where}) > 1 and named and len(named) < len(where):
+            drop |= {(subject, rel, typ) for rel, typ in where - named}
+            notes.append(f"the goal puts {subject} in {len(where)} places at once; the instruction names "
+                         + " and ".join(f"({rel} ... {typ})" for rel, typ in sorted(named)) + ", so "
+                         + " and ".join(f"({rel} ... {typ})" for rel, typ in sorted(where - named)) + " is left out")
+    if not drop:
+        return problem.goal, []
+
+    def kept(f: Formula, types: dict[str, str]) -> Formula | None:
+        if isinstance(f, Atom) and f.predicate in WHERE_RELATIONS and len(f.args) == 2:
+            typ = argument_type(f.args[1], types, problem.objects)
+            return None if (_subject(f.args[0], types, some), f.predicate, typ) in drop else f
+        if isinstance(f, And):
+            parts = tuple(p for part in f.parts if (p := kept(part, types)) is not None)
+            return And(parts) if parts else None
+        if isinstance(f, Quantifier):
+            body = kept(f.body, {**types, **{p.var: p.type for p in f.params}})
+            return replace(f, body=body) if body is not None else None
+        return f  # negations, disjunctions: not a place the goal puts something
+
+    goal = kept(problem.goal, {})
+    return (goal, notes) if goal is not None else (problem.goal, [])
+
+
+def pair_with_one(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Each top-level ``(forpairs (?a - A) (?b - B) body)`` where the scene has one B and several A,
+    and the instruction names A in the plural ("a couple of batteries", "all the salmon"), read as ``(forall (?a - A) body)``
+    with the one B in place of ``?b``: "put the batteries in the cabinet" drafted as a one-to-one
+    pairing of batteries with the one cabinet means every battery in it. A body that says nothing
+    of ``?a`` is left as it is, and so is a plural that says where things go ("on hangers")."""
+    counts: dict[str, list[str]] = {}
+    for inst, typ in problem.objects.items():
+        counts.setdefault(typ, []).append(inst)
+    targets = {p.target for p in placement_words(instruction)}  # "on hangers" says where, not what to move
+    read = read_instruction(instruction)
+    every = plural_mentions(read)  # "all the salmon" too
+    plurals = [m for m in read.mentions if (m in every or sounds_plural(m.phrase.split()[-1])) and m not in targets]
+    notes: list[str] = []
+    parts = []
+    for part in _parts(problem.goal):
+        if isinstance(part, Quantifier) and part.kind == "forpairs" and len(part.params) == 2:
+            for many, one in (part.params, part.params[::-1]):
+                instances = counts.get(one.type, [])
+                if (len(instances) == 1 and len(counts.get(many.type, [])) > 1
+                        and many.var in _args(part.body)
+                        and any(grounds_in(m.phrase, m.synset, {many.type}, loose=False) for m in plurals)):
+                    body = _renamed(part.body, {one.var.lstrip("?"): instances[0]})
+                    part = Quantifier("forall", (Param(many.var, many.type),), body)
+                    notes.append(f"the goal pairs each {many.type} one to one with the scene's one {one.type} "
+                                 f"(forpairs): read as every {many.type} with {instances[0]}")
+                    break
+        parts.append(part)
+    return (And(tuple(parts)) if notes else problem.goal), notes
+
+
+def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """The goal with each plural the instruction asks all of (``asked_for_all``) read as all of them,
+    where the goal names exactly one instance of that type, only in top-level literals, and
+    quantifies over none: "wash the wine glasses" drafted as ``(not (covered wineglass_1 stain_1))``
+    becomes ``(forall (?wineglass.n.01 - wineglass.n.01) (not (covered ?wineglass.n.01 stain_1)))``.
+    Qwen 1.5B often wrote the first instance only ("all 2 in the scene, but the goal names only ...")."""
+    parts = _parts(problem.goal)
+    named, quantified = goal_coverage(problem)
+    by_type: dict[str, list[str]] = {}
+    for inst, typ in problem.objects.items():
+        by_type.setdefault(typ, []).append(inst)
+    nested = {a.lstrip("?") for part in parts if not _is_literal(part) for a in _args(part)}
+    notes: list[str] = []
+    for mention in asked_for_all(instruction):
+        for typ, instances in sorted(by_type.items()):
+            if (len(instances) < 2 or typ in quantified
+                    or not grounds_in(mention.phrase, mention.synset, {typ}, loose=False)):
+                continue
+            used = [i for i in instances if i in named]
+            if len(used) != 1 or used[0] in nested:
+                continue
+            one, var = used[0], "?" + typ
+            parts = tuple(Quantifier("forall", (Param(var, typ),), _renamed(part, {one: var}))
+                          if _is_literal(part) and one in {a.lstrip("?") for a in _args(part)} else part
+                          for part in parts)
+            quantified.add(typ)
+            notes.append(f"the instruction says {mention.phrase!r}: the goal's {one} is read as every "
+                         f"{typ} ({len(instances)} in the scene)")
+    return (And(parts) if notes else problem.goal), notes
+
+
+def _is_literal(f: Formula) -> bool:
+    return isinstance(f, Atom) or (isinstance(f, Not) and isinstance(f.body, Atom))

@@ -1,0 +1,156 @@
+"""Reading an LLM goal as the model meant it (perception.goal_mending), a cut reply's complete
+conjuncts (llm_goal.complete_conjuncts), and the two refusals that came with them: a goal that
+takes things out where nothing is to be taken out, and a general plural covered in part.
+
+Each drafted goal below is Qwen 2.5-Coder 1.5B's, from the held-out untuned3 runs (issue 21),
+over the real BEHAVIOR files of its activity."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from symplan_core.bddl.normalize import to_omnigibson
+from symplan_core.perception.goal_grammar import compact_goal
+from symplan_core.perception.goal_mending import (
+    bind_named_instances,
+    drop_repeats,
+    mend_goal,
+    pair_with_one,
+    settle_placements,
+    widen_plurals,
+)
+from symplan_core.perception.language import unasked_removals
+from symplan_core.perception.llm_goal import complete_conjuncts, parse_goal
+from symplan_core.perception.verifier import DraftFacts, partial_plurals
+from symplan_core.tasks import load_problem
+
+
+def _drafted(task: str, goal: str):
+    problem = to_omnigibson(load_problem(task))
+    return replace(problem, goal=parse_goal(goal, dict(problem.objects), "omnigibson"))
+
+
+def _text(goal) -> str:
+    return compact_goal(goal)
+
+
+def test_a_quantifier_whose_body_names_an_instance_instead_of_its_variable_binds_it(behavior_dir) -> None:
+    drafted = _drafted("b1k/clean_gas_logs", "(:goal (and (forall (?log.n.01 - log.n.01) "
+                                             "(not (covered ?log.n.01_1 ?dust.n.01_1)))))")
+    goal, notes = bind_named_instances("dust the logs", drafted)
+    assert _text(goal) == "(:goal (and (forall (?log.n.01 - log.n.01) (not (covered ?log.n.01 ?dust.n.01_1)))))"
+    assert notes and "names log.n.01_1 and never ?log.n.01" in notes[0]
+    uses = _drafted("b1k/clean_gas_logs", "(:goal (and (forall (?log.n.01 - log.n.01) "
+                                          "(not (covered ?log.n.01 ?dust.n.01_1)))))")
+    assert bind_named_instances("dust the logs", uses) == (uses.goal, [])
+
+
+def test_a_conjunct_said_twice_is_kept_once(behavior_dir) -> None:
+    drafted = _drafted("b1k/remove_spots_from_linen", "(:goal (and (not (covered ?sheet.n.03_1 ?stain.n.01_1)) "
+                                                      "(not (covered ?sheet.n.03_1 ?stain.n.01_1))))")
+    goal, notes = drop_repeats("", drafted)
+    assert _text(goal) == "(:goal (and (not (covered ?sheet.n.03_1 ?stain.n.01_1))))"
+    assert notes == ["the goal said 1 conjunct(s) twice: each is kept once"]
+
+
+SALMON = "Take all the salmon out of the fridge and put it in the shopping cart."
+SALMON_TWICE = ("(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside ?salmon.n.03 ?shopping_cart.n.01_1)) "
+                "(forall (?salmon.n.03 - salmon.n.03) (ontop ?salmon.n.03 ?electric_refrigerator.n.01_1))))")
+
+
+def test_two_places_at_once_keep_the_one_the_instruction_names(behavior_dir) -> None:
+    drafted = _drafted("b1k/taking_fish_out_of_freezer", SALMON_TWICE)
+    goal, notes = settle_placements(SALMON, drafted)
+    assert _text(goal) == ("(:goal (and (forall (?salmon.n.03 - salmon.n.03) "
+                           "(inside ?salmon.n.03 ?shopping_cart.n.01_1))))")
+    assert "(ontop ... electric_refrigerator.n.01) is left out" in notes[0]
+    # no placement words: nothing settles which place is meant
+    assert settle_placements("deal with the salmon", drafted) == (drafted.goal, [])
+
+
+def test_places_of_things_some_clause_picks_are_not_settled(behavior_dir) -> None:
+    # two exists clauses may speak of two different strings of lights (a right goal, kept whole)
+    drafted = _drafted("b1k/hang_icicle_lights", "(:goal (and (forall (?scrub.n.01 - scrub.n.01) (exists "
+                       "(?icicle_lights.n.01 - icicle_lights.n.01) (ontop ?icicle_lights.n.01 ?scrub.n.01))) (exists "
+                       "(?icicle_lights.n.01 - icicle_lights.n.01) (attached ?icicle_lights.n.01 ?wall_nail.n.01_1))))")
+    said = "Put the Christmas lights over the bushes and hang some on the wall nail."
+    assert settle_placements(said, drafted) == (drafted.goal, [])
+
+
+def test_a_pairing_with_the_scenes_one_container_is_every_one_of_a_plural(behavior_dir) -> None:
+    drafted = _drafted("b1k/store_batteries", "(:goal (and (forpairs (?battery.n.02 - battery.n.02) "
+                       "(?cabinet.n.01 - cabinet.n.01) (inside ?battery.n.02 ?cabinet.n.01))))")
+    said = "There are a couple of loose batteries rolling around, mind sticking them in the cabinet?"
+    goal, notes = pair_with_one(said, drafted)
+    assert _text(goal) == "(:goal (and (forall (?battery.n.02 - battery.n.02) (inside ?battery.n.02 ?cabinet.n.01_1))))"
+    assert "read as every battery.n.02 with cabinet.n.01_1" in notes[0]
+    assert pair_with_one("put a battery in the cabinet", drafted) == (drafted.goal, [])  # said in the singular
+    idle = _drafted("b1k/store_batteries", "(:goal (and (forpairs (?battery.n.02 - battery.n.02) "
+                    "(?cabinet.n.01 - cabinet.n.01) (not (open ?cabinet.n.01)))))")
+    assert pair_with_one("put the batteries in the cabinet", idle) == (idle.goal, [])  # says nothing of each battery
+    hangers = _drafted("b1k/putting_clothes_into_closet", "(:goal (and (forpairs (?vest.n.01 - vest.n.01) "
+                       "(?hanger.n.02 - hanger.n.02) (attached ?vest.n.01 ?hanger.n.02))))")
+    assert pair_with_one("Put the vest on hangers.", hangers) == (hangers.goal, [])  # where it goes, not what
+
+
+def test_mending_runs_every_rewrite_and_leaves_a_right_goal_alone(behavior_dir) -> None:
+    drafted = _drafted("b1k/taking_fish_out_of_freezer", "(:goal (and (forpairs (?salmon.n.03 - salmon.n.03) "
+                       "(?shopping_cart.n.01 - shopping_cart.n.01) (inside ?salmon.n.03 ?shopping_cart.n.01)) "
+                       "(forall (?salmon.n.03 - salmon.n.03) (ontop ?salmon.n.03 ?electric_refrigerator.n.01_1))))")
+    mended = mend_goal(SALMON, drafted)
+    assert _text(mended.goal) == ("(:goal (and (forall (?salmon.n.03 - salmon.n.03) "
+                                  "(inside ?salmon.n.03 ?shopping_cart.n.01_1))))")
+    assert len(mended.notes) == 2
+    for task, instruction in (("b1k/taking_fish_out_of_freezer", SALMON),
+                              ("b1k/store_batteries", "put the batteries in the cabinet"),
+                              ("b1k/cook_mustard_greens", "Cook the mustard greens.")):
+        released = to_omnigibson(load_problem(task))
+        kept = mend_goal(instruction, released)
+        assert (kept.goal, kept.notes) == (released.goal, ()), task
+    assert widen_plurals("Cook the mustard greens.", to_omnigibson(load_problem("b1k/cook_mustard_greens")))[1] == []
+
+
+def test_a_cut_reply_that_loops_keeps_its_complete_conjuncts() -> None:
+    loop = "(:goal (and (not (covered ?sheet_1 ?stain_1))" + " (not (saturated ?sheet_1 ?water_1))" * 4 + " (not (sat"
+    assert complete_conjuncts(loop) == (
+        "(:goal (and (not (covered ?sheet_1 ?stain_1))" + " (not (saturated ?sheet_1 ?water_1))" * 4 + "))", 5)
+    still_writing = "(:goal (and (inside ?a_1 ?b_1) (cooked ?c_1) (ontop ?d_1 ?e_1) (forpairs (?x - x"
+    assert complete_conjuncts(still_writing) == (None, 0)  # new things up to the cut: unfinished
+    assert complete_conjuncts("(:goal (and (cooked ?c_1)))") == (None, 0)  # it closed: not cut
+    assert complete_conjuncts("no goal here") == (None, 0)
+
+
+def test_a_goal_that_takes_things_out_is_refused_unless_asked(behavior_dir) -> None:
+    problem = to_omnigibson(load_problem("b1k/picking_up_prescriptions"))
+    out = replace(problem, goal=parse_goal("(:goal (and (forall (?pill_bottle.n.01 - pill_bottle.n.01) "
+                                           "(not (inside ?pill_bottle.n.01 ?sack.n.01_1)))))",
+                                           dict(problem.objects), "omnigibson"))
+    said = "I need my meds from the pharmacy, could you bag up the pill bottles for me?"
+    assert unasked_removals(said, out) == ["the goal takes pill_bottle.n.01 out of sack.n.01 ((not (inside ...))), "
+                                           "but the instruction asks to take nothing out or off"]
+    assert unasked_removals("take the pill bottles out of the bag", out) == []
+    assert unasked_removals(said, problem) == []  # the released goal puts them in
+
+
+def test_a_general_plural_is_every_kind_it_names(behavior_dir) -> None:
+    problem = to_omnigibson(load_problem("b1k/planting_flowers"))
+    dahlias = replace(problem, goal=parse_goal("(:goal (and (forall (?pottable__dahlia.n.01 - pottable__dahlia.n.01) "
+                                               "(exists (?pot.n.04 - pot.n.04) (inside ?pottable__dahlia.n.01 "
+                                               "?pot.n.04)))))", dict(problem.objects), "omnigibson"))
+    facts = DraftFacts({i: "detection" for i in problem.objects}, instruction="pot the flowers", curated_goal=False)
+    (reason,) = partial_plurals(dahlias, facts, frozenset())
+    assert "the instruction says 'flowers', all 8 in the scene" in reason and "marigold" not in reason.split("only")[1]
+    assert partial_plurals(problem, facts, frozenset()) == []  # the released goal pots both kinds
+
+
+def test_a_pairing_with_fewer_of_the_other_kind_covers_only_as_many(behavior_dir) -> None:
+    # "can the peaches": four peaches paired one to one with two jars, which mending leaves alone
+    problem = to_omnigibson(load_problem("b1k/can_fruit"))
+    paired = replace(problem, goal=parse_goal("(:goal (and (forpairs (?peach.n.03 - peach.n.03) (?hinged_jar.n.01 - "
+                                              "hinged_jar.n.01) (inside ?peach.n.03 ?hinged_jar.n.01))))",
+                                              dict(problem.objects), "omnigibson"))
+    assert mend_goal("can the peaches", paired).goal == paired.goal
+    facts = DraftFacts({i: "detection" for i in problem.objects}, instruction="can the peaches", curated_goal=False)
+    assert partial_plurals(paired, facts, frozenset()) == [
+        "the instruction says 'peaches', all 4 in the scene, but the drafted goal pairs them one to one with the 2 "
+        "hinged_jar.n.01 (forpairs), so it covers only 2"]
