@@ -12,6 +12,8 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
   them in the cabinet") name some of those places and not the others: the others are dropped.
 * :func:`pair_with_one`: a ``forpairs`` whose other type has one instance pairs one thing with it
   (BDDL's one-to-one matching); where the instruction says the plural, it is every one of them.
+* :func:`drop_self_including`: ``(forall (?firewood - firewood) (and (ontop ?firewood ?table_1)
+  (nextto ?firewood ?firewood_2)))`` relates firewood_2 to itself; that literal is left out.
 * :func:`widen_plurals`: a plural the goal names by its first instance only is every one of them.
 
 Every rewrite is recorded (the provenance's ``goal.mended`` and the draft's notes), and the verifier
@@ -53,7 +55,8 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, drop_repeats, settle_placements, pair_with_one, widen_plurals)
+    steps: tuple[Step, ...] = (bind_named_instances, drop_repeats, settle_placements, pair_with_one,
+                              drop_self_including, drop_repeats, widen_plurals)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
@@ -168,13 +171,16 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
 
     drop: set[tuple[str, str, str]] = set()
     notes: list[str] = []
-    for subject, where in sorted(places.items()):
+    for subject, own in sorted(places.items()):
+        # an instance is also where every one of its type is put: (forall salmon in the cart), (salmon_2 on the fridge)
+        where = own | places.get(f"every {problem.objects.get(subject)}", set())
         named = {w for w in where if said(w[1])}
-        if len({t for _, t in where}) > 1 and named and len(named) < len(where):
-            drop |= {(subject, rel, typ) for rel, typ in where - named}
+        unsaid = own - named  # only this subject's own literals are left out
+        if len({t for _, t in where}) > 1 and named and unsaid:
+            drop |= {(subject, rel, typ) for rel, typ in unsaid}
             notes.append(f"the goal puts {subject} in {len(where)} places at once; the instruction names "
                          + " and ".join(f"({rel} ... {typ})" for rel, typ in sorted(named)) + ", so "
-                         + " and ".join(f"({rel} ... {typ})" for rel, typ in sorted(where - named)) + " is left out")
+                         + " and ".join(f"({rel} ... {typ})" for rel, typ in sorted(unsaid)) + " is left out")
     if not drop:
         return problem.goal, []
 
@@ -223,6 +229,41 @@ def pair_with_one(instruction: str, problem: Problem) -> tuple[Formula, list[str
                     break
         parts.append(part)
     return (And(tuple(parts)) if notes else problem.goal), notes
+
+
+def drop_self_including(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """In each ``forall``/``forpairs`` body that says more than one thing, a positive two-place
+    literal relating the variable to an instance of the variable's own type is left out: for that
+    instance it relates a thing to itself, which no state has. Qwen 1.5B wrote ``(forall (?firewood
+    - firewood) (and (ontop ?firewood ?table_1) (nextto ?firewood ?firewood_2)))`` for "stack the
+    firewood": read as written, no plan reaches it."""
+    notes: list[str] = []
+
+    def visit(f: Formula) -> Formula:
+        if isinstance(f, And):
+            return And(tuple(visit(p) for p in f.parts))
+        if not isinstance(f, Quantifier):
+            return f
+        body = visit(f.body)
+        if f.kind in ("forall", "forpairs") and isinstance(body, And) and len(body.parts) > 1:
+            own = {p.var: p.type for p in f.params}
+
+            def includes_self(part: Formula) -> bool:
+                if not (isinstance(part, Atom) and len(part.args) == 2):
+                    return False
+                a, b = part.args
+                return any(v in own and problem.objects.get(i.lstrip("?")) == own[v] for v, i in ((a, b), (b, a)))
+
+            kept = tuple(p for p in body.parts if not includes_self(p))
+            if kept and len(kept) < len(body.parts):
+                notes.extend(f"the goal's {f.kind} over {', '.join(own.values())} relates each one to one of its "
+                             f"own kind, and so that one to itself: ({p.predicate} {' '.join(p.args)}) left out"
+                             for p in body.parts if isinstance(p, Atom) and p not in kept)
+                body = And(kept)
+        return replace(f, body=body)
+
+    goal = visit(problem.goal)
+    return (goal, notes) if notes else (problem.goal, [])
 
 
 def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:

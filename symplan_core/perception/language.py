@@ -510,11 +510,14 @@ def sounds_plural(word: str) -> bool:
 
 #: Words that ask for every one of what follows, in any number ("all the salmon", "every apple").
 _EVERY = frozenset({"all", "every", "both"})
+#: Words that say "many" with a counting word before them ("a bunch of flowers", "a lot of toys"):
+#: no count, so the plural means every one there is.
+_MANY = frozenset("bunch lot lots load loads heap heaps pile piles ton tons plenty".split())
 
 
 def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
     """Object names the instruction says in the plural with no count ("cook the mustard greens",
-    "put apples in the bowl"; not "two apples", "one of the cups"), or after a word asking for all
+    "put apples in the bowl", "a bunch of flowers"; not "two apples", "one of the cups"), or after a word asking for all
     of them ("all the salmon", "every apple"): in English the speaker means every one of them there
     is. ``instruction``: the text, or its reading where the caller has one."""
     read = _reading(instruction)
@@ -522,8 +525,8 @@ def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
     for m in read.mentions:
         before = [w for k, w in enumerate(read.words[max(0, m.start - 3):m.start], start=max(0, m.start - 3))
                   if read.clause_of[k] == read.clause_of[m.start]]
-        if any(w in _EVERY for w in before) or (sounds_plural(m.phrase.split()[-1])
-                                                 and not any(w in _COUNTING for w in before)):
+        counted = any(w in _COUNTING for w in before) and not any(w in _MANY for w in before)
+        if any(w in _EVERY for w in before) or (sounds_plural(m.phrase.split()[-1]) and not counted):
             out.append(m)
     return out
 

@@ -370,26 +370,25 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         return PerceptionResult(accepted, draft.problem, bddl, verdicts, provenance, loads, plan, timings)
 
     def redrafted(draft: Draft) -> tuple[PerceptionResult, Draft]:
-        """The LLM's draft verified, redrafted with the verifier's reasons while they can be mended."""
+        """The LLM's draft verified, then drawn again while the verifier's reasons can be mended:
+        up to ``llm_redrafts`` redrafts (the refused goals and reasons in the conversation), then up
+        to ``llm_samples`` sampled draws from the first prompt (best of N under the verifier)."""
         from symplan_core.perception.llm_goal import Rejection
 
         result = verified(draft)
-        rejections: list[Rejection] = []
-        while (len(rejections) < config.llm_redrafts and config.llm_decoding == "grammar"
-               and _redraftable(result, draft)):
-            rejections.append(Rejection(draft.goal_info.get("reply", ""), tuple(result.reasons)))
-            draft = _drafts(observed, instruction, config, goal_backend, None, "llm", rejections)[0]
-            draft.goal_info["redrafts"] = [{"reply": r.reply, "reasons": list(r.reasons)} for r in rejections]
-            result = verified(draft)
-        refused: list[dict[str, Any]] = []  # best-of-N under the verifier: the greedy draft, then samples
-        while (len(refused) < config.llm_samples and config.llm_decoding == "grammar"
-               and _redraftable(result, draft)):
-            refused.append({"reply": draft.goal_info.get("reply", ""), "reasons": list(result.reasons)})
-            earlier = draft.goal_info.get("redrafts")
-            draft = _drafts(observed, instruction, config, goal_backend, None, "llm", sample=len(refused))[0]
-            draft.goal_info["samples"] = list(refused)
-            if earlier:
-                draft.goal_info["redrafts"] = earlier
+        history: dict[str, list[dict[str, Any]]] = {"redrafts": [], "samples": []}
+        draws = ["redrafts"] * config.llm_redrafts + ["samples"] * config.llm_samples
+        for kind in draws if config.llm_decoding == "grammar" else ():
+            if not _redraftable(result, draft):
+                break
+            history[kind].append({"reply": draft.goal_info.get("reply", ""), "reasons": list(result.reasons)})
+            if kind == "redrafts":
+                rejections = [Rejection(r["reply"], tuple(r["reasons"])) for r in history["redrafts"]]
+                draft = _drafts(observed, instruction, config, goal_backend, None, "llm", rejections)[0]
+            else:
+                draft = _drafts(observed, instruction, config, goal_backend, None, "llm",
+                                sample=len(history["samples"]))[0]
+            draft.goal_info.update({k: list(v) for k, v in history.items() if v})
             result = verified(draft)
         return result, draft
 

@@ -14,6 +14,7 @@ from symplan_core.perception.goal_grammar import compact_goal
 from symplan_core.perception.goal_mending import (
     bind_named_instances,
     drop_repeats,
+    drop_self_including,
     mend_goal,
     pair_with_one,
     settle_placements,
@@ -64,6 +65,10 @@ def test_two_places_at_once_keep_the_one_the_instruction_names(behavior_dir) -> 
     assert _text(goal) == ("(:goal (and (forall (?salmon.n.03 - salmon.n.03) "
                            "(inside ?salmon.n.03 ?shopping_cart.n.01_1))))")
     assert "(ontop ... electric_refrigerator.n.01) is left out" in notes[0]
+    one = _drafted("b1k/taking_fish_out_of_freezer", "(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside "
+                   "?salmon.n.03 ?shopping_cart.n.01_1)) (ontop ?salmon.n.03_2 ?electric_refrigerator.n.01_1)))")
+    assert _text(settle_placements(SALMON, one)[0]) == ("(:goal (and (forall (?salmon.n.03 - salmon.n.03) "
+                                                        "(inside ?salmon.n.03 ?shopping_cart.n.01_1))))")
     # no placement words: nothing settles which place is meant
     assert settle_placements("deal with the salmon", drafted) == (drafted.goal, [])
 
@@ -91,6 +96,18 @@ def test_a_pairing_with_the_scenes_one_container_is_every_one_of_a_plural(behavi
     hangers = _drafted("b1k/putting_clothes_into_closet", "(:goal (and (forpairs (?vest.n.01 - vest.n.01) "
                        "(?hanger.n.02 - hanger.n.02) (attached ?vest.n.01 ?hanger.n.02))))")
     assert pair_with_one("Put the vest on hangers.", hangers) == (hangers.goal, [])  # where it goes, not what
+
+
+def test_a_quantified_relation_to_its_own_kind_is_left_out_beside_what_else_it_says(behavior_dir) -> None:
+    drafted = _drafted("b1k/store_firewood", "(:goal (and (forall (?firewood.n.01 - firewood.n.01) (and (ontop "
+                       "?firewood.n.01 ?table.n.02_1) (nextto ?firewood.n.01 ?firewood.n.01_2)))))")
+    goal, notes = drop_self_including("stack the firewood", drafted)
+    assert _text(goal) == "(:goal (and (forall (?firewood.n.01 - firewood.n.01) (and (ontop ?firewood.n.01 "\
+                          "?table.n.02_1)))))"
+    assert "(nextto ?firewood.n.01 firewood.n.01_2) left out" in notes[0]
+    alone = _drafted("b1k/store_firewood", "(:goal (and (forall (?firewood.n.01 - firewood.n.01) (and (nextto "
+                     "?firewood.n.01 ?firewood.n.01_2)))))")
+    assert drop_self_including("stack the firewood", alone) == (alone.goal, [])  # all it says: the verifier's
 
 
 def test_mending_runs_every_rewrite_and_leaves_a_right_goal_alone(behavior_dir) -> None:

@@ -241,8 +241,10 @@ def test_a_plural_without_a_count_means_every_one_and_a_count_does_not(behavior_
     said = {text: [m.phrase for m in plural_mentions(text)] for text in (
         "Cook the mustard greens.", "cook two apples", "put one of the cups in the sink",
         "Put the apples and a pear in the bowl", "wash the glass", "Take all the salmon out of the fridge",
-        "wash every plate")}
+        "wash every plate", "I bought a bunch of flowers, can you pot them up?", "a couple of loose batteries")}
     assert said == {"Cook the mustard greens.": ["mustard greens"], "cook two apples": [],
+                    "I bought a bunch of flowers, can you pot them up?": ["flowers"],
+                    "a couple of loose batteries": [],
                     "put one of the cups in the sink": [], "Put the apples and a pear in the bowl": ["apples"],
                     "wash the glass": [], "Take all the salmon out of the fridge": ["salmon"],
                     "wash every plate": ["plate"]}
