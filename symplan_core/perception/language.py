@@ -647,7 +647,8 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
     """(word, type) for each word the reading leaves unread (no BEHAVIOR object is called just
     that: ``rod``) that is the last word of exactly one scene type's name, where the name has more
     words (``fishing_rod``): "throw the rod and tackle in the boat" names the fishing rod the scene
-    has. Function words, and the verbs the language checks read, are never such names."""
+    has. Function words, the verbs the language checks read, and a word right before an object's
+    name ("dust the fireplace logs": a modifier) are never such names."""
     read = read_instruction(instruction)
     heads: dict[str, set[str]] = {}
     for typ in types:
@@ -659,6 +660,8 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
     for i, word in enumerate(read.words):
         if read.function[i] or read.object_at(i) is not None or word in verbs or word in _DETERMINERS:
             continue
+        if i + 1 < len(read.words) and read.object_at(i + 1) is not None:
+            continue  # a modifier of the name after it ("the fireplace logs" are logs), as in incidental_objects
         hit = next((heads[f] for f in (word, *singulars(word)) if len(heads.get(f, ())) == 1), None)
         if hit:
             out.append((word, next(iter(hit))))
