@@ -517,9 +517,9 @@ _MANY = frozenset("bunch lot lots load loads heap heaps pile piles ton tons plen
 
 def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
     """Object names the instruction says in the plural with no count ("cook the mustard greens",
-    "put apples in the bowl", "a bunch of flowers"; not "two apples", "one of the cups"), or after a word asking for all
-    of them ("all the salmon", "every apple"): in English the speaker means every one of them there
-    is. ``instruction``: the text, or its reading where the caller has one."""
+    "put apples in the bowl", "a bunch of flowers"; not "two apples", "one of the cups"), or after
+    a word asking for all of them ("all the salmon", "every apple"): in English the speaker means
+    every one of them there is. ``instruction``: the text, or its reading where the caller has one."""
     read = _reading(instruction)
     out = []
     for m in read.mentions:

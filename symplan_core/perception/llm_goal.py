@@ -310,15 +310,13 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
 
     if completion.error:
         return drafted(None, f"the LLM backend failed: {completion.error}")
+    text, kept = completion.text, 0
     if completion.finish_reason == "length":
-        block, kept = complete_conjuncts(completion.text)
-        if block is None:
+        closed, kept = complete_conjuncts(completion.text)
+        if closed is None:
             return drafted(None, f"the LLM goal was cut at {max_tokens} tokens before it closed")
-        try:
-            return drafted(parse_goal(block, writable, domain), kept=kept)
-        except BDDLSyntaxError as exc:
-            return drafted(None, f"LLM goal does not parse: {exc.message}")
+        text = closed
     try:
-        return drafted(parse_goal(completion.text, writable, domain))
+        return drafted(parse_goal(text, writable, domain), kept=kept)
     except BDDLSyntaxError as exc:  # the grammar admits only parseable goals: a bug if it happens
         return drafted(None, f"LLM goal does not parse: {exc.message}")

@@ -167,13 +167,14 @@ class _ScriptedUnderGrammar:
 
     name = "scripted-grammar"
 
-    def __init__(self, *replies: str) -> None:
+    def __init__(self, *replies: str, finish_reason: str = "stop") -> None:
         self.replies, self.prompts, self.samplings = list(replies), [], []
+        self.finish_reason = finish_reason
 
     def generate_under_grammar(self, prompt, _grammar, sampling) -> Completion:
         self.prompts.append(prompt)
         self.samplings.append(sampling)
-        return Completion(self.replies.pop(0), finish_reason="stop", completion_tokens=1)
+        return Completion(self.replies.pop(0), finish_reason=self.finish_reason, completion_tokens=1)
 
 
 PART = "(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1)))"  # leaves out the car and the racket
@@ -192,6 +193,21 @@ def test_a_refused_llm_goal_is_redrafted_with_the_verifiers_reasons_and_then_acc
     assert "names 'car' (car.n.01 in the scene), which the drafted goal never mentions" in turns[1].content
     (redraft,) = result.provenance["goal"]["redrafts"]
     assert redraft["reply"] == PART and any("never mentions" in r for r in redraft["reasons"])
+
+
+def test_a_reply_cut_while_repeating_itself_keeps_its_complete_conjuncts(car_scene) -> None:
+    # Qwen 1.5B looped on one literal until the token budget ran out ("Get the stains out of the bed sheet")
+    looping = ("(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1)" + " (not (open ?car.n.01_1))" * 3
+               + " (not (op")
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm")
+    result = _perceive(car_scene, config, _ScriptedUnderGrammar(looping, finish_reason="length"))
+    assert result.provenance["goal"]["cut_kept"] == 4
+    assert " ".join(result.bddl.split("(:goal")[1].split()) == (
+        "(and (inside ?digital_camera.n.01_1 ?container.n.01_1) (not (open ?car.n.01_1) ) ) ) )")
+    assert any("its 4 complete conjunct(s) are read as the goal" in n for n in result.provenance["notes"])
+    still_writing = "(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1) (not (open ?car.n.01_1)) (not (op"
+    cut = _perceive(car_scene, config, _ScriptedUnderGrammar(still_writing, finish_reason="length"))
+    assert cut.problem is None and any("was cut at 320 tokens" in r for r in cut.reasons), cut.reasons
 
 
 def test_without_redrafts_the_first_refused_goal_is_final(car_scene) -> None:
