@@ -202,13 +202,11 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
 
 def pair_with_one(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     """Each top-level ``(forpairs (?a - A) (?b - B) body)`` where the scene has one B and several A,
-    and the instruction names A in the plural ("a couple of batteries", "all the salmon"), read as ``(forall (?a - A) body)``
-    with the one B in place of ``?b``: "put the batteries in the cabinet" drafted as a one-to-one
-    pairing of batteries with the one cabinet means every battery in it. A body that says nothing
-    of ``?a`` is left as it is, and so is a plural that says where things go ("on hangers")."""
-    counts: dict[str, list[str]] = {}
-    for inst, typ in problem.objects.items():
-        counts.setdefault(typ, []).append(inst)
+    and the instruction names A in the plural ("a couple of batteries", "all the salmon"), read as
+    ``(forall (?a - A) body)`` with the one B in place of ``?b``: "put the batteries in the cabinet"
+    drafted as a one-to-one pairing of batteries with the one cabinet means every battery in it. A
+    body that says nothing of ``?a`` is left as it is, and so is a plural that says where things go
+    ("on hangers")."""
     targets = {p.target for p in placement_words(instruction)}  # "on hangers" says where, not what to move
     read = read_instruction(instruction)
     every = plural_mentions(read)  # "all the salmon" too
@@ -218,8 +216,8 @@ def pair_with_one(instruction: str, problem: Problem) -> tuple[Formula, list[str
     for part in _parts(problem.goal):
         if isinstance(part, Quantifier) and part.kind == "forpairs" and len(part.params) == 2:
             for many, one in (part.params, part.params[::-1]):
-                instances = counts.get(one.type, [])
-                if (len(instances) == 1 and len(counts.get(many.type, [])) > 1
+                instances = problem.instances_of(one.type)
+                if (len(instances) == 1 and len(problem.instances_of(many.type)) > 1
                         and many.var in _args(part.body)
                         and any(grounds_in(m.phrase, m.synset, {many.type}, loose=False) for m in plurals)):
                     body = _renamed(part.body, {one.var.lstrip("?"): instances[0]})
@@ -274,13 +272,11 @@ def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str
     Qwen 1.5B often wrote the first instance only ("all 2 in the scene, but the goal names only ...")."""
     parts = _parts(problem.goal)
     named, quantified = goal_coverage(problem)
-    by_type: dict[str, list[str]] = {}
-    for inst, typ in problem.objects.items():
-        by_type.setdefault(typ, []).append(inst)
     nested = {a.lstrip("?") for part in parts if not _is_literal(part) for a in _args(part)}
     notes: list[str] = []
     for mention in asked_for_all(instruction):
-        for typ, instances in sorted(by_type.items()):
+        for typ in sorted(problem.types):
+            instances = problem.instances_of(typ)
             if (len(instances) < 2 or typ in quantified
                     or not grounds_in(mention.phrase, mention.synset, {typ}, loose=False)):
                 continue
