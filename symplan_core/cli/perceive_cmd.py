@@ -109,6 +109,10 @@ def perceive(
     samples: int = typer.Option(0, "--samples", min=0, max=8, help="--goal llm: when the verifier refuses the "
                                                                    "greedy goal, sample up to this many more and "
                                                                    "keep the first it accepts."),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="--goal llm: the most tokens of one "
+                                                                           "goal draft (default: the config's, "
+                                                                           "320); a reply cut there has no goal "
+                                                                           "unless it was looping."),
     robot: str = typer.Option("single", "--robot", help="single or dual: the goal axis plans for it."),
     config_file: Path | None = typer.Option(None, "--config", help="PerceptionConfig YAML (thresholds, aliases, pose)."),
     max_key_frames: int = typer.Option(8, "--max-key-frames", min=1, help="Key frames kept from the stream."),
@@ -148,7 +152,8 @@ def perceive(
     from symplan_core.perception import perceive as run_perceive
 
     config = _config(config_file, goal=goal, llm=llm, judge=judge, robot=robot, confirm=confirm,
-                     llm_redrafts=redrafts, llm_samples=samples, keyframes={"max_frames": max_key_frames})
+                     llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
+                     keyframes={"max_frames": max_key_frames})
     stream: Iterable[Frame]
     try:
         if rawlog is not None:
@@ -263,6 +268,10 @@ def evaluate(
     samples: int = typer.Option(0, "--samples", min=0, max=8, help="--drafter llm|hybrid: when the verifier "
                                                                    "refuses the greedy goal, sample up to this many "
                                                                    "more (seeds 1..N) and keep the first it accepts."),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="--drafter llm|hybrid: the most tokens "
+                                                                           "of one goal draft (default 320); a reply "
+                                                                           "cut there has no goal unless it was "
+                                                                           "looping."),
     ask_unanswered: bool = typer.Option(False, "--ask-unanswered/--no-ask-unanswered",
                                         help="A retrieved goal that never answers a state word of the instruction "
                                              "is asked back for a yes (counted as asked) instead of accepted."),
@@ -292,7 +301,8 @@ def evaluate(
     if drafter is not None and drafter not in ("retrieval", "llm", "hybrid"):
         fail("--drafter must be retrieval, llm or hybrid")
     config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
-                     confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, ask_unanswered=ask_unanswered)
+                     confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
+                     ask_unanswered=ask_unanswered)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:

@@ -6,6 +6,9 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
 * :func:`bind_named_instances`: a quantifier whose variable its body never uses, and whose body
   names one instance of the variable's type instead (``(forall (?log - log) (not (covered ?log_1
   ?dust_1)))``): the instance is read as the variable.
+* :func:`place_reversed_removals`: ``(not (inside ?lotion ?basket_1))`` for "drop the lotion ... in
+  it", where the instruction takes nothing out and its placement words ask for that very relation:
+  read as the placement.
 * :func:`drop_repeats`: a conjunct said twice is said once (a looping model repeats literals).
 * :func:`settle_placements`: an object the goal puts in two places at once (``(inside ?battery
   ?cabinet)`` and ``(ontop ?battery ?shelf_1)``), where the instruction's placement words ("stick
@@ -31,9 +34,13 @@ from symplan_core.bddl.checks import argument_type, goal_atoms, iter_quantifiers
 from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, SUPPORT_RELATIONS
 from symplan_core.perception.language import (
     asked_for_all,
+    asks_removal,
     goal_coverage,
+    instruction_objects,
+    placed_kinds,
     placement_words,
     plural_mentions,
+    removal_of,
     sounds_plural,
 )
 from symplan_core.perception.synsets import grounds_in, read_instruction
@@ -55,7 +62,7 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, drop_repeats, settle_placements, pair_with_one,
+    steps: tuple[Step, ...] = (bind_named_instances, place_reversed_removals, drop_repeats, settle_placements, pair_with_one,
                               drop_self_including, drop_repeats, widen_plurals)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
@@ -113,6 +120,43 @@ def bind_named_instances(_instruction: str, problem: Problem) -> tuple[Formula, 
 
     goal = visit(problem.goal)
     return (goal if notes else problem.goal), notes
+
+
+def place_reversed_removals(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Each negated ``inside``/``ontop`` literal that takes a kind the instruction names out of or
+    off something (``language.removal_of``), where the instruction has no removal word and a
+    placement word asks for that very relation there ("in it", "in the basket"), read as the
+    placement. Qwen 1.5B wrote ``(forall (?bottle__of__lotion - ...) (not (inside ?bottle__of__lotion
+    ?wicker_basket_1)))`` for "could you drop the lotion, the perfume and the oil in it?"."""
+    if asks_removal(instruction):
+        return problem.goal, []
+    asked = [p for p in placement_words(instruction) if p.relation in ("inside", "ontop")]
+    named = instruction_objects(instruction, problem.types)
+    placed = placed_kinds(problem)
+    notes: list[str] = []
+
+    def reversed_removal(atom: Atom, types: dict[str, str]) -> bool:
+        removed = removal_of(atom, types, problem, placed)
+        if removed is None or not any(grounds_in(phrase, synset, {removed[0]}) for phrase, synset in named):
+            return False
+        where = removed[1]
+        return any(p.relation == atom.predicate
+                   and (p.target is None or grounds_in(p.target.phrase, p.target.synset, {where}, loose=False))
+                   for p in asked)
+
+    def visit(f: Formula, types: dict[str, str]) -> Formula:
+        if isinstance(f, Not) and isinstance(f.body, Atom) and reversed_removal(f.body, types):
+            notes.append(f"the goal says (not ({f.body.predicate} {' '.join(f.body.args)})), and the instruction "
+                         "asks to put it there and to take nothing out: read as the placement")
+            return f.body
+        if isinstance(f, And):
+            return And(tuple(visit(p, types) for p in f.parts))
+        if isinstance(f, Quantifier):
+            return replace(f, body=visit(f.body, {**types, **{p.var: p.type for p in f.params}}))
+        return f  # a disjunction or implication: read as written
+
+    goal = visit(problem.goal, {})
+    return (goal, notes) if notes else (problem.goal, [])
 
 
 def drop_repeats(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:

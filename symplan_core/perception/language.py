@@ -37,8 +37,10 @@ from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.synsets import (
     Mention,
     ReadInstruction,
+    ancestors,
     grounds_in,
     is_substance,
+    mentioned_synsets,
     read_instruction,
     singulars,
     words_of,
@@ -114,7 +116,8 @@ _DETERMINERS = frozenset("the a an this that these those my your our their his h
 PLACEMENT_VERBS = frozenset("put putting place placing set setting lay laying move moving bring bringing take "
                             "taking throw throwing toss tossing drop dropping load loading pack packing store "
                             "storing hang hanging return returning stack stacking stick sticking leave leaving "
-                            "get getting pile piling".split())
+                            "get getting pile piling pop popping shove shoving tuck tucking slide sliding "
+                            "chuck chucking".split())
 #: Placement prepositions -> the relation a goal states (``put the cup in the sink``).
 RELATION_WORDS: dict[tuple[str, ...], str] = {
     ("in",): "inside", ("into",): "inside", ("inside",): "inside",
@@ -447,7 +450,8 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
             while j > 0 and words[j] in _DETERMINERS and clause[j - 1] == clause[m.start]:
                 j -= 1
         emptied = j >= 0 and words[j] in _SOURCE_VERBS and clause[j] == clause[m.start]
-        if before in ("with", "using", "from") or out_of or emptied or listed:
+        if (before in ("with", "using", "from") or out_of or emptied or listed) and not (
+                before in ("with", "and", "or") and _food(m.synset)):
             out.add(m.phrase)
             listed_after = m.end
         elif before in ("in", "inside") and _process_location(read, k):
@@ -455,6 +459,18 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         elif after and after not in _AFTER_NOUN and not read.function[m.end]:
             out.add(m.phrase)  # a modifier: of a word we do not know, or of the next name ("stucco wall")
     return frozenset(out)
+
+
+def _food(synset: str) -> bool:
+    """A thing one eats, not a substance: never a tool, so "a food bowl with the apple" asks for the
+    apple in the bowl (a substance after "with" may be an agent: "wash it with lemon juice")."""
+    if is_substance(synset, "omnigibson"):
+        return False
+    info = synset_info(synset)
+    return bool(info and "cookable" in info.abilities) or bool(_FOOD_KINDS & {synset, *ancestors(synset)})
+
+
+_FOOD_KINDS = frozenset({"food.n.01", "food.n.02", "fruit.n.01", "vegetable.n.01", "edible_fruit.n.01"})
 
 
 _CHOICE_PREPOSITIONS = frozenset("in on into onto inside under to near by".split())
@@ -668,6 +684,14 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
     return out
 
 
+def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
+    """(phrase, synset) of every object the instruction names: the words
+    (``synsets.mentioned_synsets``), and the words only the scene's ``types`` explain
+    (:func:`scene_mentions`: "the rod")."""
+    types = set(types)
+    return mentioned_synsets(instruction) + scene_mentions(instruction, types)
+
+
 #: States that harm what they reach and that no action undoes: a drafted goal makes one true only
 #: where the instruction asks for it (a robot sets nothing on fire on its own initiative).
 DAMAGE_STATES = ("on_fire", "broken", "burnt")
@@ -699,20 +723,39 @@ def unasked_removals(instruction: str | ReadInstruction, problem: Problem) -> li
     (:data:`REMOVAL_WORDS`): Qwen 1.5B wrote ``(forall (?pill_bottle - pill_bottle) (not (inside
     ?pill_bottle ?sack_1)))`` for "bag up the pill bottles", a goal that keeps them out of the bag.
     ("from" is not such a word: "my meds from the pharmacy".)"""
-    if any(w in REMOVAL_WORDS for w in _reading(instruction).words):
+    if asks_removal(instruction):
         return []
-    placed = {argument_type(atom.args[0], types, problem.objects) for atom, positive, types in goal_atoms(problem.goal)
-              if positive and atom.predicate in RELATION_WORDS.values() and atom.args}
+    placed = placed_kinds(problem)
     out = []
     for atom, positive, types in goal_atoms(problem.goal):
-        if not positive and atom.predicate in ("inside", "ontop") and len(atom.args) == 2:
-            what = argument_type(atom.args[0], types, problem.objects) or atom.args[0]
-            if what in placed:
-                continue  # it goes somewhere: leaving where it was is part of that
-            where = argument_type(atom.args[1], types, problem.objects) or atom.args[1]
+        if not positive and (removed := removal_of(atom, types, problem, placed)) is not None:
+            what, where = removed
             out.append(f"the goal takes {what} {'out of' if atom.predicate == 'inside' else 'off'} {where} "
                        f"((not ({atom.predicate} ...))), but the instruction asks to take nothing out or off")
     return list(dict.fromkeys(out))
+
+
+def asks_removal(instruction: str | ReadInstruction) -> bool:
+    """The instruction has a word that takes things out or off (:data:`REMOVAL_WORDS`)."""
+    return any(w in REMOVAL_WORDS for w in _reading(instruction).words)
+
+
+def placed_kinds(problem: Problem) -> set[str | None]:
+    """The kinds of object the goal puts somewhere (a positive placement literal)."""
+    return {argument_type(atom.args[0], types, problem.objects) for atom, positive, types in goal_atoms(problem.goal)
+            if positive and atom.predicate in RELATION_WORDS.values() and atom.args}
+
+
+def removal_of(atom: Atom, types: dict[str, str], problem: Problem,
+               placed: set[str | None]) -> tuple[str, str] | None:
+    """(what, where) when the negated ``atom`` takes a kind the goal puts nowhere else (``placed``)
+    out of or off something; None for any other atom (leaving a place is part of going elsewhere)."""
+    if atom.predicate not in ("inside", "ontop") or len(atom.args) != 2:
+        return None
+    what = argument_type(atom.args[0], types, problem.objects) or atom.args[0]
+    if what in placed:
+        return None
+    return what, argument_type(atom.args[1], types, problem.objects) or atom.args[1]
 
 
 def _list_clauses(read: ReadInstruction) -> list[int]:

@@ -26,7 +26,7 @@ from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pos
 from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.goal_mending import mend_goal
 from symplan_core.perception.keyframes import KeyFrameConfig
-from symplan_core.perception.language import scene_mentions
+from symplan_core.perception.language import instruction_objects
 from symplan_core.perception.lifting import LiftConfig
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
 from symplan_core.perception.synsets import (
@@ -353,7 +353,7 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
 
     mentioned: list[tuple[str, str]] = []
     if config.check_instruction_objects:  # the words, and words only this scene's types explain ("the rod")
-        mentioned = mentioned_synsets(instruction) + scene_mentions(instruction, {o.synset for o in observed if o.synset})
+        mentioned = instruction_objects(instruction, {o.synset for o in observed if o.synset})
 
     def verified(draft: Draft) -> PerceptionResult:
         curated = draft.goal_info.get("source") == "retrieval"

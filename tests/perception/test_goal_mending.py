@@ -17,6 +17,7 @@ from symplan_core.perception.goal_mending import (
     drop_self_including,
     mend_goal,
     pair_with_one,
+    place_reversed_removals,
     settle_placements,
     widen_plurals,
 )
@@ -147,6 +148,25 @@ def test_a_goal_that_takes_things_out_is_refused_unless_asked(behavior_dir) -> N
                                            "but the instruction asks to take nothing out or off"]
     assert unasked_removals("take the pill bottles out of the bag", out) == []
     assert unasked_removals(said, problem) == []  # the released goal puts them in
+
+
+SPA = "I'm putting together a pamper basket for my sister, could you drop the lotion, the perfume and the oil in it?"
+
+
+def test_a_removal_where_the_instruction_places_and_takes_nothing_out_is_read_as_the_placement(behavior_dir) -> None:
+    # Qwen 1.5B's held-out casual draft: two of the three kept out of the basket
+    drafted = _drafted("b1k/make_the_ultimate_spa_basket", "(:goal (and (forall (?bottle__of__lotion.n.01 - "
+                       "bottle__of__lotion.n.01) (not (inside ?bottle__of__lotion.n.01 ?wicker_basket.n.01_1))) "
+                       "(forall (?bottle__of__perfume.n.01 - bottle__of__perfume.n.01) (not (inside "
+                       "?bottle__of__perfume.n.01 ?wicker_basket.n.01_1))) (inside ?bottle__of__essential_oil.n.01_1 "
+                       "?wicker_basket.n.01_1)))")
+    goal, notes = place_reversed_removals(SPA, drafted)
+    assert "not" not in _text(goal) and len(notes) == 2
+    assert unasked_removals(SPA, replace(drafted, goal=goal)) == []
+    # a removal word, no placement word, or a placement elsewhere: read as written
+    assert place_reversed_removals("take the lotion and the perfume out of the basket", drafted) == (drafted.goal, [])
+    assert place_reversed_removals("bag up the lotion and the perfume", drafted) == (drafted.goal, [])
+    assert place_reversed_removals("put the lotion and the perfume on the table", drafted) == (drafted.goal, [])
 
 
 def test_a_general_plural_is_every_kind_it_names(behavior_dir) -> None:
