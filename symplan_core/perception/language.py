@@ -192,6 +192,9 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
                     and "toggled_on" in predicates:
                 out.append(StateWord(f"{thing.phrase} {w}", "toggled_on", w == "on", i, i))
             continue
+        if w == "done" and "cooked" in predicates and _until_done(read, i):
+            out.append(StateWord("done", "cooked", True, i))
+            continue
         verb = index.get(w)
         if verb is None:
             continue
@@ -212,6 +215,16 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
             if predicate.partition(":")[0] in predicates:
                 out.append(StateWord(w, predicate, polarity != flip, i))
     return sorted(out, key=lambda s: s.position)
+
+
+def _until_done(read: ReadInstruction, i: int) -> bool:
+    """Whether "done" at ``i`` ends "until it's done" ("till they are done") in an instruction that
+    names a heat source: "pop it in the oven until it's done" asks for it cooked. Elsewhere "done"
+    says nothing ("dinner's done"; a dryer "until it's done" is no heat source's work)."""
+    words, clause = read.words, read.clause_of
+    until = any(words[j] in ("until", "till", "til") and clause[j] == clause[i] for j in range(max(0, i - 4), i))
+    return until and any((info := synset_info(m.synset)) is not None and "heatSource" in info.abilities
+                         for m in read.mentions)
 
 
 def _described(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
@@ -471,6 +484,46 @@ def _food(synset: str) -> bool:
 
 
 _FOOD_KINDS = frozenset({"food.n.01", "food.n.02", "fruit.n.01", "vegetable.n.01", "edible_fruit.n.01"})
+
+
+#: Verbs that fetch what the work needs ("grab a bucket and some soap and scrub it down"). Not
+#: "get", which as often means "make" ("get the cage ready").
+FETCH_VERBS = frozenset("grab grabbing fetch fetching take taking bring bringing use using".split())
+#: What can serve a goal's process, by the goal states it asks (``goal_polarities`` keys): a cleaning
+#: tool, a liquid to soak it in or a vessel to carry that liquid for cleaning; a heat source for
+#: cooking; a blade for slicing (the engine's ``cleaner``, ``wet``, ``heated`` and ``cut`` checks).
+_SERVES = {("covered", False): ("particleRemover", "liquid", "fillable"), ("cooked", True): ("heatSource",),
+           ("sliced", True): ("slicer",), ("diced", True): ("slicer",)}
+
+
+def goal_tools(instruction: str | ReadInstruction, problem: Problem) -> frozenset[str]:
+    """Object phrases the instruction has fetched (after :data:`FETCH_VERBS`, and what the phrase goes
+    on to list) whose kind in the scene can serve a process the goal asks for (:data:`_SERVES`):
+    tools, so a goal need not mention them. "grab a bucket and some soap and scrub it down" with a goal
+    that cleans the boat: the bucket carries water, the soap is a liquid; "take the pear and the
+    apple and put them in the bowl" fetches no tool."""
+    read = _reading(instruction)
+    polarities = goal_polarities(problem.goal, dict(problem.objects))
+    serving = {need for (predicate, polarity), needs in _SERVES.items()
+               if polarity in polarities.get(predicate, ()) for need in needs}
+    if not serving:
+        return frozenset()
+    words, clause = read.words, read.clause_of
+    out = set()
+    fetched_up_to: int | None = None  # the word after the last fetched name: "and"/"or" may go on there
+    for m in sorted(read.mentions, key=lambda mention: mention.start):
+        k = m.start - 1
+        while k >= 0 and words[k] in _DETERMINERS and clause[k] == clause[m.start]:
+            k -= 1
+        before = words[k] if k >= 0 and clause[k] == clause[m.start] else ""
+        if not (before in FETCH_VERBS or (before in ("and", "or") and k == fetched_up_to)):
+            continue
+        fetched_up_to = m.end
+        typ = grounds_in(m.phrase, m.synset, problem.types)
+        info = synset_info(typ) if typ else None
+        if info is not None and serving & (info.abilities | ({"liquid"} if info.object_type == "liquid" else set())):
+            out.add(m.phrase)
+    return frozenset(out)
 
 
 _CHOICE_PREPOSITIONS = frozenset("in on into onto inside under to near by".split())

@@ -29,6 +29,7 @@ from symplan_core.perception.language import (
     another_kind,
     asked_for_all,
     goal_coverage,
+    goal_tools,
     goal_types,
     incidental_objects,
     made_types,
@@ -127,7 +128,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     in_goal = goal_types(omni_problem)
     made = made_types(omni_problem)  # what the goal brings into being (future objects)
     read = read_instruction(facts.instruction) if facts.instruction else None  # once, for both language checks
-    tools = incidental_objects(read) if read is not None else frozenset()
+    tools = incidental_objects(read) | goal_tools(read, omni_problem) if read is not None else frozenset()
     reachable = present | facts.offered
 
     def found_as(phrase: str, synset: str) -> str | None:
