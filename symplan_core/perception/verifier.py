@@ -159,8 +159,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         else:
             notes.append(said)
     reasons += misplaced_substances(omni_problem)
-    if facts.instruction:
-        (notes if facts.curated_goal else reasons).extend(partial_plurals(omni_problem, facts, tools, read))
+    if facts.instruction:  # every drafter: a retrieved goal over some of them is another task's
+        reasons.extend(partial_plurals(omni_problem, facts, tools, read))
     lacking: list[str] = []
     for phrase, synset in facts.instruction_objects:
         seen_as = grounds_in(phrase, synset, reachable)
@@ -222,8 +222,7 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
                     read: ReadInstruction | None = None) -> list[str]:
     """A plural the instruction asks all of (``language.asked_for_all``: "cook the mustard greens",
     "pot the flowers") where the scene has several such things and the goal covers some of them
-    but not all: the draft does part of what was asked (the caller decides: a reason for an LLM goal,
-    a note for a curated one). A general word counts every kind it names: "flowers" are the dahlias
+    but not all: the draft does part of what was asked. A general word counts every kind it names: "flowers" are the dahlias
     and the marigolds, and a goal over the dahlias only covers part. A type the goal quantifies over
     covers its instances, unless only a short ``forpairs`` does. ``read``: ``facts.instruction``
     already read, where the caller has it."""

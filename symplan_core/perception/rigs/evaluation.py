@@ -168,6 +168,7 @@ class TaskReport:
     verdicts: dict[str, bool | None] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
     retrieved: str | None = None
+    retrieval_score: float | None = None  # the retrieved activity's match score (retrieval, hybrid)
     objects: Counts = field(default_factory=Counts)
     facts: Counts = field(default_factory=Counts)
     observed_facts: Counts = field(default_factory=Counts)
@@ -270,6 +271,7 @@ def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction |
     report.verdicts = {v.axis: v.passed for v in result.verdicts}
     report.reasons = result.reasons
     report.retrieved = result.provenance["goal"].get("activity")
+    report.retrieval_score = result.provenance["goal"].get("score")
     report.drafted_by = str(result.provenance["goal"].get("source", ""))
     candidates = result.clarification.candidates if result.clarification else []
     shown = [str(e) for res in [result, *(c.result for c in candidates)] for e in res.provenance["goal"].get("examples", ())]
