@@ -62,8 +62,8 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, place_reversed_removals, drop_repeats, settle_placements, pair_with_one,
-                              drop_self_including, drop_repeats, widen_plurals)
+    steps: tuple[Step, ...] = (bind_named_instances, place_reversed_removals, drop_repeats, settle_placements,
+                              pair_with_one, drop_self_including, drop_repeats, widen_plurals)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said

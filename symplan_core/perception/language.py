@@ -474,6 +474,10 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     return frozenset(out)
 
 
+#: BEHAVIOR's kinds of things one eats (its hierarchy has one parent per synset).
+_FOOD_KINDS = frozenset({"food.n.01", "food.n.02", "fruit.n.01", "vegetable.n.01", "edible_fruit.n.01"})
+
+
 def _food(synset: str) -> bool:
     """A thing one eats, not a substance: never a tool, so "a food bowl with the apple" asks for the
     apple in the bowl (a substance after "with" may be an agent: "wash it with lemon juice")."""
@@ -481,9 +485,6 @@ def _food(synset: str) -> bool:
         return False
     info = synset_info(synset)
     return bool(info and "cookable" in info.abilities) or bool(_FOOD_KINDS & {synset, *ancestors(synset)})
-
-
-_FOOD_KINDS = frozenset({"food.n.01", "food.n.02", "fruit.n.01", "vegetable.n.01", "edible_fruit.n.01"})
 
 
 #: Verbs that fetch what the work needs ("grab a bucket and some soap and scrub it down"). Not
@@ -741,7 +742,6 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
     """(phrase, synset) of every object the instruction names: the words
     (``synsets.mentioned_synsets``), and the words only the scene's ``types`` explain
     (:func:`scene_mentions`: "the rod")."""
-    types = set(types)
     return mentioned_synsets(instruction) + scene_mentions(instruction, types)
 
 

@@ -222,10 +222,10 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
                     read: ReadInstruction | None = None) -> list[str]:
     """A plural the instruction asks all of (``language.asked_for_all``: "cook the mustard greens",
     "pot the flowers") where the scene has several such things and the goal covers some of them
-    but not all: the draft does part of what was asked. A general word counts every kind it names: "flowers" are the dahlias
-    and the marigolds, and a goal over the dahlias only covers part. A type the goal quantifies over
-    covers its instances, unless only a short ``forpairs`` does. ``read``: ``facts.instruction``
-    already read, where the caller has it."""
+    but not all: the draft does part of what was asked. A general word counts every kind it names:
+    "flowers" are the dahlias and the marigolds, and a goal over the dahlias only covers part. A
+    type the goal quantifies over covers its instances, unless only a short ``forpairs`` does.
+    ``read``: ``facts.instruction`` already read, where the caller has it."""
     named, quantified = goal_coverage(omni_problem)
     short = short_pairings(omni_problem)
     seen = {i: t for i, t in omni_problem.objects.items()

@@ -41,6 +41,7 @@ def test_a_b100_scene_comes_back_in_the_igibson_dialect(behavior_dir) -> None:
     assert "(stained pool.n.01_1)" in result.bddl and "(onfloor scrub_brush.n.01_1 floor.n.01_1)" in result.bddl
     report = evaluate_task("cleaning_the_hot_tub", EvalOptions(benchmark="b100", frames=2, perception=config))
     assert report.accepted and report.goal_equivalent and report.retrieval_hit, report.reasons
+    assert report.retrieval_score is not None and report.retrieval_score > 0  # recorded per row
     # One miss, explained: the released file puts the pool (a fixture) on the floor, vision says inroom.
     assert (report.facts.fn, report.facts.fp) == (1, 1)
     assert summarize([report])["verifier_acceptance"] == 100.0
