@@ -402,6 +402,13 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
     else:
         result = redrafted(drafts[0])[0] if source == "llm" else verified(drafts[0])
         clarification = _clarify(result, drafts, verified, config)
+        if (config.goal == "hybrid" and choice is None and not result.accepted and clarification is None
+                and not any(v.lacking for v in result.verdicts)):
+            # A clear retrieval the verifier refuses, with no other candidate to offer: its score
+            # misled (a task retrieval does not know scores high on a known one), so the LLM drafts.
+            hybrid_llm = _drafts(observed, instruction, config, goal_backend, None, "llm")[0]
+            llm_result, hybrid_llm = redrafted(hybrid_llm)
+            result, clarification = _hybrid(llm_result, hybrid_llm, result, drafts[0])
     if (clarification is None and config.confirm == "novel" and result.accepted and not corroborated
             and result.provenance["goal"].get("source") == "llm"):
         clarification = _confirm(result)

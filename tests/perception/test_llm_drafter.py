@@ -109,6 +109,26 @@ def test_hybrid_takes_a_clear_retrieval_without_the_llm(car_scene) -> None:
         _perceive(car_scene, unclear, _scripted("never read"))
 
 
+def test_hybrid_asks_the_llm_when_a_clear_retrieval_is_refused_and_nothing_else_is_offered(behavior_dir) -> None:
+    # folding_sheets held out: changing_sheets scores clear (>= 0.9) but moves two of the four sheets
+    from symplan_core.perception.rigs import render_task
+    from symplan_core.tasks import load_problem
+
+    sheets = "b1k/folding_sheets"
+    scene = render_task(load_problem(sheets), seed=0)
+    config = _hybrid(0.9).model_copy(update={"exclude_activities": (sheets,)})
+    said = "Fold all the sheets on the bed."
+    fold = "(:goal (and (forall (?sheet.n.03 - sheet.n.03) (folded ?sheet.n.03))))"
+    result = _perceive(scene, config, _scripted(fold), instruction=said)
+    assert result.accepted and result.provenance["goal"]["source"] == "llm", result.reasons
+    hybrid = result.provenance["goal"]["hybrid"]
+    assert hybrid["retrieved"] == "b1k/changing_sheets" and not hybrid["retrieval_accepted"]
+    assert hybrid["score"] >= 0.9
+    unfold = "(:goal (and (forall (?sheet.n.03 - sheet.n.03) (not (folded ?sheet.n.03)))))"
+    refused = _perceive(scene, config, _scripted(unfold), instruction=said)
+    assert not refused.accepted and refused.provenance["goal"]["source"] == "llm"  # neither: the LLM's reasons
+
+
 def test_hybrid_accepts_the_llm_goal_when_retrieval_agrees(car_scene, car_problem) -> None:
     reply = f"(:goal {write_formula(car_problem.goal)})"
     result = _perceive(car_scene, _hybrid(1e9), _scripted(reply))
