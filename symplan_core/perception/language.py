@@ -436,6 +436,16 @@ def _reading(instruction: str | ReadInstruction) -> ReadInstruction:
     return instruction if isinstance(instruction, ReadInstruction) else read_instruction(instruction)
 
 
+def _word_before(read: ReadInstruction, m: Mention) -> tuple[int, str]:
+    """The index and word before the mention ``m`` in its clause, past any determiners ("with *some*
+    soap"); (-1 or the clause's edge, "") where the clause starts there."""
+    words, clause = read.words, read.clause_of
+    k = m.start - 1
+    while k >= 0 and words[k] in _DETERMINERS and clause[k] == clause[m.start]:
+        k -= 1
+    return k, (words[k] if k >= 0 and clause[k] == clause[m.start] else "")
+
+
 def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     """Object phrases a goal need not mention: tools ("with a rag", "using the sponge", and what
     the phrase goes on to list: "with some soap and a rag"), sources ("out of the dryer", "from the
@@ -448,10 +458,7 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     out = set()
     listed_after: int | None = None  # the word after the last tool or source: "and"/"or" may go on there
     for m in sorted(read.mentions, key=lambda mention: mention.start):
-        k = m.start - 1
-        while k >= 0 and words[k] in _DETERMINERS and clause[k] == clause[m.start]:
-            k -= 1
-        before = words[k] if k >= 0 and clause[k] == clause[m.start] else ""
+        k, before = _word_before(read, m)
         after = words[m.end] if m.end < len(words) and clause[m.end] == clause[m.start] else ""
         out_of = before == "of" and k > 0 and words[k - 1] == "out"
         listed = before in ("and", "or") and k == listed_after
@@ -509,14 +516,10 @@ def goal_tools(instruction: str | ReadInstruction, problem: Problem) -> frozense
                if polarity in polarities.get(predicate, ()) for need in needs}
     if not serving:
         return frozenset()
-    words, clause = read.words, read.clause_of
     out = set()
     fetched_up_to: int | None = None  # the word after the last fetched name: "and"/"or" may go on there
     for m in sorted(read.mentions, key=lambda mention: mention.start):
-        k = m.start - 1
-        while k >= 0 and words[k] in _DETERMINERS and clause[k] == clause[m.start]:
-            k -= 1
-        before = words[k] if k >= 0 and clause[k] == clause[m.start] else ""
+        k, before = _word_before(read, m)
         if not (before in FETCH_VERBS or (before in ("and", "or") and k == fetched_up_to)):
             continue
         fetched_up_to = m.end
