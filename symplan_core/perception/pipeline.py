@@ -392,13 +392,10 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
             result = verified(draft)
         return result, draft
 
-    clarification: Clarification | None
+    clarification: Clarification | None = None
     corroborated = False  # the LLM's goal is a retrieved activity's goal too
     if hybrid_llm is not None:
-        retrieved = verified(drafts[0])
-        llm_result, hybrid_llm = redrafted(hybrid_llm)
-        result, clarification = _hybrid(llm_result, hybrid_llm, retrieved, drafts[0])
-        corroborated = retrieved.accepted and _goal_key(hybrid_llm) == _goal_key(drafts[0])
+        result = verified(drafts[0])
     else:
         result = redrafted(drafts[0])[0] if source == "llm" else verified(drafts[0])
         clarification = _clarify(result, drafts, verified, config)
@@ -407,8 +404,11 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
             # A clear retrieval the verifier refuses, with no other candidate to offer: its score
             # misled (a task retrieval does not know scores high on a known one), so the LLM drafts.
             hybrid_llm = _drafts(observed, instruction, config, goal_backend, None, "llm")[0]
-            llm_result, hybrid_llm = redrafted(hybrid_llm)
-            result, clarification = _hybrid(llm_result, hybrid_llm, result, drafts[0])
+    if hybrid_llm is not None:  # the LLM's draft weighed against retrieval's best (verified above)
+        retrieved = result
+        llm_result, hybrid_llm = redrafted(hybrid_llm)
+        result, clarification = _hybrid(llm_result, hybrid_llm, retrieved, drafts[0])
+        corroborated = retrieved.accepted and _goal_key(hybrid_llm) == _goal_key(drafts[0])
     if (clarification is None and config.confirm == "novel" and result.accepted and not corroborated
             and result.provenance["goal"].get("source") == "llm"):
         clarification = _confirm(result)
