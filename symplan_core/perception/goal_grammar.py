@@ -60,6 +60,10 @@ _OR_PARTS = "{2,4}"
 _AND_PARTS = "{1,6}"
 
 
+#: At most this many ``mentions`` are enforced (2^n conjunction states), the instruction's first.
+MAX_MENTIONS = 6
+
+
 class GoalGrammarError(ValueError):
     """The scene cannot carry a goal grammar (no objects, or a name the grammar cannot write)."""
 
@@ -101,13 +105,18 @@ def scene_places(objects: Mapping[str, str], init: Sequence[Literal] = (), domai
 
 def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
                  max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = (),
-                 places: Places | None = None) -> GoalGrammar:
+                 places: Places | None = None, mentions: Sequence[Collection[str]] = (),
+                 held: Collection[Atom] = ()) -> GoalGrammar:
     """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
     ``products``: instances of ``objects`` that the goal may ask into being with a top-level
     ``(real ?x)`` conjunct (``additions.scene_additions``' future objects). ``places``
     (:func:`scene_places`): a predicate's argument place takes only the instances listed there,
     and a variable only over a category with one of them; a predicate with a place nothing can
-    fill is left out."""
+    fill is left out. ``mentions``: sets of types (``language.goal_must_mention``); the goal
+    mentions each set, by an instance of one of its types or a variable over one (the first
+    :data:`MAX_MENTIONS`; see :func:`_mention_rules`). ``held``: the atoms the initial state makes
+    true; a negated ground literal mentions a set only over one of them (negating what is already
+    false asks nothing: ``language.idle_negation``)."""
     objects = {i: t for i, t in objects.items() if t != AGENT_TYPE}  # the robot is not what a goal is about
     if not objects:
         raise GoalGrammarError("a goal grammar needs at least one scene object")
@@ -144,7 +153,6 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
 
     rules = [
         'root ::= "(:goal " top ")"',
-        f'top ::= "(and" (" " c){{1,{max_conjuncts}}} ")"',
         "obj ::= " + " | ".join(literal("?" + i) for i in instances),
     ]
     if substances:
@@ -216,8 +224,82 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
             rules.append(f"t{s} ::= t-{i} | {literal('?' + categories[j])}")
             atom_rules(s, f"t{s}", (categories[i], categories[j]))
             rules.append(f'b{s} ::= l{s} | "(and" (" " l{s}){_AND_PARTS} ")" | "(or" (" " l{s}){_OR_PARTS} ")"')
+    negatable = [a for a in held if a.predicate in vocab and len(a.args) == vocab[a.predicate]
+                 and all(x in objects for x in a.args)]
+    covered = _mention_rules(rules, mentions, objects, instances, substances, groups, categories, pairs_with,
+                             place_term, var, negatable)
+    rules.insert(1, f'top ::= "(and" (" " c){{1,{max_conjuncts}}} ")"' if not covered else 'top ::= "(and" s0')
     text = "\n".join(rules) + "\n"
     return GoalGrammar(text, len(instances), len(per_type), len(multi), len(rules))
+
+
+def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], objects: Mapping[str, str],
+                   instances: Sequence[str], substances: Sequence[str],
+                   groups: Mapping[tuple[str | tuple[str, ...], ...], list[str]], categories: Sequence[str],
+                   pairs_with, place_term, var, negatable: Sequence[Atom] = ()) -> bool:
+    """Add the rules by which the top conjunction mentions each of ``mentions`` (sets of types);
+    False when none can be enforced. A conjunct ``m<k>`` mentions set k when it is a literal with
+    an instance of one of its types, an ``and`` of literals with one such, a quantifier over one
+    of its types, or a quantifier over another category whose body is such a literal (or an
+    ``and`` with one) or a second quantifier over one of its types: the BEHAVIOR forms
+    (``(forall (?apple - apple) (inside ?apple ?bowl_1))``). The conjunction walks states
+    ``s<mask>`` of the sets mentioned so far and may close only once all are, so the model writes
+    what it means in its own order and cannot stop before the request's objects are in the goal.
+    A negated ground literal mentions a set only over one of the ``negatable`` atoms (those that
+    hold initially)."""
+    def mention_atoms(name: str, k_types: Collection[str], term: str, bound: tuple[str, ...]) -> bool:
+        alts = []
+        for g, signature in enumerate(groups):
+            for p, fits in enumerate(signature):
+                pool = substances if fits == SUB else (instances if fits == ANY else fits)
+                hits = [x for x in pool if objects[x] in k_types]
+                if not hits:
+                    continue
+                args = ["(" + " | ".join(literal("?" + x) for x in hits) + ")" if q == p else place_term(f, term, bound)
+                        for q, f in enumerate(signature)]
+                alts.append(f'"(" p{g} " " ' + ' " " '.join(args) + ' ")"')
+        if not alts:
+            return False
+        rules.append(f"ma{name} ::= " + " | ".join(alts))
+        if bound:  # a body over a variable: any negation (the verifier reads it as a mention too)
+            rules.append(f'ml{name} ::= ma{name} | "(not " ma{name} ")"')
+            return True
+        undone = sorted({_compact(a, frozenset()) for a in negatable if any(objects[x] in k_types for x in a.args)})
+        if undone:
+            rules.append(f"mh{name} ::= " + " | ".join(literal(a) for a in undone))
+        rules.append(f"ml{name} ::= ma{name}" + (f' | "(not " mh{name} ")"' if undone else ""))
+        return True
+
+    either = '("(forall " | "(exists ")'
+    enforced = 0
+    for k_types in mentions:
+        if enforced == MAX_MENTIONS:
+            break
+        k = enforced
+        alts = []
+        if mention_atoms(str(k), k_types, "obj", ()):
+            alts += [f"ml{k}", f'"(and" (" " l){{0,5}} " " ml{k} (" " l){{0,5}} ")"']
+        for i, typ in enumerate(categories):
+            if typ in k_types:
+                alts.append(f"q{i}")
+                continue
+            if mention_atoms(f"{k}-{i}", k_types, f"t-{i}", (typ,)):
+                rules.append(f'mb{k}-{i} ::= ml{k}-{i} | "(and" (" " l-{i}){{0,5}} " " ml{k}-{i} (" " l-{i}){{0,5}} ")"')
+                alts.append(f'{either} {var(i)} " " mb{k}-{i} ")"')
+            for j in pairs_with(i):
+                if categories[j] in k_types:
+                    alts.append(f'{either} {var(i)} " " {either} {var(j)} " " b-{i}-{j} ")" ")"')
+                    alts.append(f'"(forpairs " {var(i)} " " {var(j)} " " b-{i}-{j} ")"')
+        if alts:
+            rules.append(f"m{k} ::= " + " | ".join(alts))
+            enforced += 1
+    if not enforced:
+        return False
+    full = (1 << enforced) - 1
+    for mask in range(full + 1):
+        steps = [f'" " c s{mask}'] + [f'" " m{k} s{mask | 1 << k}' for k in range(enforced) if not mask & 1 << k]
+        rules.append(f"s{mask} ::= " + " | ".join(steps + (['")"'] if mask == full else [])))
+    return True
 
 
 def compact_goal(goal: Formula) -> str:

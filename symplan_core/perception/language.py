@@ -292,15 +292,19 @@ def removed_substances() -> frozenset[str]:
     return frozenset(t for t, (removed, applied) in counts.items() if removed > applied)
 
 
-def goal_types(problem: Problem) -> set[str]:
-    """The object types a goal mentions: its instances' types and its quantified types."""
+def goal_types(problem: Problem, skip_idle: bool = False) -> set[str]:
+    """The object types a goal mentions: its instances' types and its quantified types.
+    ``skip_idle``: a negated ground atom the initial state already leaves false mentions nothing
+    (``(not (attached ?rod ?sink))``: it asks nothing of the rod), as in :func:`idle_negation`."""
     out: set[str] = set()
+    held = {lit.atom for lit in problem.init if not lit.negated}
 
     def walk(f: Formula) -> None:
         if isinstance(f, Atom):
             out.update(problem.objects[a] for a in f.args if a in problem.objects)
         elif isinstance(f, Not):
-            walk(f.body)
+            if not (skip_idle and idle_negation(f, problem.objects, held)):
+                walk(f.body)
         elif isinstance(f, And | Or):
             for part in f.parts:
                 walk(part)
@@ -313,6 +317,13 @@ def goal_types(problem: Problem) -> set[str]:
 
     walk(problem.goal)
     return out
+
+
+def idle_negation(f: Not, objects: dict[str, str], held: set[Atom]) -> bool:
+    """A negated ground atom (every argument an instance) that does not hold initially: it asks for
+    nothing. The drafter's mention grammar (``goal_grammar``'s ``held``) lets a negation mention an
+    object only over an atom that holds, so the two agree."""
+    return isinstance(f.body, Atom) and all(a in objects for a in f.body.args) and f.body not in held
 
 
 def made_types(problem: Problem) -> set[str]:
@@ -505,17 +516,24 @@ _SERVES = {("covered", False): ("particleRemover", "liquid", "fillable"), ("cook
 
 
 def goal_tools(instruction: str | ReadInstruction, problem: Problem) -> frozenset[str]:
-    """Object phrases the instruction has fetched (after :data:`FETCH_VERBS`, and what the phrase goes
-    on to list) whose kind in the scene can serve a process the goal asks for (:data:`_SERVES`):
-    tools, so a goal need not mention them. "grab a bucket and some soap and scrub it down" with a goal
-    that cleans the boat: the bucket carries water, the soap is a liquid; "take the pear and the
-    apple and put them in the bowl" fetches no tool."""
-    read = _reading(instruction)
+    """Object phrases the instruction has fetched whose kind in the scene can serve a process the
+    goal asks for (:data:`_SERVES`): tools, so a goal need not mention them. "grab a bucket and
+    some soap and scrub it down" with a goal that cleans the boat: the bucket carries water, the
+    soap is a liquid; "take the pear and the apple and put them in the bowl" fetches no tool."""
     polarities = goal_polarities(problem.goal, dict(problem.objects))
     serving = {need for (predicate, polarity), needs in _SERVES.items()
                if polarity in polarities.get(predicate, ()) for need in needs}
+    return fetched_tools(instruction, problem.types, serving)
+
+
+def fetched_tools(instruction: str | ReadInstruction, types: Iterable[str], serving: Iterable[str]) -> frozenset[str]:
+    """Object phrases the instruction fetches (after :data:`FETCH_VERBS`, and what the phrase goes
+    on to list) whose kind among ``types`` has one of the ``serving`` abilities (or is a liquid,
+    where ``liquid`` is one of them)."""
+    serving = set(serving)
     if not serving:
         return frozenset()
+    read = _reading(instruction)
     out = set()
     fetched_up_to: int | None = None  # the word after the last fetched name: "and"/"or" may go on there
     for m in sorted(read.mentions, key=lambda mention: mention.start):
@@ -523,11 +541,35 @@ def goal_tools(instruction: str | ReadInstruction, problem: Problem) -> frozense
         if not (before in FETCH_VERBS or (before in ("and", "or") and k == fetched_up_to)):
             continue
         fetched_up_to = m.end
-        typ = grounds_in(m.phrase, m.synset, problem.types)
+        typ = grounds_in(m.phrase, m.synset, types)
         info = synset_info(typ) if typ else None
         if info is not None and serving & (info.abilities | ({"liquid"} if info.object_type == "liquid" else set())):
             out.add(m.phrase)
     return frozenset(out)
+
+
+def goal_must_mention(instruction: str | ReadInstruction, mentioned: Iterable[tuple[str, str]],
+                      types: Iterable[str]) -> list[tuple[str, frozenset[str]]]:
+    """Before any goal is drafted: the instruction's object phrases (``mentioned``, from
+    :func:`instruction_objects`) that a drafted goal must mention, each with the scene ``types``
+    that answer it, in the instruction's order. The verifier's objects axis refuses a drafted goal
+    that never mentions one of them; the goal grammar can ask for each (``goal_grammar``'s
+    ``mentions``). Left out, as the verifier excuses them: tools, sources and modifiers
+    (:func:`incidental_objects`), what is fetched and could serve some process (:func:`fetched_tools`
+    for every ability of :data:`_SERVES`: the goal is not written yet), and the names of a choice
+    (:func:`alternatives`: "lemon juice or detergent")."""
+    read = _reading(instruction)
+    types = sorted(set(types))
+    every_ability = {need for needs in _SERVES.values() for need in needs}
+    excused = incidental_objects(read) | fetched_tools(read, types, every_ability) | set(alternatives(read))
+    out: list[tuple[str, frozenset[str]]] = []
+    for phrase, synset in mentioned:
+        if phrase in excused or any(phrase == said for said, _ in out):
+            continue
+        answers = frozenset(t for t in types if grounds_in(phrase, synset, (t,)))
+        if answers:
+            out.append((phrase, answers))
+    return out
 
 
 _CHOICE_PREPOSITIONS = frozenset("in on into onto inside under to near by".split())

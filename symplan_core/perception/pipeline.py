@@ -26,7 +26,7 @@ from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pos
 from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.goal_mending import mend_goal
 from symplan_core.perception.keyframes import KeyFrameConfig
-from symplan_core.perception.language import instruction_objects
+from symplan_core.perception.language import goal_must_mention, instruction_objects
 from symplan_core.perception.lifting import LiftConfig
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
 from symplan_core.perception.synsets import (
@@ -86,6 +86,11 @@ class PerceptionConfig(BaseModel):
                     "reason a new draft can mend, draw up to this many more goals from the same prompt by sampling "
                     "(llm_sample_temperature, seeds 1..N) and keep the first one the verifier accepts")
     llm_sample_temperature: float = Field(default=0.8, gt=0, le=2, description="temperature of llm_samples draws")
+    llm_mention_objects: bool = Field(
+        default=True,
+        description="grammar decoding: the goal grammar makes the draft mention every object the instruction names "
+                    "that the verifier would require (language.goal_must_mention), so the model cannot close its goal "
+                    "before it has said something about each")
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
@@ -645,19 +650,25 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             raise PerceptionError(f"goal={config.goal!r} needs an LLM backend spec (config.llm)")
         objects, init = dict(named.seen), observed_init
         extra = scene_additions(objects)  # what the goal may name that the camera cannot show
+        mentions: list[tuple[str, frozenset[str]]] = []
         if config.llm_decoding == "free":
             llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens, extra)
         else:  # held-out activities are not in ``matches`` (exclude): never an example
             examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
+            if config.llm_mention_objects and config.check_instruction_objects:  # what the verifier will require
+                writable = {*objects.values(), *(a.type for a in extra.values())}
+                mentions = goal_must_mention(instruction, instruction_objects(instruction, seen_synsets), writable)
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
                                          extra, rejections, init, seed=sample or None,
-                                         temperature=config.llm_sample_temperature if sample else 0.0)
+                                         temperature=config.llm_sample_temperature if sample else 0.0,
+                                         mentions=mentions)
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra,
                                {p.type for q in iter_quantifiers(llm.goal) for p in q.params}) if llm.goal else {}
         added = [lit for a in used.values() for lit in a.facts]
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
                 "completion_tokens": llm.completion_tokens, "llm_seconds": round(llm.latency_s, 3),
+                "must_mention": [phrase for phrase, _ in mentions],
                 "additions": {i: {"type": a.type, "because": a.because} for i, a in used.items()}}
         declared = {**objects, **{i: a.type for i, a in used.items()}}
         goal = llm.goal

@@ -125,7 +125,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     present = {t for i, t in omni.items() if facts.sources.get(i, "detection") in ("detection", "prior")}
     unseen = {i: t for i, t in omni.items() if facts.sources.get(i) == "unseen"}
     notes: list[str] = []
-    in_goal = goal_types(omni_problem)
+    # An LLM goal mentions an object by asking something of it: an idle negation does not count.
+    in_goal = goal_types(omni_problem, skip_idle=not facts.curated_goal)
     made = made_types(omni_problem)  # what the goal brings into being (future objects)
     read = read_instruction(facts.instruction) if facts.instruction else None  # once, for both language checks
     tools = incidental_objects(read) | goal_tools(read, omni_problem) if read is not None else frozenset()

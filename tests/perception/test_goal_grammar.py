@@ -10,8 +10,8 @@ import random
 import numpy as np
 import pytest
 
-from symplan_core.bddl import And, parse_problem
-from symplan_core.bddl.checks import check_problem, iter_atoms
+from symplan_core.bddl import And, Atom, parse_problem
+from symplan_core.bddl.checks import check_problem, iter_atoms, iter_quantifiers
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.writer import write_objects
 from symplan_core.llm.constrained import grammar_accepts
@@ -189,3 +189,56 @@ def test_the_robot_itself_is_not_a_goal_object() -> None:
     grammar = goal_grammar(scene).text
     assert "agent" not in grammar
     assert not grammar_accepts(grammar, "(:goal (and (ontop ?agent.n.01_1 ?countertop.n.01_1)))")
+
+
+def test_a_grammar_with_mentions_admits_only_goals_that_mention_each_set() -> None:
+    """Qwen 1.5B closed its goal before naming the mint, the sugar or the rum it was asked to use;
+    with ``mentions`` the top conjunction cannot close before each set is mentioned."""
+    fridge_open = Atom("open", ("electric_refrigerator.n.01_1",))  # the fridge is open to begin with
+    grammar = goal_grammar(SCENE, mentions=[{"bowl.n.01"}, {"electric_refrigerator.n.01"}], held=[fridge_open]).text
+    rng = random.Random(11)
+    for _ in range(40):
+        text = _draw(grammar, rng)
+        goal = parse_goal(text, SCENE, "omnigibson")
+        mentioned = {SCENE[a] for atom in iter_atoms(goal) for a in atom.args if a in SCENE} | {
+            p.type for q in iter_quantifiers(goal) for p in q.params}
+        assert {"bowl.n.01", "electric_refrigerator.n.01"} <= mentioned, text
+    fridge = "(not (open ?electric_refrigerator.n.01_1))"
+    for form in ("(inside ?apple.n.01_1 ?bowl.n.01_1)",  # an instance
+                 "(forall (?bowl.n.01 - bowl.n.01) (not (open ?bowl.n.01)))",  # a variable over the type
+                 "(forall (?apple.n.01 - apple.n.01) (inside ?apple.n.01 ?bowl.n.01_1))",  # in a body
+                 "(forall (?apple.n.01 - apple.n.01) (and (cooked ?apple.n.01) (inside ?apple.n.01 ?bowl.n.01_1)))",
+                 "(forall (?apple.n.01 - apple.n.01) (exists (?bowl.n.01 - bowl.n.01) (inside ?apple.n.01 ?bowl.n.01)))",
+                 "(forpairs (?apple.n.01 - apple.n.01) (?bowl.n.01 - bowl.n.01) (inside ?apple.n.01 ?bowl.n.01))"):
+        assert grammar_accepts(grammar, f"(:goal (and {form} {fridge}))"), form
+        assert grammar_accepts(grammar, f"(:goal (and {fridge} (cooked ?apple.n.01_1) {form}))"), form  # any order
+        assert not grammar_accepts(grammar, f"(:goal (and {form}))"), form  # the fridge is never mentioned
+    assert not grammar_accepts(grammar, "(:goal (and (cooked ?apple.n.01_1)))")
+    # negating what is already false asks nothing of the fridge (language.idle_negation): no mention
+    shut = goal_grammar(SCENE, mentions=[{"electric_refrigerator.n.01"}]).text
+    assert not grammar_accepts(shut, f"(:goal (and {fridge}))")
+    assert grammar_accepts(shut, "(:goal (and (open ?electric_refrigerator.n.01_1)))")
+    # no set: the plain grammar; a set no literal or variable can mention is not enforced
+    assert goal_grammar(SCENE, mentions=[]).text == goal_grammar(SCENE).text
+    assert grammar_accepts(goal_grammar(SCENE, mentions=[{"oven.n.01"}]).text, "(:goal (and (cooked ?apple.n.01_1)))")
+
+
+def test_the_drafters_mentions_agree_with_the_verifiers_objects_axis() -> None:
+    """Every goal the mention grammar admits passes the verifier's check that an LLM goal mentions
+    each object the instruction names (the one list, ``language.goal_must_mention``)."""
+    from symplan_core.bddl.model import Problem
+    from symplan_core.perception.language import goal_must_mention, instruction_objects
+    from symplan_core.perception.verifier import DraftFacts, check_objects
+
+    objects = _scene_objects("b1k/make_the_ultimate_spa_basket")
+    said = "could you wipe down the wicker basket with a rag and drop the lotion and the perfume in it?"
+    named = instruction_objects(said, set(objects.values()))
+    mentions = goal_must_mention(said, named, set(objects.values()))
+    assert [phrase for phrase, _ in mentions] == ["wicker basket", "lotion", "perfume"]
+    grammar = goal_grammar(objects, mentions=[types for _, types in mentions]).text
+    rng = random.Random(5)
+    for _ in range(12):
+        goal = parse_goal(_draw(grammar, rng), objects, "omnigibson")
+        facts = DraftFacts({i: "detection" for i in objects}, named, curated_goal=False, instruction=said)
+        verdict = check_objects(Problem("p", "omnigibson", objects, (), goal), facts)
+        assert not [r for r in verdict.reasons if "never mentions" in r], verdict.reasons

@@ -20,7 +20,9 @@ from symplan_core.perception.language import (
     alternatives,
     another_kind,
     goal_coverage,
+    goal_must_mention,
     goal_tools,
+    goal_types,
     incidental_objects,
     made_types,
     misplacements,
@@ -185,6 +187,38 @@ def test_what_is_fetched_for_the_goals_work_is_a_tool(behavior_dir) -> None:
     moved = replace(problem, goal=parse_goal("(:goal (and (ontop ?bucket.n.01_1 ?boat.n.01_1)))",
                                              dict(problem.objects), "omnigibson"))
     assert goal_tools(said, moved) == frozenset()
+
+
+def test_what_a_drafted_goal_must_mention_leaves_out_tools_sources_and_choices(behavior_dir) -> None:
+    types = ["boat.n.01", "bucket.n.01", "liquid_soap.n.01", "stain.n.01", "rag.n.01", "sink.n.01",
+             "lemon_juice.n.01", "detergent.n.01", "sheet.n.03", "apple.n.01", "bowl.n.01"]
+
+    def must(said: str) -> list[str]:
+        from symplan_core.perception.language import instruction_objects
+
+        return [phrase for phrase, _ in goal_must_mention(said, instruction_objects(said, types), types)]
+
+    assert must("could you grab a bucket and some soap and scrub the boat?") == ["boat"]  # fetched tools
+    assert must("wipe the apple with a rag and put it in the bowl") == ["apple", "bowl"]  # a tool after "with"
+    assert must("take the apple out of the sink") == ["apple"]  # a source
+    assert must("try some lemon juice or detergent on the sheet") == ["sheet"]  # a choice: either answers
+    assert must("put the apple and the pear in the bowl") == ["apple", "bowl"]  # no pear in the scene
+    # each phrase comes with the scene's types that answer it
+    assert goal_must_mention("put the apple in the bowl", [("apple", "apple.n.01")], types) == [
+        ("apple", frozenset({"apple.n.01"}))]
+
+
+def test_an_idle_negation_mentions_nothing(behavior_dir) -> None:
+    # Qwen 1.5B, made to mention the rod, kept it off the sink it was never attached to: that asks
+    # nothing of the rod ("throw the rod in the boat"), so an LLM goal is not taken to mention it
+    problem = to_omnigibson(load_problem("b1k/prepare_a_boat_for_fishing"))
+    drafted = replace(problem, goal=parse_goal(
+        "(:goal (and (not (covered ?boat.n.01_1 ?stain.n.01_1)) (not (attached ?fishing_rod.n.01_1 ?sink.n.01_1))))",
+        dict(problem.objects), "omnigibson"))
+    assert any(lit.predicate == "covered" and not lit.negated for lit in problem.init)  # the stain is there
+    assert {"boat.n.01", "stain.n.01"} <= goal_types(drafted, skip_idle=True)
+    assert "fishing_rod.n.01" not in goal_types(drafted, skip_idle=True)
+    assert "fishing_rod.n.01" in goal_types(drafted)  # a curated goal's negations all count
 
 
 def test_where_a_process_happens_need_not_be_in_the_goal(behavior_dir) -> None:

@@ -66,6 +66,26 @@ def test_perceive_with_holdout_records_examples_without_the_activity(car_scene, 
 
 
 @pytest.mark.slow
+def test_a_drafted_goal_mentions_every_object_the_instruction_names_or_was_cut(car_scene, smollm2) -> None:
+    from symplan_core.perception.language import goal_types
+
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_max_tokens=160)
+    result = _perceive(car_scene, config, smollm2)
+    info = result.provenance["goal"]
+    assert info["must_mention"] == ["digital camera", "container", "tennis racket", "car"], info["must_mention"]
+    if "cut_kept" in info or result.problem is None:  # the budget can stop the model before it has said all
+        assert any("cut at 160 tokens" in note for note in [*result.reasons, *result.provenance["notes"]])
+        return
+    said = goal_types(result.problem)
+    assert all(any(word in t for t in said) for word in ("camera", "container", "racket", "car")), info["reply"]
+    objects = next(v for v in result.verdicts if v.axis == "objects")
+    assert not [r for r in objects.reasons if "never mentions" in r], (objects.reasons, info["reply"])
+    # off: the plain grammar, and nothing listed
+    plain = _perceive(car_scene, config.model_copy(update={"llm_mention_objects": False}), smollm2)
+    assert plain.provenance["goal"]["must_mention"] == []
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("instruction", [INSTRUCTION, "Could you pack the camera, please?"])
 def test_a_drafted_goal_is_parseable_and_grounded_or_says_it_was_cut(car_scene, smollm2, instruction: str) -> None:
     config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_max_tokens=96)
