@@ -275,6 +275,9 @@ def evaluate(
     ask_unanswered: bool = typer.Option(False, "--ask-unanswered/--no-ask-unanswered",
                                         help="A retrieved goal that never answers a state word of the instruction "
                                              "is asked back for a yes (counted as asked) instead of accepted."),
+    mention_objects: bool = typer.Option(True, "--mention-objects/--no-mention-objects",
+                                         help="--drafter llm|hybrid: the goal grammar makes each draft mention "
+                                              "every object the instruction names that the verifier requires."),
     instructions: Path | None = typer.Option(
         None, "--instructions", help="JSONL of {activity, instruction, style?}: people's instructions instead of "
                                      "ones made from the task; the report is per style."),
@@ -302,7 +305,7 @@ def evaluate(
         fail("--drafter must be retrieval, llm or hybrid")
     config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
                      confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
-                     ask_unanswered=ask_unanswered)
+                     ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:

@@ -404,6 +404,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             missing.append(f"the instruction says '{rows[0].said}', which asks for {wanted}, but the goal has none")
             unanswered.append(rows[0].said)
     missing += misplacements(instruction, problem)  # "on the plate", and the goal puts them in it
+    missing += arrangements(instruction, problem)  # "one per pot", "one on top of the other"
     missing += unasked_damage(words, problem)
     missing += unasked_removals(instruction, problem)
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
@@ -887,4 +888,55 @@ def misplacements(instruction: str, problem: Problem) -> list[str]:
             out.append(f"the instruction says '{place.said} the {target.phrase}', which asks for "
                        f"({place.relation} ?x ?{target.phrase.replace(' ', '_')}), but the goal has only "
                        + " and ".join(f"({r} ...)" for r in sorted(used)) + " there")
+    return out
+
+
+#: Words before a container's name that ask for one thing in each ("one plant per pot", "each in
+#: its own pot", "in separate bags").
+_ONE_EACH = frozenset("per own separate".split())
+#: "one on top of the other", "on top of each other", "on top of one another": a stack of like things.
+_STACKED = (("on", "top", "of", "the", "other"), ("on", "top", "of", "each", "other"),
+            ("on", "top", "of", "one", "another"))
+
+
+def arrangements(instruction: str, problem: Problem) -> list[str]:
+    """Two arrangements the instruction states and the goal contradicts or leaves out:
+    * *one per container* ("one plant per pot", "each in its own pot"): the goal puts several
+      things in (or on) one instance of that container, by a ``forall`` over a kind with several
+      instances or by two ground literals;
+    * *a stack* ("stack them one on top of the other"): the goal puts nothing on top of a thing of
+      its own kind (``(ontop ?tortilla_2 ?tortilla_1)``).
+    ``forpairs`` is a one-to-one matching, so it crowds nothing; an instance counts once."""
+    read = _reading(instruction)
+    out = []
+    counts: dict[str, int] = {}
+    for typ in problem.objects.values():
+        counts[typ] = counts.get(typ, 0) + 1
+    # Variables a forall binds (BEHAVIOR names them after their type, so one name is one kind).
+    universal = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "forall" for p in q.params}
+    for m in read.mentions:
+        if _word_before(read, m)[1] not in _ONE_EACH:
+            continue
+        crowded: dict[str, set[str]] = {}  # container instance -> what the goal puts there
+        for atom, placed, types in goal_atoms(problem.goal):
+            if (not placed or atom.predicate not in ("inside", "ontop") or len(atom.args) != 2
+                    or atom.args[1] not in problem.objects
+                    or not grounds_in(m.phrase, m.synset, {problem.objects[atom.args[1]]}, loose=False)):
+                continue
+            thing = atom.args[0]  # every instance of a kind, under a forall; else one thing
+            crowded.setdefault(atom.args[1], set()).add(types[thing] if thing in universal else thing)
+        for container, things in sorted(crowded.items()):
+            n = sum(counts.get(t, 1) for t in things)
+            if n > 1:
+                out.append(f"the instruction asks for one per {m.phrase!r}, but the goal puts {n} things in or on "
+                           f"{container}")
+    words = read.words
+    if any(words[i:i + len(run)] == run for run in _STACKED for i in range(len(words))):
+        stacked = any(atom.predicate == "ontop" and positive and len(atom.args) == 2
+                      and (a := argument_type(atom.args[0], types, problem.objects)) is not None
+                      and a == argument_type(atom.args[1], types, problem.objects)
+                      for atom, positive, types in goal_atoms(problem.goal))
+        if not stacked:
+            out.append("the instruction says 'on top of' one another, which asks for (ontop ?x ?y) of two things "
+                       "of one kind, but the goal has none")
     return out

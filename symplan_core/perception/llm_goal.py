@@ -222,11 +222,8 @@ def goal_examples(matches: Sequence[Any], k: int, exclude: Sequence[str] = ()) -
 
 
 def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
-                   domain: str = "omnigibson", extra: Mapping[str, Addition] | None = None,
-                   mentions: Sequence[tuple[str, frozenset[str]]] = ()) -> PlannerPrompt:
-    """The chat prompt of :func:`draft_goal_constrained`. ``mentions``: (phrase, types) the goal must
-    mention (``language.goal_must_mention``), listed with the scene's instances of those types so the
-    model says what it is made to say (the grammar enforces it) rather than loop."""
+                   domain: str = "omnigibson", extra: Mapping[str, Addition] | None = None) -> PlannerPrompt:
+    """The chat prompt of :func:`draft_goal_constrained`."""
     from symplan_core.perception.goal_grammar import EXCLUDED_PREDICATES
     from symplan_core.perception.language import prompt_hints
 
@@ -248,11 +245,6 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
     hints = prompt_hints(instruction, domain)
     if hints:  # the request's state words and prepositions, with the literal each asks for
         lines.append(f"Words -> goal literals: {'; '.join(hints)}")
-    writable = {**objects, **{i: a.type for i, a in (extra or {}).items()}}
-    named = [f"{phrase} -> {' or '.join('?' + i for i in sorted(writable) if writable[i] in types)}"
-             for phrase, types in mentions if any(t in types for t in writable.values())]
-    if named:
-        lines.append(f"The goal must use each object the request names: {'; '.join(named)}")
     return PlannerPrompt(messages=(ChatMessage("system", DRAFT_SYSTEM), ChatMessage("user", "\n".join(lines))))
 
 
@@ -288,8 +280,10 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     redraft). ``init``: the scene's observed facts, evidence of what its objects can do (the grammar
     admits only the literals some action can make true, ``goal_grammar.scene_places``).
     ``temperature``/``seed``: greedy by default; a sampled draw of best-of-N (top-p 0.9). ``mentions``:
-    (phrase, types) the goal must mention, a type of each (``language.goal_must_mention``): the
-    grammar enforces them and the prompt lists them. The typed
+    (phrase, types) the goal must mention, a type of each (``language.goal_must_mention``), enforced
+    by the grammar alone: the prompt does not list them (listing them changed drafts that already
+    mentioned everything, for the worse: docs/results.md), so a draft that names every object comes
+    out exactly as without them. The typed
     decoding errors (no structured-output mechanism, a rejected or ignored grammar) are raised as
     :class:`PerceptionError`: a configuration fault, not a draft to judge."""
     from symplan_core.llm.constrained import generate_constrained
@@ -307,7 +301,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     names = tuple(ex.activity for ex in examples)
     backend = _backend(spec)
     try:
-        prompt = drafter_prompt(objects, instruction, examples, domain, extra, mentions)
+        prompt = drafter_prompt(objects, instruction, examples, domain, extra)
         if rejections:
             prompt = PlannerPrompt(messages=(*prompt.messages, *redraft_turns(rejections)))
         completion = generate_constrained(backend, prompt, grammar.text,

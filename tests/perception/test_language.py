@@ -19,6 +19,7 @@ from symplan_core.perception.language import (
     achievable,
     alternatives,
     another_kind,
+    arrangements,
     goal_coverage,
     goal_must_mention,
     goal_tools,
@@ -219,6 +220,29 @@ def test_an_idle_negation_mentions_nothing(behavior_dir) -> None:
     assert {"boat.n.01", "stain.n.01"} <= goal_types(drafted, skip_idle=True)
     assert "fishing_rod.n.01" not in goal_types(drafted, skip_idle=True)
     assert "fishing_rod.n.01" in goal_types(drafted)  # a curated goal's negations all count
+
+
+def _with_goal(task: str, goal: str):
+    problem = to_omnigibson(load_problem(task))
+    return replace(problem, goal=parse_goal(goal, dict(problem.objects), "omnigibson"))
+
+
+def test_one_per_container_and_a_stack_are_arrangements_the_goal_must_keep(behavior_dir) -> None:
+    # Qwen 1.5B's held-out casual drafts, made to name every flower and every tortilla: accepted, wrong
+    potted = "I bought a bunch of flowers at the nursery, can you pot them up? One plant per pot."
+    crowded = _with_goal("b1k/planting_flowers", "(:goal (and (forall (?pottable__dahlia.n.01 - pottable__dahlia.n.01) "
+                         "(inside ?pottable__dahlia.n.01 ?pot.n.04_1))))")
+    assert arrangements(potted, crowded) == [
+        "the instruction asks for one per 'pot', but the goal puts 4 things in or on pot.n.04_1"]
+    assert arrangements("Plant each of the dahlias in its own pot.", crowded)  # "its own"
+    assert arrangements("put the dahlias in the pot", crowded) == []  # nothing said of one each
+    assert arrangements(potted, to_omnigibson(load_problem("b1k/planting_flowers"))) == []  # forpairs: one each
+    stacked = "Can you put the tortillas on a plate for me? Just stack them one on top of the other."
+    side_by_side = _with_goal("b1k/fold_a_tortilla",
+                              "(:goal (and (forall (?tortilla.n.01 - tortilla.n.01) (ontop ?tortilla.n.01 ?plate.n.04_1))))")
+    assert len(arrangements(stacked, side_by_side)) == 1
+    assert arrangements(stacked, to_omnigibson(load_problem("b1k/fold_a_tortilla"))) == []
+    assert arrangements("put the tortillas on the plate", side_by_side) == []
 
 
 def test_where_a_process_happens_need_not_be_in_the_goal(behavior_dir) -> None:

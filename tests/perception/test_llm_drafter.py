@@ -383,7 +383,7 @@ def test_perceive_eval_drafts_with_the_llm_in_holdout_per_style(behavior_dir, tm
     runner = CliRunner()
     result = runner.invoke(app, ["perceive", "eval", "--instructions", str(path), "--holdout", "--frames", "2",
                                  "--drafter", "llm", "--planner", "transformers:smollm2?device=cpu", "--json",
-                                 "--max-tokens", "12", "--out", str(tmp_path / "out")])
+                                 "--max-tokens", "12", "--no-mention-objects", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["drafter"] == "llm" and summary["holdout"]
@@ -391,6 +391,7 @@ def test_perceive_eval_drafts_with_the_llm_in_holdout_per_style(behavior_dir, tm
     for row in map(json.loads, (tmp_path / "out" / "tasks.jsonl").read_text().splitlines()):
         assert row["drafted_by"] == "llm" and len(row["examples"]) == 3 and TASK not in row["examples"]
         assert "syntax: the LLM goal was cut at 12 tokens before it closed" in row["reasons"]  # --max-tokens
+        assert row["must_mention"] == []  # --no-mention-objects
     for bad, message in ((["--drafter", "oracle"], "--drafter must be"), (["--drafter", "hybrid"], "needs --planner"),
                          (["--confirm", "always"], "confirm: Input should be 'never' or 'novel'")):
         failed = runner.invoke(app, ["perceive", "eval", "--instructions", str(path), *bad])
