@@ -60,10 +60,6 @@ _OR_PARTS = "{2,4}"
 _AND_PARTS = "{1,6}"
 
 
-#: At most this many ``mentions`` are enforced (2^n conjunction states), the instruction's first.
-MAX_MENTIONS = 6
-
-
 class GoalGrammarError(ValueError):
     """The scene cannot carry a goal grammar (no objects, or a name the grammar cannot write)."""
 
@@ -75,6 +71,7 @@ class GoalGrammar:
     categories: int  # distinct types of the scene
     repeated: int  # categories with at least two instances (one of two nested variables ranges over one)
     rules: int
+    mentions: int = 0  # the ``mentions`` sets the next conjunct may mention (0: none could be)
 
     @property
     def size_bytes(self) -> int:
@@ -106,17 +103,21 @@ def scene_places(objects: Mapping[str, str], init: Sequence[Literal] = (), domai
 def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
                  max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = (),
                  places: Places | None = None, mentions: Sequence[Collection[str]] = (),
-                 held: Collection[Atom] = ()) -> GoalGrammar:
+                 held: Collection[Atom] = (), said: str = "") -> GoalGrammar:
     """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
     ``products``: instances of ``objects`` that the goal may ask into being with a top-level
     ``(real ?x)`` conjunct (``additions.scene_additions``' future objects). ``places``
     (:func:`scene_places`): a predicate's argument place takes only the instances listed there,
     and a variable only over a category with one of them; a predicate with a place nothing can
-    fill is left out. ``mentions``: sets of types (``language.goal_must_mention``); the goal
-    mentions each set, by an instance of one of its types or a variable over one (the first
-    :data:`MAX_MENTIONS`; see :func:`_mention_rules`). ``held``: the atoms the initial state makes
+    fill is left out.
+
+    A *continuation* (``mentions``, the sets of types a goal has yet to mention,
+    ``language.goal_must_mention``): the top conjunction starts with ``said`` (the conjuncts the
+    model already wrote, each with its leading space), goes on with one conjunct that mentions one
+    of the sets (:func:`_mention_rules`), then any. ``held``: the atoms the initial state makes
     true; a negated ground literal mentions a set only over one of them (negating what is already
-    false asks nothing: ``language.idle_negation``)."""
+    false asks nothing: ``language.idle_negation``). ``GoalGrammar.mentions`` is 0 where no
+    conjunct of this scene can mention any of the sets (the top rule is then the plain one)."""
     objects = {i: t for i, t in objects.items() if t != AGENT_TYPE}  # the robot is not what a goal is about
     if not objects:
         raise GoalGrammarError("a goal grammar needs at least one scene object")
@@ -226,27 +227,29 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
             rules.append(f'b{s} ::= l{s} | "(and" (" " l{s}){_AND_PARTS} ")" | "(or" (" " l{s}){_OR_PARTS} ")"')
     negatable = [a for a in held if a.predicate in vocab and len(a.args) == vocab[a.predicate]
                  and all(x in objects for x in a.args)]
-    covered = _mention_rules(rules, mentions, objects, instances, substances, groups, categories, pairs_with,
-                             place_term, var, negatable)
-    rules.insert(1, f'top ::= "(and" (" " c){{1,{max_conjuncts}}} ")"' if not covered else 'top ::= "(and" s0')
+    named = _mention_rules(rules, mentions, objects, instances, substances, groups, categories, pairs_with,
+                           place_term, var, negatable)
+    if named:
+        rules.append("mention ::= " + " | ".join(named))
+        before = f" {literal(said)}" if said else ""
+        rules.insert(1, f'top ::= "(and"{before} " " mention (" " c){{0,{max_conjuncts}}} ")"')
+    else:
+        rules.insert(1, f'top ::= "(and" (" " c){{1,{max_conjuncts}}} ")"')
     text = "\n".join(rules) + "\n"
-    return GoalGrammar(text, len(instances), len(per_type), len(multi), len(rules))
+    return GoalGrammar(text, len(instances), len(per_type), len(multi), len(rules), len(named))
 
 
 def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], objects: Mapping[str, str],
                    instances: Sequence[str], substances: Sequence[str],
                    groups: Mapping[tuple[str | tuple[str, ...], ...], list[str]], categories: Sequence[str],
-                   pairs_with, place_term, var, negatable: Sequence[Atom] = ()) -> bool:
-    """Add the rules by which the top conjunction mentions each of ``mentions`` (sets of types);
-    False when none can be enforced. A conjunct ``m<k>`` mentions set k when it is a literal with
-    an instance of one of its types, an ``and`` of literals with one such, a quantifier over one
-    of its types, or a quantifier over another category whose body is such a literal (or an
-    ``and`` with one) or a second quantifier over one of its types: the BEHAVIOR forms
-    (``(forall (?apple - apple) (inside ?apple ?bowl_1))``). The conjunction walks states
-    ``s<mask>`` of the sets mentioned so far and may close only once all are, so the model writes
-    what it means in its own order and cannot stop before the request's objects are in the goal.
-    A negated ground literal mentions a set only over one of the ``negatable`` atoms (those that
-    hold initially)."""
+                   pairs_with, place_term, var, negatable: Sequence[Atom] = ()) -> list[str]:
+    """Add a rule ``m<k>`` for each of ``mentions`` (sets of types) a conjunct can mention, and
+    return their names. A conjunct mentions set k when it is a literal with an instance of one of
+    its types, an ``and`` of literals with one such, a quantifier over one of its types, or a
+    quantifier over another category whose body is such a literal (or an ``and`` with one) or a
+    second quantifier over one of its types: the BEHAVIOR forms (``(forall (?apple - apple)
+    (inside ?apple ?bowl_1))``). A negated ground literal mentions a set only over one of the
+    ``negatable`` atoms (those that hold initially)."""
     def mention_atoms(name: str, k_types: Collection[str], term: str, bound: tuple[str, ...]) -> bool:
         alts = []
         for g, signature in enumerate(groups):
@@ -271,11 +274,9 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
         return True
 
     either = '("(forall " | "(exists ")'
-    enforced = 0
+    named: list[str] = []
     for k_types in mentions:
-        if enforced == MAX_MENTIONS:
-            break
-        k = enforced
+        k = len(named)
         alts = []
         if mention_atoms(str(k), k_types, "obj", ()):
             alts += [f"ml{k}", f'"(and" (" " l){{0,5}} " " ml{k} (" " l){{0,5}} ")"']
@@ -292,14 +293,8 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
                     alts.append(f'"(forpairs " {var(i)} " " {var(j)} " " b-{i}-{j} ")"')
         if alts:
             rules.append(f"m{k} ::= " + " | ".join(alts))
-            enforced += 1
-    if not enforced:
-        return False
-    full = (1 << enforced) - 1
-    for mask in range(full + 1):
-        steps = [f'" " c s{mask}'] + [f'" " m{k} s{mask | 1 << k}' for k in range(enforced) if not mask & 1 << k]
-        rules.append(f"s{mask} ::= " + " | ".join(steps + (['")"'] if mask == full else [])))
-    return True
+            named.append(f"m{k}")
+    return named
 
 
 def compact_goal(goal: Formula) -> str:

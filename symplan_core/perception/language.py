@@ -294,28 +294,29 @@ def removed_substances() -> frozenset[str]:
 
 def goal_types(problem: Problem, skip_idle: bool = False) -> set[str]:
     """The object types a goal mentions: its instances' types and its quantified types.
-    ``skip_idle``: a negated ground atom the initial state already leaves false mentions nothing
-    (``(not (attached ?rod ?sink))``: it asks nothing of the rod), as in :func:`idle_negation`."""
+    ``skip_idle``: a negated ground atom outside any quantifier that the initial state already
+    leaves false mentions nothing (``(not (attached ?rod ?sink))`` asks nothing of the rod), as in
+    :func:`idle_negation`; the drafter's mention grammar reads it the same way."""
     out: set[str] = set()
     held = {lit.atom for lit in problem.init if not lit.negated}
 
-    def walk(f: Formula) -> None:
+    def walk(f: Formula, quantified: bool) -> None:
         if isinstance(f, Atom):
             out.update(problem.objects[a] for a in f.args if a in problem.objects)
         elif isinstance(f, Not):
-            if not (skip_idle and idle_negation(f, problem.objects, held)):
-                walk(f.body)
+            if not (skip_idle and not quantified and idle_negation(f, problem.objects, held)):
+                walk(f.body, quantified)
         elif isinstance(f, And | Or):
             for part in f.parts:
-                walk(part)
+                walk(part, quantified)
         elif isinstance(f, Imply):
-            walk(f.antecedent)
-            walk(f.consequent)
+            walk(f.antecedent, quantified)
+            walk(f.consequent, quantified)
         elif isinstance(f, Quantifier):
             out.update(p.type for p in f.params)
-            walk(f.body)
+            walk(f.body, True)
 
-    walk(problem.goal)
+    walk(problem.goal, False)
     return out
 
 
@@ -553,7 +554,7 @@ def goal_must_mention(instruction: str | ReadInstruction, mentioned: Iterable[tu
                       types: Iterable[str]) -> list[tuple[str, frozenset[str]]]:
     """Before any goal is drafted: the instruction's object phrases (``mentioned``, from
     :func:`instruction_objects`) that a drafted goal must mention, each with the scene ``types``
-    that answer it, in the instruction's order. The verifier's objects axis refuses a drafted goal
+    that answer it (in ``mentioned``'s order). The verifier's objects axis refuses a drafted goal
     that never mentions one of them; the goal grammar can ask for each (``goal_grammar``'s
     ``mentions``). Left out, as the verifier excuses them: tools, sources and modifiers
     (:func:`incidental_objects`), what is fetched and could serve some process (:func:`fetched_tools`

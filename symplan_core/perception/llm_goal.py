@@ -55,6 +55,7 @@ class LLMDraft:
     completion_tokens: int | None = None
     latency_s: float = 0.0
     kept: int = 0  # the reply was cut before it closed: its first ``kept`` complete conjuncts are the goal
+    continued: int = 0  # decoded again this many times to mention what it left out (``mentions``)
 
 
 def _backend(spec):
@@ -279,51 +280,95 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     earlier drafts of this request and the verifier's reasons, appended to the conversation (a
     redraft). ``init``: the scene's observed facts, evidence of what its objects can do (the grammar
     admits only the literals some action can make true, ``goal_grammar.scene_places``).
-    ``temperature``/``seed``: greedy by default; a sampled draw of best-of-N (top-p 0.9). ``mentions``:
-    (phrase, types) the goal must mention, a type of each (``language.goal_must_mention``), enforced
-    by the grammar alone: the prompt does not list them (listing them changed drafts that already
-    mentioned everything, for the worse: docs/results.md), so a draft that names every object comes
-    out exactly as without them. The typed
-    decoding errors (no structured-output mechanism, a rejected or ignored grammar) are raised as
-    :class:`PerceptionError`: a configuration fault, not a draft to judge."""
+    ``temperature``/``seed``: greedy by default; a sampled draw of best-of-N (top-p 0.9).
+
+    ``mentions``: (phrase, types) the goal must mention, a type of each
+    (``language.goal_must_mention``). A finished goal that leaves one out is *continued*: the same
+    prompt is decoded again under a grammar that starts with the conjuncts the model wrote and
+    goes on with one that mentions a missing object (``goal_grammar``'s ``said``), as often as
+    objects are missing (at most once per phrase). A goal that mentions them all is the model's
+    first reply, token for token; a continuation that is cut or fails leaves the goal before it
+    (the verifier then names what it never mentions). The prompt does not list the phrases: a line
+    that did changed drafts that already named everything, mostly for the worse (docs/results.md).
+
+    The typed decoding errors (no structured-output mechanism, a rejected or ignored grammar) are
+    raised as :class:`PerceptionError`: a configuration fault, not a draft to judge."""
     from symplan_core.llm.constrained import generate_constrained
     from symplan_core.llm.decoding import DecodingError
     from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar, scene_places
 
     writable = {**objects, **{i: a.type for i, a in (extra or {}).items()}}
+    shape = {"products": [i for i, a in (extra or {}).items() if a.made], "places": scene_places(writable, init, domain)}
     try:
-        grammar = goal_grammar(writable, domain, products=[i for i, a in (extra or {}).items() if a.made],
-                               places=scene_places(writable, init, domain),
-                               mentions=[types for _, types in mentions],
-                               held=[lit.atom for lit in init if not lit.negated])
+        grammar = goal_grammar(writable, domain, **shape)
     except GoalGrammarError as exc:
         return LLMDraft(None, "", f"no goal grammar for this scene: {exc}")
     names = tuple(ex.activity for ex in examples)
     backend = _backend(spec)
+    prompt = drafter_prompt(objects, instruction, examples, domain, extra)
+    if rejections:
+        prompt = PlannerPrompt(messages=(*prompt.messages, *redraft_turns(rejections)))
+
+    def decode(text: str, budget: int):
+        try:
+            return generate_constrained(backend, prompt, text,
+                                        Sampling(temperature=temperature, max_tokens=budget, seed=seed))
+        except DecodingError as exc:
+            raise PerceptionError(f"the goal drafter cannot decode under the goal grammar: {exc}") from exc
+
     try:
-        prompt = drafter_prompt(objects, instruction, examples, domain, extra)
-        if rejections:
-            prompt = PlannerPrompt(messages=(*prompt.messages, *redraft_turns(rejections)))
-        completion = generate_constrained(backend, prompt, grammar.text,
-                                          Sampling(temperature=temperature, max_tokens=max_tokens, seed=seed))
-    except DecodingError as exc:
-        raise PerceptionError(f"the goal drafter cannot decode under the goal grammar: {exc}") from exc
+        completion = decode(grammar.text, max_tokens)
+        latency = completion.latency_s
+
+        def drafted(goal: Formula | None, reason: str = "", kept: int = 0, continued: int = 0) -> LLMDraft:
+            return LLMDraft(goal, completion.text, reason, names, grammar.size_bytes, completion.completion_tokens,
+                            latency, kept, continued)
+
+        if completion.error:
+            return drafted(None, f"the LLM backend failed: {completion.error}")
+        text, kept = completion.text, 0
+        if completion.finish_reason == "length":
+            closed, kept = complete_conjuncts(completion.text)
+            if closed is None:
+                return drafted(None, f"the LLM goal was cut at {max_tokens} tokens before it closed")
+            text = closed
+        try:
+            goal = parse_goal(text, writable, domain)
+        except BDDLSyntaxError as exc:  # the grammar admits only parseable goals: a bug if it happens
+            return drafted(None, f"LLM goal does not parse: {exc.message}")
+        continued = 0
+        while not kept and continued < len(mentions):
+            missing = _unmentioned(goal, mentions, writable, init, domain)
+            said = completion.text.strip()
+            if not missing or not (said.startswith("(:goal (and") and said.endswith("))")):
+                break
+            try:
+                more = goal_grammar(writable, domain, **shape, mentions=missing,
+                                    held=[lit.atom for lit in init if not lit.negated], said=said[len("(:goal (and"):-2])
+            except GoalGrammarError:
+                break
+            if not more.mentions:
+                break
+            previous = completion
+            completion = decode(more.text, max_tokens + (completion.completion_tokens or max_tokens))
+            latency += completion.latency_s
+            if completion.error or completion.finish_reason != "stop":
+                completion = previous  # cut or failed: the goal as it was
+                break
+            goal = parse_goal(completion.text, writable, domain)
+            continued += 1
+        return drafted(goal, kept=kept, continued=continued)
     finally:
         if isinstance(spec, str):
             backend.close()
-    def drafted(goal: Formula | None, reason: str = "", kept: int = 0) -> LLMDraft:
-        return LLMDraft(goal, completion.text, reason, names, grammar.size_bytes, completion.completion_tokens,
-                        completion.latency_s, kept)
 
-    if completion.error:
-        return drafted(None, f"the LLM backend failed: {completion.error}")
-    text, kept = completion.text, 0
-    if completion.finish_reason == "length":
-        closed, kept = complete_conjuncts(completion.text)
-        if closed is None:
-            return drafted(None, f"the LLM goal was cut at {max_tokens} tokens before it closed")
-        text = closed
-    try:
-        return drafted(parse_goal(text, writable, domain), kept=kept)
-    except BDDLSyntaxError as exc:  # the grammar admits only parseable goals: a bug if it happens
-        return drafted(None, f"LLM goal does not parse: {exc.message}")
+
+def _unmentioned(goal: Formula, mentions: Sequence[tuple[str, frozenset[str]]], objects: dict[str, str],
+                 init: Sequence[Literal], domain: str) -> list[frozenset[str]]:
+    """The type sets of ``mentions`` the goal does not mention, read as the verifier reads an LLM
+    goal (``language.goal_types``, idle negations skipped)."""
+    from symplan_core.bddl import Problem
+    from symplan_core.perception.language import goal_types
+
+    said = goal_types(Problem("drafted", domain, dict(objects), tuple(init), goal), skip_idle=True)
+    return [types for _, types in mentions if not types & said]

@@ -668,7 +668,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
                 "completion_tokens": llm.completion_tokens, "llm_seconds": round(llm.latency_s, 3),
-                "must_mention": [phrase for phrase, _ in mentions],
+                "must_mention": [phrase for phrase, _ in mentions], "continued": llm.continued,
                 "additions": {i: {"type": a.type, "because": a.because} for i, a in used.items()}}
         declared = {**objects, **{i: a.type for i, a in used.items()}}
         goal = llm.goal
