@@ -60,6 +60,9 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     # Disinfecting covers the thing with what a goal applies (``covered:applied``, see
     # goal_polarities): BEHAVIOR states it as (covered ?x ?disinfectant).
     **dict.fromkeys("disinfect sanitize sanitise".split(), (("covered:applied", True),)),
+    # So do seasoning, coating and spraying: cook_a_ham has (covered ?ham ?glaze), clean_a_vacuum
+    # (covered ?vacuum ?disinfectant) for "spray everything with disinfectant"
+    **dict.fromkeys("season glaze coat sprinkle spray".split(), (("covered:applied", True),)),
     **dict.fromkeys("soak wet saturate dampen moisten".split(), _WET),
     "dry": (("saturated", False), ("covered", False)),
     "open": (("open", True),),

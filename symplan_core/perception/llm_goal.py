@@ -19,6 +19,7 @@ Two drafters:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -298,9 +299,10 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar, scene_places
 
     writable = {**objects, **{i: a.type for i, a in (extra or {}).items()}}
-    shape = {"products": [i for i, a in (extra or {}).items() if a.made], "places": scene_places(writable, init, domain)}
+    products = [i for i, a in (extra or {}).items() if a.made]
+    places = scene_places(writable, init, domain)
     try:
-        grammar = goal_grammar(writable, domain, **shape)
+        grammar = goal_grammar(writable, domain, products=products, places=places)
     except GoalGrammarError as exc:
         return LLMDraft(None, "", f"no goal grammar for this scene: {exc}")
     names = tuple(ex.activity for ex in examples)
@@ -343,7 +345,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
             if not missing or not (said.startswith("(:goal (and") and said.endswith("))")):
                 break
             try:
-                more = goal_grammar(writable, domain, **shape, mentions=missing,
+                more = goal_grammar(writable, domain, products=products, places=places, mentions=missing,
                                     held=[lit.atom for lit in init if not lit.negated], said=said[len("(:goal (and"):-2])
             except GoalGrammarError:
                 break
@@ -352,11 +354,14 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
             previous = completion
             completion = decode(more.text, max_tokens + (completion.completion_tokens or max_tokens))
             latency += completion.latency_s
-            if completion.error or completion.finish_reason != "stop":
-                completion = previous  # cut or failed: the goal as it was
+            going_on: Formula | None = None
+            if not completion.error and completion.finish_reason == "stop":
+                with suppress(BDDLSyntaxError):  # the grammar admits only parseable goals
+                    going_on = parse_goal(completion.text, writable, domain)
+            if going_on is None:  # cut or failed: the goal as it was
+                completion = previous
                 break
-            goal = parse_goal(completion.text, writable, domain)
-            continued += 1
+            goal, continued = going_on, continued + 1
         return drafted(goal, kept=kept, continued=continued)
     finally:
         if isinstance(spec, str):

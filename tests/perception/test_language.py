@@ -126,6 +126,23 @@ def test_disinfecting_asks_for_an_applied_covering_and_dusting_alone_does_not_an
     assert prompt_hints("disinfect the iron") == ['"disinfect" -> (covered ?x ?y)']
 
 
+def test_seasoning_or_glazing_asks_for_an_applied_covering(behavior_dir) -> None:
+    # Qwen 1.5B's held-out direct draft for the ham, continued to name it: cooked, and never glazed
+    ham = to_omnigibson(load_problem("b1k/cook_a_ham"))  # cooked, covered with salt and with glaze
+    said = "Season the ham with salt, brush it with the glaze and bake it in the oven."
+    assert state_conflicts(said, ham).missing == ()
+    unglazed = _with_goal("b1k/cook_a_ham", "(:goal (and (cooked ?virginia_ham.n.01_1)))")
+    assert [m.split(",")[0] for m in state_conflicts(said, unglazed).missing] == ["the instruction says 'season'"]
+    assert state_conflicts("bake the ham", unglazed).missing == ()
+    assert state_words("put the glaze in the cabinet") == []  # the noun asks nothing
+    # "spray everything with disinfectant": BEHAVIOR's clean_a_vacuum covers it with disinfectant
+    vacuum = to_omnigibson(load_problem("b1k/clean_a_vacuum"))
+    sprayed = "The vacuum is gross, can you clean out the canister, dust it off and spray everything with disinfectant?"
+    assert state_conflicts(sprayed, vacuum).missing == ()
+    dusted = _with_goal("b1k/clean_a_vacuum", "(:goal (and (not (covered ?vacuum.n.04_1 ?dust.n.01_1))))")
+    assert len(state_conflicts(sprayed, dusted).missing) == 1
+
+
 def test_hints_come_from_the_engines_actions(behavior_dir) -> None:
     can = achievable()
     assert {("cooked", True), ("toggled_on", False), ("open", False), ("inside", True)} <= can
