@@ -26,6 +26,7 @@ checks").
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -683,9 +684,7 @@ def short_pairings(problem: Problem) -> dict[str, tuple[str, int]]:
     ``forpairs`` whose other type has fewer instances. ``forpairs`` is a one-to-one matching (as in
     BDDL): with one cart, "(forpairs (?salmon - salmon) (?cart - cart) (inside ?salmon ?cart))"
     puts one salmon in the cart, not all three (Qwen 1.5B wrote it for "take all the salmon")."""
-    counts: dict[str, int] = {}
-    for typ in problem.objects.values():
-        counts[typ] = counts.get(typ, 0) + 1
+    counts = Counter(problem.objects.values())
     short: dict[str, tuple[str, int]] = {}
     whole: set[str] = set()
     for q in iter_quantifiers(problem.goal):
@@ -913,9 +912,7 @@ def arrangements(instruction: str, problem: Problem) -> list[str]:
     ``forpairs`` is a one-to-one matching, so it crowds nothing; an instance counts once."""
     read = _reading(instruction)
     out = []
-    counts: dict[str, int] = {}
-    for typ in problem.objects.values():
-        counts[typ] = counts.get(typ, 0) + 1
+    counts = Counter(problem.objects.values())
     # Variables a forall binds (BEHAVIOR names them after their type, so one name is one kind).
     universal = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "forall" for p in q.params}
     for m in read.mentions:

@@ -88,9 +88,9 @@ class PerceptionConfig(BaseModel):
     llm_sample_temperature: float = Field(default=0.8, gt=0, le=2, description="temperature of llm_samples draws")
     llm_mention_objects: bool = Field(
         default=True,
-        description="grammar decoding: the goal grammar makes the draft mention every object the instruction names "
-                    "that the verifier would require (language.goal_must_mention), so the model cannot close its goal "
-                    "before it has said something about each")
+        description="grammar decoding: a goal that leaves out an object the instruction names, which the verifier "
+                    "would require (language.goal_must_mention), is decoded again from what it said, under a grammar "
+                    "that goes on with a mention of a missing one (llm_goal.draft_goal_constrained)")
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
