@@ -276,8 +276,9 @@ def evaluate(
                                         help="A retrieved goal that never answers a state word of the instruction "
                                              "is asked back for a yes (counted as asked) instead of accepted."),
     mention_objects: bool = typer.Option(True, "--mention-objects/--no-mention-objects",
-                                         help="--drafter llm|hybrid: the goal grammar makes each draft mention "
-                                              "every object the instruction names that the verifier requires."),
+                                         help="--drafter llm|hybrid: a draft that leaves out an object the "
+                                              "instruction names (one the verifier requires) is decoded again from "
+                                              "what it said, under a grammar that goes on with a mention of it."),
     instructions: Path | None = typer.Option(
         None, "--instructions", help="JSONL of {activity, instruction, style?}: people's instructions instead of "
                                      "ones made from the task; the report is per style."),

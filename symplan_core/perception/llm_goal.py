@@ -339,6 +339,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
         except BDDLSyntaxError as exc:  # the grammar admits only parseable goals: a bug if it happens
             return drafted(None, f"LLM goal does not parse: {exc.message}")
         continued = 0
+        held = [lit.atom for lit in init if not lit.negated]  # what a negation may undo to mention an object
         while not kept and continued < len(mentions):
             missing = _unmentioned(goal, mentions, writable, init, domain)
             said = completion.text.strip()
@@ -346,7 +347,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
                 break
             try:
                 more = goal_grammar(writable, domain, products=products, places=places, mentions=missing,
-                                    held=[lit.atom for lit in init if not lit.negated], said=said[len("(:goal (and"):-2])
+                                    held=held, said=said[len("(:goal (and"):-2])
             except GoalGrammarError:
                 break
             if not more.mentions:
