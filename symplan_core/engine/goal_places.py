@@ -13,10 +13,15 @@ the cup next to the sink makes ``(nextto sink cup)`` true), so each of its place
 either place accepts. A producing action whose scene-wide need no object of the world can ever
 meet is no way to make its predicate (:data:`SCENE_NEEDS`: nothing cooks without a heat source,
 nothing burns without a flame, nothing freezes without a cold source, nothing is cut without a
-blade to hold); a predicate left with no way has no object in any place. A predicate that no
-action adds (``covered``, made by pouring or overlaying, removed by cleaning) or a place that a
-producer leaves unchecked is unrestricted (``None``): the grammar stays a superset of the goals
-the engine can reach.
+blade to hold); a predicate left with no way has no object in any place. A predicate the state
+derives from another (``contains`` from ``filled``, ``predicates.DERIVED_FROM``) takes its source's
+holder place: Qwen 1.5B wrote ``(contains apple water)`` and ``(contains chocolate_milk
+chocolate_milk)``, and every one of the 303 ``contains``/``filled`` literals in the released B-1K
+goals holds its substance in a fillable object. (A made substance also lies ``contains`` wherever
+its ingredient lay, a chopping board say: no released goal asks for it, and the grammar leaves it
+out.) Any other predicate that no action adds (``covered``, made by pouring or overlaying, removed
+by cleaning) or a place that a producer leaves unchecked is unrestricted (``None``): the grammar
+stays a superset of the goals the engine can reach.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from collections.abc import Iterable
 
 from symplan_core.engine.actions import ActionSpec, action_set
 from symplan_core.engine.checks import CHECK_FACTORIES, CHECKS, CUT_PRODUCTS, HEATED_PRODUCTS, Check
-from symplan_core.engine.predicates import SYMMETRIC_RELATIONS
+from symplan_core.engine.predicates import DERIVED_FROM, SYMMETRIC_RELATIONS
 from symplan_core.engine.world import World
 
 #: The precondition checks that decide, from the world alone, whether an object fits a place.
@@ -92,16 +97,18 @@ def _place_test(check: str) -> Check:
 def goal_places(world: World, predicates: Iterable[str], actions: str = "full") -> dict[str, tuple[frozenset[str] | None, ...]]:
     """For each predicate some action of ``actions`` adds: per argument place, the objects of
     ``world`` that at least one producing action accepts there, or ``None`` when some producer
-    does not check that place. Predicates no action adds are left out (unrestricted)."""
+    does not check that place. Predicates no action adds and none derives from
+    (``DERIVED_FROM``) are left out (unrestricted)."""
     every = producers(action_set(actions).values())
     made = producers(action_set(actions).values(), world)
     out: dict[str, tuple[frozenset[str] | None, ...]] = {}
     for predicate in predicates:
-        if predicate not in every:
+        source = predicate if predicate in every else DERIVED_FROM.get(predicate)
+        if source not in every:
             continue
-        ways = made.get(predicate)
+        ways = made.get(source)
         if not ways:  # every action that adds it needs what this scene lacks
-            out[predicate] = tuple(frozenset() for _ in every[predicate][0])
+            out[predicate] = tuple(frozenset() for _ in every[source][0])
             continue
         places: list[frozenset[str] | None] = []
         for place in range(min(len(w) for w in ways)):
@@ -117,5 +124,7 @@ def goal_places(world: World, predicates: Iterable[str], actions: str = "full") 
         if predicate in SYMMETRIC_RELATIONS and len(places) == 2:
             either = None if None in places else frozenset(o for p in places if p is not None for o in p)
             places = [either, either]
+        if source != predicate:  # only the holder: a made substance is contained without being bulk
+            places[1:] = [None] * (len(places) - 1)
         out[predicate] = tuple(places)
     return out

@@ -23,6 +23,9 @@ SUBSTANCE_HOLDING = ("filled", "contains", "insource")
 SUBSTANCE_ARGUMENT = {"covered": 1, "saturated": 1, "filled": 1, "contains": 1, "insource": 1}
 #: One fact family in the engine: ``contains`` is derived from ``filled``; emptying clears both.
 FILL_FAMILY = ("filled", "contains")
+#: A predicate no action adds but the state derives from another (``State.holds``): a goal can ask
+#: for it wherever it can ask for its source.
+DERIVED_FROM = {"contains": "filled"}
 #: Effects that make a predicate true other than ``add:PRED``.
 MADE_BY_EFFECT = {"overlay": "overlaid"}
 #: ``(P a b)`` implies ``(Q a b)`` for each Q: wanting P true and Q false is a contradiction.

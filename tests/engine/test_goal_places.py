@@ -72,3 +72,14 @@ def test_the_scene_needs_of_an_action_come_from_its_preconditions() -> None:
     assert scene_needs(specs["place_on_top"]) == ()
     lasagna = _world("b1k/cook_lasagne")
     assert can_make(lasagna, ["cooked"]) and not can_make(lasagna, ["diced"]) and can_make(lasagna, [])
+
+
+def test_contains_is_asked_of_what_can_be_filled_as_filled_is() -> None:
+    # contains is derived from filled (no action adds it); Qwen 1.5B wrote (contains apple water)
+    world = _world("b1k/set_up_a_bird_cage")
+    places = goal_places(world, ["contains", "filled"])
+    holders = places["contains"][0]
+    assert holders == places["filled"][0]
+    assert any(t == "bowl.n.01" for o, t in world.objects.items() if o in holders)
+    assert not any(t == "apple.n.01" for o, t in world.objects.items() if o in holders)
+    assert places["contains"][1] is None  # a made substance is contained without being bulk
