@@ -279,6 +279,10 @@ def evaluate(
                                          help="--drafter llm|hybrid: a draft that leaves out an object the "
                                               "instruction names (one the verifier requires) is decoded again from "
                                               "what it said, under a grammar that goes on with a mention of it."),
+    answer_states: bool = typer.Option(True, "--answer-states/--no-answer-states",
+                                       help="--drafter llm|hybrid: a draft that answers none of the literals a state "
+                                            "word of the instruction asks for ('bake' -> cooked) is decoded again "
+                                            "from what it said, under a grammar that goes on with one of them."),
     instructions: Path | None = typer.Option(
         None, "--instructions", help="JSONL of {activity, instruction, style?}: people's instructions instead of "
                                      "ones made from the task; the report is per style."),
@@ -306,7 +310,8 @@ def evaluate(
         fail("--drafter must be retrieval, llm or hybrid")
     config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
                      confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
-                     ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects)
+                     ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects,
+                     llm_answer_states=answer_states)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:

@@ -100,10 +100,22 @@ def scene_places(objects: Mapping[str, str], init: Sequence[Literal] = (), domai
     return goal_places(build_world(scene, goal_evidence=False), vocabulary(domain))
 
 
+@dataclass(frozen=True)
+class StateAnswer:
+    """A literal that answers a state word of the request: ``(predicate ...)`` (or its negation),
+    with, where ``substances`` is given, one of those instances in the substance place ("spray it
+    with disinfectant": a covering with something applied, not with dust)."""
+
+    predicate: str
+    positive: bool = True
+    substances: frozenset[str] | None = None
+
+
 def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
                  max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = (),
                  places: Places | None = None, mentions: Sequence[Collection[str]] = (),
-                 held: Collection[Atom] = (), said: str = "") -> GoalGrammar:
+                 held: Collection[Atom] = (), said: str = "",
+                 states: Sequence[Collection[StateAnswer]] = ()) -> GoalGrammar:
     """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
     ``products``: instances of ``objects`` that the goal may ask into being with a top-level
     ``(real ?x)`` conjunct (``additions.scene_additions``' future objects). ``places``
@@ -116,8 +128,11 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     model already wrote, each with its leading space), goes on with one conjunct that mentions one
     of the sets (:func:`_mention_rules`), then any. ``held``: the atoms the initial state makes
     true; a negated ground literal mentions a set only over one of them (negating what is already
-    false asks nothing: ``language.idle_negation``). ``GoalGrammar.mentions`` is 0 where no
-    conjunct of this scene can mention any of the sets (the top rule is then the plain one)."""
+    false asks nothing: ``language.idle_negation``). ``states``: state words the goal has yet to
+    answer, each a set of :class:`StateAnswer` any one of which answers it
+    (``language.asked_states``); the next conjunct may instead be one with such a literal, ground,
+    in an ``and``, or in a quantifier's body. ``GoalGrammar.mentions`` counts the object sets and
+    state words some conjunct of this scene can answer; where it is 0 the top rule is the plain one."""
     objects = {i: t for i, t in objects.items() if t != AGENT_TYPE}  # the robot is not what a goal is about
     if not objects:
         raise GoalGrammarError("a goal grammar needs at least one scene object")
@@ -229,6 +244,7 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
                  and all(x in objects for x in a.args)]
     named = _mention_rules(rules, mentions, objects, instances, substances, groups, categories, pairs_with,
                            place_term, var, negatable)
+    named += _state_rules(rules, states, groups, categories, pairs_with, place_term, var)
     if named:
         rules.append("mention ::= " + " | ".join(named))
         before = f" {literal(said)}" if said else ""
@@ -294,6 +310,60 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
         if alts:
             rules.append(f"m{k} ::= " + " | ".join(alts))
             named.append(f"m{k}")
+    return named
+
+
+def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]],
+                 groups: Mapping[tuple[str | tuple[str, ...], ...], list[str]], categories: Sequence[str],
+                 pairs_with, place_term, var) -> list[str]:
+    """Add a rule ``w<k>`` for each of ``states`` some conjunct can answer, and return their names.
+    A conjunct answers state k when it is one of its literals over the scene's instances, an ``and``
+    with one, or a quantifier (one variable, two nested, or ``forpairs``) whose body is one or an
+    ``and`` with one: the forms :func:`_mention_rules` accepts for objects."""
+    signature_of = {pred: signature for signature, preds in groups.items() for pred in preds}
+    either = '("(forall " | "(exists ")'
+    named: list[str] = []
+
+    def answer_atoms(answers: Collection[StateAnswer], name: str, term: str, bound: tuple[str, ...]) -> bool:
+        alts = []
+        for answer in sorted(answers, key=lambda a: (a.predicate, a.positive)):
+            signature = signature_of.get(answer.predicate)
+            if signature is None:  # not a predicate of the grammar, or nothing in this scene fits it
+                continue
+            args = []
+            for p, fits in enumerate(signature):
+                if answer.substances is not None and SUBSTANCE_ARGUMENT.get(answer.predicate) == p:
+                    pool = sorted(answer.substances) if fits in (ANY, SUB) else \
+                        [x for x in fits if x in answer.substances]
+                    if not pool:
+                        break
+                    args.append("(" + " | ".join(literal("?" + x) for x in pool) + ")")
+                else:
+                    args.append(place_term(fits, term, bound))
+            else:
+                atom = f'"({answer.predicate} " ' + ' " " '.join(args) + ' ")"'
+                alts.append(atom if answer.positive else f'"(not " {atom} ")"')
+        if alts:
+            rules.append(f"wl{name} ::= " + " | ".join(alts))
+        return bool(alts)
+
+    def with_one(name: str, scope: str) -> str:
+        return f'wl{name} | "(and" (" " l{scope}){{0,5}} " " wl{name} (" " l{scope}){{0,5}} ")"'
+
+    for k, answers in enumerate(states):
+        alts = [with_one(str(k), "")] if answer_atoms(answers, str(k), "obj", ()) else []
+        for i, typ in enumerate(categories):
+            if answer_atoms(answers, f"{k}-{i}", f"t-{i}", (typ,)):
+                rules.append(f"wb{k}-{i} ::= " + with_one(f"{k}-{i}", f"-{i}"))
+                alts.append(f'{either} {var(i)} " " wb{k}-{i} ")"')
+            for j in pairs_with(i):
+                if answer_atoms(answers, f"{k}-{i}-{j}", f"t-{i}-{j}", (typ, categories[j])):
+                    rules.append(f"wb{k}-{i}-{j} ::= " + with_one(f"{k}-{i}-{j}", f"-{i}-{j}"))
+                    alts.append(f'{either} {var(i)} " " {either} {var(j)} " " wb{k}-{i}-{j} ")" ")"')
+                    alts.append(f'"(forpairs " {var(i)} " " {var(j)} " " wb{k}-{i}-{j} ")"')
+        if alts:
+            rules.append(f"w{k} ::= " + " | ".join(alts))
+            named.append(f"w{k}")
     return named
 
 

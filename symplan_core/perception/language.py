@@ -380,6 +380,15 @@ def _literal(predicate: str, polarity: bool) -> str:
     return atom if polarity else f"(not {atom})"
 
 
+def asked_states(words: Iterable[StateWord]) -> list[tuple[str, tuple[tuple[str, bool], ...]]]:
+    """Each state word as said, with the (predicate, polarity) pairs any one of which answers it
+    ("hang": ``attached`` or ``draped``; ``covered:applied`` is a covering with something applied)."""
+    by_word: dict[int, list[StateWord]] = {}
+    for word in words:
+        by_word.setdefault(word.position, []).append(word)
+    return [(rows[0].said, tuple((w.predicate, w.polarity) for w in rows)) for rows in by_word.values()]
+
+
 def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] = ("omnigibson", "igibson")) -> StateCheck:
     """Compare the instruction's state words with the goal of ``problem`` (omnigibson vocabulary;
     see the module docstring)."""
@@ -399,15 +408,13 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             quoted = "/".join(f"'{w}'" for w in dict.fromkeys(ws))
             conflicts.append(f"the instruction says {quoted}, which asks for {_literal(predicate, polarity)}, "
                              f"but the goal has only {_literal(predicate, not polarity)}")
-    by_word: dict[int, list[StateWord]] = {}
-    for word in words:
-        by_word.setdefault(word.position, []).append(word)
-    for rows in by_word.values():  # a word is answered when the goal has one of the states it names
+    for said_as, states in asked_states(words):  # answered when the goal has one of the states it names
         # ("covered:applied" exists only where the objects' types are read: in ``used``)
-        if not any(w.polarity in (used if ":" in w.predicate else anywhere).get(w.predicate, ()) for w in rows):
-            wanted = " or ".join(_literal(w.predicate, w.polarity) for w in rows)
-            missing.append(f"the instruction says '{rows[0].said}', which asks for {wanted}, but the goal has none")
-            unanswered.append(rows[0].said)
+        if not any(polarity in (used if ":" in predicate else anywhere).get(predicate, ())
+                   for predicate, polarity in states):
+            wanted = " or ".join(_literal(predicate, polarity) for predicate, polarity in states)
+            missing.append(f"the instruction says '{said_as}', which asks for {wanted}, but the goal has none")
+            unanswered.append(said_as)
     missing += misplacements(instruction, problem)  # "on the plate", and the goal puts them in it
     missing += arrangements(instruction, problem)  # "one per pot", "one on top of the other"
     missing += unasked_damage(words, problem)

@@ -38,6 +38,7 @@ from symplan_core.perception.errors import PerceptionError
 
 if TYPE_CHECKING:
     from symplan_core.perception.additions import Addition
+    from symplan_core.perception.goal_grammar import StateAnswer
 
 GOAL_SYSTEM = ("You write the goal of a BEHAVIOR task in BDDL. Reply with exactly one (:goal ...) block "
                "that uses only the listed objects and predicates. No explanation.")
@@ -276,7 +277,8 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
                            extra: Mapping[str, Addition] | None = None,
                            rejections: Sequence[Rejection] = (), init: Sequence[Literal] = (),
                            temperature: float = 0.0, seed: int | None = None,
-                           mentions: Sequence[tuple[str, frozenset[str]]] = ()) -> LLMDraft:
+                           mentions: Sequence[tuple[str, frozenset[str]]] = (),
+                           states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]] = ()) -> LLMDraft:
     """Draft the goal under the scene's goal grammar (see the module docstring). ``rejections``:
     earlier drafts of this request and the verifier's reasons, appended to the conversation (a
     redraft). ``init``: the scene's observed facts, evidence of what its objects can do (the grammar
@@ -291,6 +293,11 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     first reply, token for token; a continuation that is cut or fails leaves the goal before it
     (the verifier then names what it never mentions). The prompt does not list the phrases: a line
     that did changed drafts that already named everything, mostly for the worse (docs/results.md).
+    ``states``: the request's state words with the literals that answer each
+    (``language.asked_states``). A goal that answers none of a word's literals, read as the
+    verifier reads it (``language.state_conflicts``), is continued the same way, with a conjunct
+    that has one of them ("spray it with disinfectant": ``(covered ?x ?disinfectant)``); at most
+    once per word.
 
     The typed decoding errors (no structured-output mechanism, a rejected or ignored grammar) are
     raised as :class:`PerceptionError`: a configuration fault, not a draft to judge."""
@@ -340,14 +347,15 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
             return drafted(None, f"LLM goal does not parse: {exc.message}")
         continued = 0
         held = [lit.atom for lit in init if not lit.negated]  # what a negation may undo to mention an object
-        while not kept and continued < len(mentions):
+        while not kept and continued < len(mentions) + len(states):
             missing = _unmentioned(goal, mentions, writable, init, domain)
+            unanswered = _unanswered(goal, instruction, states, writable, domain) if states else []
             said = completion.text.strip()
-            if not missing or not (said.startswith("(:goal (and") and said.endswith("))")):
+            if not (missing or unanswered) or not (said.startswith("(:goal (and") and said.endswith("))")):
                 break
             try:
                 more = goal_grammar(writable, domain, products=products, places=places, mentions=missing,
-                                    held=held, said=said[len("(:goal (and"):-2])
+                                    held=held, said=said[len("(:goal (and"):-2], states=unanswered)
             except GoalGrammarError:
                 break
             if not more.mentions:
@@ -367,6 +375,27 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     finally:
         if isinstance(spec, str):
             backend.close()
+
+
+def _unanswered(goal: Formula, instruction: str, states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]],
+                objects: dict[str, str], domain: str) -> list[frozenset[StateAnswer]]:
+    """The literals that would answer each of ``states`` the goal leaves unanswered, read as the
+    verifier reads it (``language.state_conflicts``); "covered:applied" is a covering with one of
+    the scene's substances that goals apply rather than remove."""
+    from symplan_core.bddl import Problem
+    from symplan_core.perception.goal_grammar import StateAnswer
+    from symplan_core.perception.language import removed_substances, state_conflicts
+    from symplan_core.perception.synsets import is_substance
+
+    words = set(state_conflicts(instruction, Problem("drafted", domain, dict(objects), (), goal)).unanswered)
+    applied = frozenset(i for i, t in objects.items() if is_substance(t, domain) and t not in removed_substances())
+    out = []
+    for said, answers in states:
+        if said in words:
+            out.append(frozenset(StateAnswer(predicate.partition(":")[0], polarity,
+                                             applied if predicate == "covered:applied" else None)
+                                 for predicate, polarity in answers))
+    return out
 
 
 def _unmentioned(goal: Formula, mentions: Sequence[tuple[str, frozenset[str]]], objects: dict[str, str],

@@ -26,7 +26,7 @@ from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pos
 from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.goal_mending import mend_goal
 from symplan_core.perception.keyframes import KeyFrameConfig
-from symplan_core.perception.language import goal_must_mention, instruction_objects
+from symplan_core.perception.language import asked_states, goal_must_mention, instruction_objects, state_words
 from symplan_core.perception.lifting import LiftConfig
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
 from symplan_core.perception.synsets import (
@@ -91,6 +91,12 @@ class PerceptionConfig(BaseModel):
         description="grammar decoding: a goal that leaves out an object the instruction names, which the verifier "
                     "would require (language.goal_must_mention), is decoded again from what it said, under a grammar "
                     "that goes on with a mention of a missing one (llm_goal.draft_goal_constrained)")
+    llm_answer_states: bool = Field(
+        default=True,
+        description="grammar decoding: a goal that answers none of the literals a state word of the instruction "
+                    "asks for ('bake' -> cooked, 'hang' -> attached or draped), which the verifier would refuse, is "
+                    "decoded again from what it said, under a grammar that goes on with one of them "
+                    "(language.asked_states; needs check_language)")
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
@@ -651,6 +657,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         objects, init = dict(named.seen), observed_init
         extra = scene_additions(objects)  # what the goal may name that the camera cannot show
         mentions: list[tuple[str, frozenset[str]]] = []
+        states: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
         if config.llm_decoding == "free":
             llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens, extra)
         else:  # held-out activities are not in ``matches`` (exclude): never an example
@@ -658,17 +665,20 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             if config.llm_mention_objects and config.check_instruction_objects:  # what the verifier will require
                 writable = {*objects.values(), *(a.type for a in extra.values())}
                 mentions = goal_must_mention(instruction, instruction_objects(instruction, seen_synsets), writable)
+            if config.llm_answer_states and config.check_language:  # what its state checks will ask for
+                states = asked_states(state_words(instruction))
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
                                          extra, rejections, init, seed=sample or None,
                                          temperature=config.llm_sample_temperature if sample else 0.0,
-                                         mentions=mentions)
+                                         mentions=mentions, states=states)
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra,
                                {p.type for q in iter_quantifiers(llm.goal) for p in q.params}) if llm.goal else {}
         added = [lit for a in used.values() for lit in a.facts]
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
                 "completion_tokens": llm.completion_tokens, "llm_seconds": round(llm.latency_s, 3),
-                "must_mention": [phrase for phrase, _ in mentions], "continued": llm.continued,
+                "must_mention": [phrase for phrase, _ in mentions], "must_answer": [said for said, _ in states],
+                "continued": llm.continued,
                 "additions": {i: {"type": a.type, "because": a.because} for i, a in used.items()}}
         declared = {**objects, **{i: a.type for i, a in used.items()}}
         goal = llm.goal

@@ -15,7 +15,13 @@ from symplan_core.bddl.checks import check_problem, iter_atoms, iter_quantifiers
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.writer import write_objects
 from symplan_core.llm.constrained import grammar_accepts
-from symplan_core.perception.goal_grammar import GoalGrammarError, compact_goal, goal_grammar, scene_places
+from symplan_core.perception.goal_grammar import (
+    GoalGrammarError,
+    StateAnswer,
+    compact_goal,
+    goal_grammar,
+    scene_places,
+)
 from symplan_core.perception.llm_goal import parse_goal
 from symplan_core.tasks import list_tasks, load_problem
 
@@ -248,3 +254,37 @@ def test_a_continuation_mentions_what_the_verifiers_objects_axis_finds_missing()
         goal = parse_goal(_draw(grammar, rng), objects, "omnigibson")
         verdict = check_objects(Problem("p", "omnigibson", objects, (), goal), facts)
         assert len([r for r in verdict.reasons if "never mentions" in r]) < len(mentions), verdict.reasons
+
+
+def test_a_continuation_can_answer_a_state_word_the_goal_left_unanswered() -> None:
+    """"Season the ham and bake it": Qwen 1.5B wrote the glaze into a casserole and never cooked
+    the ham. The continuation may go on with a literal of a state the request asks for, ground,
+    in an ``and`` or in a quantified body, at the asked polarity; a covering that answers "spray"
+    must be with something applied (the substances given), not with dust."""
+    scene = {**SCENE, "oven.n.01_1": "oven.n.01", "dust.n.01_1": "dust.n.01",
+             "disinfectant.n.01_1": "disinfectant.n.01"}
+    said = " (inside ?apple.n.01_1 ?bowl.n.01_1)"
+    places = scene_places(scene)
+    cook = goal_grammar(scene, places=places, said=said, states=[{StateAnswer("cooked")}])
+    assert cook.mentions == 1
+    for form in ("(cooked ?apple.n.01_2)", "(and (cooked ?apple.n.01_1) (inside ?apple.n.01_2 ?bowl.n.01_2))",
+                 "(forall (?apple.n.01 - apple.n.01) (cooked ?apple.n.01))",
+                 "(forall (?bowl.n.01 - bowl.n.01) (exists (?apple.n.01 - apple.n.01) (and "
+                 "(inside ?apple.n.01 ?bowl.n.01) (cooked ?apple.n.01))))",
+                 "(forpairs (?apple.n.01 - apple.n.01) (?bowl.n.01 - bowl.n.01) (and (inside ?apple.n.01 ?bowl.n.01) "
+                 "(cooked ?apple.n.01)))"):
+        assert grammar_accepts(cook.text, f"(:goal (and{said} {form}))"), form
+        assert grammar_accepts(cook.text, f"(:goal (and{said} {form} (not (open ?oven.n.01_1))))"), form
+    assert not grammar_accepts(cook.text, f"(:goal (and{said} (not (cooked ?apple.n.01_2))))")  # the wrong way
+    assert not grammar_accepts(cook.text, f"(:goal (and{said} (open ?oven.n.01_1)))")
+    assert not grammar_accepts(cook.text, f"(:goal (and{said}))")
+    # "close the fridge": the negation; "hang": either of two relations answers it
+    shut = goal_grammar(scene, places=places, said=said, states=[{StateAnswer("open", False)}]).text
+    assert grammar_accepts(shut, f"(:goal (and{said} (not (open ?electric_refrigerator.n.01_1))))")
+    assert not grammar_accepts(shut, f"(:goal (and{said} (open ?electric_refrigerator.n.01_1)))")
+    spray = goal_grammar(scene, places=places, said=said,
+                         states=[{StateAnswer("covered", True, frozenset({"disinfectant.n.01_1"}))}]).text
+    assert grammar_accepts(spray, f"(:goal (and{said} (covered ?bowl.n.01_1 ?disinfectant.n.01_1)))")
+    assert not grammar_accepts(spray, f"(:goal (and{said} (covered ?bowl.n.01_1 ?dust.n.01_1)))")
+    # a state no object of the scene can take leaves the grammar plain
+    assert goal_grammar(SCENE, places=scene_places(SCENE), states=[{StateAnswer("cooked")}]).mentions == 0

@@ -224,6 +224,8 @@ class _ScriptedUnderGrammar:
         return Completion(self.replies.pop(0), finish_reason=self.finish_reasons.pop(0), completion_tokens=1)
 
 
+#: No continuation: each reply is the goal as written (redrafts and samples are tested alone).
+AS_WRITTEN = {"llm_mention_objects": False, "llm_answer_states": False}
 PART = "(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1)))"  # leaves out the car and the racket
 WHOLE = ("(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1) (inside ?tennis_racket.n.01_1 ?car.n.01_1) "
          "(inside ?container.n.01_1 ?car.n.01_1) (not (open ?car.n.01_1))))")
@@ -231,7 +233,7 @@ WHOLE = ("(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1) (inside 
 
 def test_a_refused_llm_goal_is_redrafted_with_the_verifiers_reasons_and_then_accepted(car_scene) -> None:
     backend = _ScriptedUnderGrammar(PART, WHOLE)
-    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=1, llm_mention_objects=False)
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=1, **AS_WRITTEN)
     result = _perceive(car_scene, config, backend)
     assert result.accepted, result.reasons
     (first, second) = backend.prompts
@@ -264,6 +266,26 @@ def test_a_goal_that_leaves_out_a_named_object_is_continued_from_what_it_said(ca
     assert len(whole.prompts) == 1
 
 
+def test_a_goal_that_never_answers_a_state_word_is_continued_with_a_literal_that_does(car_scene) -> None:
+    # "... and close it": every object is named, the car is never closed; Qwen 1.5B glazed a ham and
+    # never cooked it. The same prompt goes on under a grammar whose next conjunct answers "close".
+    unclosed = WHOLE.replace(" (not (open ?car.n.01_1))", "")
+    backend = _ScriptedUnderGrammar(unclosed, WHOLE)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), backend)
+    assert result.accepted, result.reasons
+    info = result.provenance["goal"]
+    assert info["continued"] == 1 and info["must_answer"] == ["close"]
+    assert backend.prompts[0] == backend.prompts[1]
+    assert grammar_accepts(backend.grammars[1], WHOLE)
+    assert not grammar_accepts(backend.grammars[1], unclosed)  # it may not close the goal unanswered
+    assert not grammar_accepts(backend.grammars[1], WHOLE.replace("(not (open ?car.n.01_1))", "(open ?car.n.01_1)"))
+    # off: the goal as written, refused for the state word it never answers
+    off = _ScriptedUnderGrammar(unclosed)
+    refused = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_answer_states=False), off)
+    assert not refused.accepted and len(off.prompts) == 1
+    assert any("says 'close'" in r and "the goal has none" in r for r in refused.reasons), refused.reasons
+
+
 def test_a_continuation_that_is_cut_leaves_the_goal_as_it_was(car_scene) -> None:
     cut = WHOLE[:-20]
     backend = _ScriptedUnderGrammar(PART, cut, finish_reasons=("stop", "length"))
@@ -291,14 +313,14 @@ def test_a_reply_cut_while_repeating_itself_keeps_its_complete_conjuncts(car_sce
 
 def test_without_redrafts_the_first_refused_goal_is_final(car_scene) -> None:
     backend = _ScriptedUnderGrammar(PART, WHOLE)
-    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_mention_objects=False)
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", **AS_WRITTEN)
     result = _perceive(car_scene, config, backend)  # the default: 0
     assert not result.accepted and len(backend.prompts) == 1 and "redrafts" not in result.provenance["goal"]
 
 
 def test_redrafts_stop_at_the_limit_and_keep_every_refusal(car_scene) -> None:
     backend = _ScriptedUnderGrammar(PART, PART, PART, WHOLE)
-    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=2, llm_mention_objects=False), backend)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=2, **AS_WRITTEN), backend)
     assert not result.accepted and len(backend.prompts) == 3 and len(result.provenance["goal"]["redrafts"]) == 2
     assert len(backend.prompts[2].messages) == len(backend.prompts[0].messages) + 4  # both refusals, in order
 
@@ -306,7 +328,7 @@ def test_redrafts_stop_at_the_limit_and_keep_every_refusal(car_scene) -> None:
 def test_an_instruction_naming_an_object_the_scene_lacks_is_not_redrafted(car_scene) -> None:
     backend = _ScriptedUnderGrammar(WHOLE, WHOLE)
     instruction = INSTRUCTION + " Put the bicycle in too."
-    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=1, llm_mention_objects=False), backend,
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_redrafts=1, **AS_WRITTEN), backend,
                        instruction)
     assert not result.accepted and any("'bicycle'" in r and "no such object" in r for r in result.reasons)
     assert len(backend.prompts) == 1  # no goal over this scene can hold a bicycle
@@ -316,7 +338,7 @@ def test_an_instruction_naming_an_object_the_scene_lacks_is_not_redrafted(car_sc
 
 def test_a_refused_greedy_goal_is_followed_by_sampled_draws_of_the_same_prompt_until_one_passes(car_scene) -> None:
     backend = _ScriptedUnderGrammar(PART, PART, WHOLE, WHOLE)
-    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=3, llm_mention_objects=False), backend)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=3, **AS_WRITTEN), backend)
     assert result.accepted, result.reasons
     assert len(backend.prompts) == 3 and all(p == backend.prompts[0] for p in backend.prompts)  # no redraft turns
     assert [(s.temperature, s.seed) for s in backend.samplings] == [(0.0, None), (0.8, 1), (0.8, 2)]
@@ -326,16 +348,16 @@ def test_a_refused_greedy_goal_is_followed_by_sampled_draws_of_the_same_prompt_u
 
 def test_samples_stop_at_the_limit_and_without_them_the_greedy_goal_is_final(car_scene) -> None:
     backend = _ScriptedUnderGrammar(PART, PART, PART, WHOLE)
-    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=2, llm_mention_objects=False), backend)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=2, **AS_WRITTEN), backend)
     assert not result.accepted and len(backend.prompts) == 3 and len(result.provenance["goal"]["samples"]) == 2
     greedy = _ScriptedUnderGrammar(PART, WHOLE)
-    assert not _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_mention_objects=False), greedy).accepted
+    assert not _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", **AS_WRITTEN), greedy).accepted
     assert len(greedy.prompts) == 1
 
 
 def test_no_sample_is_drawn_for_an_instruction_naming_an_object_the_scene_lacks(car_scene) -> None:
     backend = _ScriptedUnderGrammar(WHOLE, WHOLE)
-    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=2, llm_mention_objects=False), backend,
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=2, **AS_WRITTEN), backend,
                        INSTRUCTION + " Put the bicycle in too.")
     assert not result.accepted and len(backend.prompts) == 1  # no goal over this scene can hold a bicycle
 

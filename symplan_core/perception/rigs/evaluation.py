@@ -188,6 +188,8 @@ class TaskReport:
     examples: list[str] = field(default_factory=list)
     #: The instruction's object phrases the LLM's draft had to mention (``llm_mention_objects``).
     must_mention: list[str] = field(default_factory=list)
+    #: The instruction's state words the LLM's draft had to answer (``llm_answer_states``).
+    must_answer: list[str] = field(default_factory=list)
     redrafts: int = 0  # LLM goals refused by the verifier and redrafted with its reasons before this one
     samples: int = 0  # LLM goals refused by the verifier before this sampled draw (best-of-N, --samples)
     #: The drafted goal in one line (perceived instance names), or the LLM's reply when it gave none.
@@ -280,6 +282,7 @@ def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction |
     shown += [str(c.activity) for c in candidates]
     report.examples = [str(e) for e in result.provenance["goal"].get("examples", ())]
     report.must_mention = [str(p) for p in result.provenance["goal"].get("must_mention", ())]
+    report.must_answer = [str(p) for p in result.provenance["goal"].get("must_answer", ())]
     report.redrafts = len(result.provenance["goal"].get("redrafts", ()))
     report.samples = len(result.provenance["goal"].get("samples", ()))
     report.drafted_goal = (compact_goal(to_omnigibson(result.problem).goal) if result.problem is not None
