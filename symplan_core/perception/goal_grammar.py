@@ -14,7 +14,8 @@ Every sentence of the grammar is a goal our BDDL parser reads, fully grounded in
 * with ``places`` (:func:`scene_places`, the engine's :func:`~symplan_core.engine.goal_places.goal_places`),
   a place of a predicate that actions make true takes only the objects some such action accepts
   there (``open`` an openable, ``inside`` a container in the second place, ``on_fire`` something
-  flammable), and a variable there only over a category with one of them: the drafter cannot
+  flammable; ``contains``, derived from ``filled``, a fillable holder), and a variable there only
+  over a category with one of them: the drafter cannot
   ask for what no action can do (a fixture is never put anywhere; nothing cooks in a scene with no
   heat source). Over its own scene and initial state, 822 of the 841 released B-1K goals that the
   plain grammar admits are still admitted; the other 19 move something BEHAVIOR lists as a fixture
@@ -104,11 +105,14 @@ def scene_places(objects: Mapping[str, str], init: Sequence[Literal] = (), domai
 class StateAnswer:
     """A literal that answers a state word of the request: ``(predicate ...)`` (or its negation),
     with, where ``substances`` is given, one of those instances in the substance place ("spray it
-    with disinfectant": a covering with something applied, not with dust)."""
+    with disinfectant": a covering with something applied, not with dust), and where ``subjects``
+    is given, one of those instances (or a variable over one's type) in the first place: what the
+    request names, so that "disinfect the vacuum" is not answered by covering the bottle."""
 
     predicate: str
     positive: bool = True
     substances: frozenset[str] | None = None
+    subjects: frozenset[str] | None = None
 
 
 def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
@@ -244,7 +248,8 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
                  and all(x in objects for x in a.args)]
     named = _mention_rules(rules, mentions, objects, instances, substances, groups, categories, pairs_with,
                            place_term, var, negatable)
-    named += _state_rules(rules, states, groups, categories, pairs_with, place_term, var)
+    named += _state_rules(rules, states, objects, instances, substances, groups, categories, pairs_with,
+                          place_term, var)
     if named:
         rules.append("mention ::= " + " | ".join(named))
         before = f" {literal(said)}" if said else ""
@@ -313,7 +318,8 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
     return named
 
 
-def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]],
+def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]], objects: Mapping[str, str],
+                 instances: Sequence[str], substances: Sequence[str],
                  groups: Mapping[tuple[str | tuple[str, ...], ...], list[str]], categories: Sequence[str],
                  pairs_with, place_term, var) -> list[str]:
     """Add a rule ``w<k>`` for each of ``states`` some conjunct can answer, and return their names.
@@ -333,13 +339,18 @@ def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]],
             args = []
             for p, fits in enumerate(signature):
                 if answer.substances is not None and SUBSTANCE_ARGUMENT.get(answer.predicate) == p:
-                    pool = sorted(answer.substances) if fits in (ANY, SUB) else \
-                        [x for x in fits if x in answer.substances]
-                    if not pool:
-                        break
-                    args.append("(" + " | ".join(literal("?" + x) for x in pool) + ")")
+                    chosen = answer.substances
+                elif answer.subjects is not None and p == 0:
+                    chosen = answer.subjects
                 else:
                     args.append(place_term(fits, term, bound))
+                    continue
+                pool = [x for x in (substances if fits == SUB else instances if fits == ANY else fits) if x in chosen]
+                kinds = {objects[x] for x in pool}
+                choices = [literal("?" + x) for x in pool] + [literal("?" + t) for t in bound if t in kinds]
+                if not choices:
+                    break
+                args.append("(" + " | ".join(choices) + ")")
             else:
                 atom = f'"({answer.predicate} " ' + ' " " '.join(args) + ' ")"'
                 alts.append(atom if answer.positive else f'"(not " {atom} ")"')

@@ -347,9 +347,11 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
             return drafted(None, f"LLM goal does not parse: {exc.message}")
         continued = 0
         held = [lit.atom for lit in init if not lit.negated]  # what a negation may undo to mention an object
+        named_types = {t for _, types in mentions for t in types}  # what a state word's literal is about
+        named = frozenset(i for i, t in writable.items() if t in named_types) or None
         while not kept and continued < len(mentions) + len(states):
             missing = _unmentioned(goal, mentions, writable, init, domain)
-            unanswered = _unanswered(goal, instruction, states, writable, domain) if states else []
+            unanswered = _unanswered(goal, instruction, states, writable, domain, named) if states else []
             said = completion.text.strip()
             if not (missing or unanswered) or not (said.startswith("(:goal (and") and said.endswith("))")):
                 break
@@ -378,10 +380,13 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
 
 
 def _unanswered(goal: Formula, instruction: str, states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]],
-                objects: dict[str, str], domain: str) -> list[frozenset[StateAnswer]]:
+                objects: dict[str, str], domain: str, named: frozenset[str] | None = None) -> list[frozenset[StateAnswer]]:
     """The literals that would answer each of ``states`` the goal leaves unanswered, read as the
     verifier reads it (``language.state_conflicts``); "covered:applied" is a covering with one of
-    the scene's substances that goals apply rather than remove."""
+    the scene's substances that goals apply rather than remove. ``named``: the instances of what
+    the request names, the only ones such a literal may be about (its first place). The verifier
+    asks less (any literal of the state), but Qwen 1.5B, free to choose, answered "disinfect both"
+    by covering the disinfectant bottle with disinfectant: accepted, and wrong."""
     from symplan_core.bddl import Problem
     from symplan_core.perception.goal_grammar import StateAnswer
     from symplan_core.perception.language import removed_substances, state_conflicts
@@ -393,7 +398,7 @@ def _unanswered(goal: Formula, instruction: str, states: Sequence[tuple[str, tup
     for said, answers in states:
         if said in words:
             out.append(frozenset(StateAnswer(predicate.partition(":")[0], polarity,
-                                             applied if predicate == "covered:applied" else None)
+                                             applied if predicate == "covered:applied" else None, named)
                                  for predicate, polarity in answers))
     return out
 

@@ -286,5 +286,15 @@ def test_a_continuation_can_answer_a_state_word_the_goal_left_unanswered() -> No
                          states=[{StateAnswer("covered", True, frozenset({"disinfectant.n.01_1"}))}]).text
     assert grammar_accepts(spray, f"(:goal (and{said} (covered ?bowl.n.01_1 ?disinfectant.n.01_1)))")
     assert not grammar_accepts(spray, f"(:goal (and{said} (covered ?bowl.n.01_1 ?dust.n.01_1)))")
+    # "disinfect the bowls": about what the request names (subjects), not the disinfectant's own bottle
+    bowls = frozenset({"bowl.n.01_1", "bowl.n.01_2"})
+    named = goal_grammar(scene, places=places, said=said, states=[
+        {StateAnswer("covered", True, frozenset({"disinfectant.n.01_1"}), subjects=bowls)}]).text
+    assert grammar_accepts(named, f"(:goal (and{said} (covered ?bowl.n.01_2 ?disinfectant.n.01_1)))")
+    assert grammar_accepts(named, f"(:goal (and{said} (forall (?bowl.n.01 - bowl.n.01) "
+                                  "(covered ?bowl.n.01 ?disinfectant.n.01_1))))")
+    assert not grammar_accepts(named, f"(:goal (and{said} (covered ?apple.n.01_1 ?disinfectant.n.01_1)))")
+    assert not grammar_accepts(named, f"(:goal (and{said} (forall (?apple.n.01 - apple.n.01) "
+                                      "(covered ?apple.n.01 ?disinfectant.n.01_1))))")
     # a state no object of the scene can take leaves the grammar plain
     assert goal_grammar(SCENE, places=scene_places(SCENE), states=[{StateAnswer("cooked")}]).mentions == 0
