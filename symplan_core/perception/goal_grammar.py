@@ -247,7 +247,7 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     negatable = [a for a in held if a.predicate in vocab and len(a.args) == vocab[a.predicate]
                  and all(x in objects for x in a.args)]
     named = _mention_rules(rules, mentions, objects, instances, substances, groups, categories, pairs_with,
-                           place_term, var, negatable)
+                           place_term, var, negatable, lambda fits, typ: fits == ANY or typ in fit_types[fits])
     named += _state_rules(rules, states, objects, instances, substances, groups, categories, pairs_with,
                           place_term, var)
     if named:
@@ -263,14 +263,16 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
 def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], objects: Mapping[str, str],
                    instances: Sequence[str], substances: Sequence[str],
                    groups: Mapping[tuple[str | tuple[str, ...], ...], list[str]], categories: Sequence[str],
-                   pairs_with, place_term, var, negatable: Sequence[Atom] = ()) -> list[str]:
+                   pairs_with, place_term, var, negatable: Sequence[Atom], var_fits) -> list[str]:
     """Add a rule ``m<k>`` for each of ``mentions`` (sets of types) a conjunct can mention, and
     return their names. A conjunct mentions set k when it is a literal with an instance of one of
-    its types, an ``and`` of literals with one such, a quantifier over one of its types, or a
-    quantifier over another category whose body is such a literal (or an ``and`` with one) or a
-    second quantifier over one of its types: the BEHAVIOR forms (``(forall (?apple - apple)
-    (inside ?apple ?bowl_1))``). A negated ground literal mentions a set only over one of the
-    ``negatable`` atoms (those that hold initially)."""
+    its types, an ``and`` of literals with one such, a quantifier over one of its types whose body
+    uses its variable, or a quantifier over another category whose body is such a literal (or an
+    ``and`` with one) or a second quantifier over one of its types that uses it: the BEHAVIOR forms
+    (``(forall (?apple - apple) (inside ?apple ?bowl_1))``). A negated ground literal mentions a
+    set only over one of the ``negatable`` atoms (those that hold initially); a variable its body
+    never uses mentions nothing (``language.goal_types`` reads both the same way). ``var_fits(fits,
+    typ)``: a variable over ``typ`` may stand in a place that ``fits``."""
     def mention_atoms(name: str, k_types: Collection[str], term: str, bound: tuple[str, ...]) -> bool:
         alts = []
         for g, signature in enumerate(groups):
@@ -294,6 +296,22 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
         rules.append(f"ml{name} ::= ma{name}" + (f' | "(not " mh{name} ")"' if undone else ""))
         return True
 
+    def using(name: str, typ: str, scope: str, bound: tuple[str, ...]) -> bool:
+        """``mu<name>``: a body in ``scope`` with a literal that uses the variable over ``typ``."""
+        alts = []
+        for g, signature in enumerate(groups):
+            for p, fits in enumerate(signature):
+                if var_fits(fits, typ):
+                    args = [literal("?" + typ) if q == p else place_term(f, f"t{scope}", bound)
+                            for q, f in enumerate(signature)]
+                    alts.append(f'"(" p{g} " " ' + ' " " '.join(args) + ' ")"')
+        if not alts:
+            return False
+        rules.append(f"mv{name} ::= " + " | ".join(alts))
+        rules.append(f'mu{name} ::= mv{name} | "(not " mv{name} ")" | '
+                     f'"(and" (" " l{scope}){{0,5}} " " (mv{name} | "(not " mv{name} ")") (" " l{scope}){{0,5}} ")"')
+        return True
+
     either = '("(forall " | "(exists ")'
     named: list[str] = []
     for k_types in mentions:
@@ -303,15 +321,21 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
             alts += [f"ml{k}", f'"(and" (" " l){{0,5}} " " ml{k} (" " l){{0,5}} ")"']
         for i, typ in enumerate(categories):
             if typ in k_types:
-                alts.append(f"q{i}")
+                if using(f"{k}-{i}", typ, f"-{i}", (typ,)):
+                    alts.append(f'{either} {var(i)} " " mu{k}-{i} ")"')
+                for j in pairs_with(i):
+                    if using(f"{k}-{i}-{j}", typ, f"-{i}-{j}", (typ, categories[j])):
+                        alts.append(f'{either} {var(i)} " " {either} {var(j)} " " mu{k}-{i}-{j} ")" ")"')
+                        alts.append(f'"(forpairs " {var(i)} " " {var(j)} " " mu{k}-{i}-{j} ")"')
                 continue
             if mention_atoms(f"{k}-{i}", k_types, f"t-{i}", (typ,)):
                 rules.append(f'mb{k}-{i} ::= ml{k}-{i} | "(and" (" " l-{i}){{0,5}} " " ml{k}-{i} (" " l-{i}){{0,5}} ")"')
                 alts.append(f'{either} {var(i)} " " mb{k}-{i} ")"')
             for j in pairs_with(i):
-                if categories[j] in k_types:
-                    alts.append(f'{either} {var(i)} " " {either} {var(j)} " " b-{i}-{j} ")" ")"')
-                    alts.append(f'"(forpairs " {var(i)} " " {var(j)} " " b-{i}-{j} ")"')
+                if categories[j] in k_types and using(f"{k}-{i}-{j}-second", categories[j], f"-{i}-{j}",
+                                                      (typ, categories[j])):
+                    alts.append(f'{either} {var(i)} " " {either} {var(j)} " " mu{k}-{i}-{j}-second ")" ")"')
+                    alts.append(f'"(forpairs " {var(i)} " " {var(j)} " " mu{k}-{i}-{j}-second ")"')
         if alts:
             rules.append(f"m{k} ::= " + " | ".join(alts))
             named.append(f"m{k}")

@@ -33,7 +33,13 @@ from functools import lru_cache
 from itertools import pairwise
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
-from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
+from symplan_core.bddl.checks import (
+    argument_instances,
+    argument_type,
+    goal_atoms,
+    iter_atoms,
+    iter_quantifiers,
+)
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.synsets import (
     Mention,
@@ -300,7 +306,9 @@ def goal_types(problem: Problem, skip_idle: bool = False) -> set[str]:
     """The object types a goal mentions: its instances' types and its quantified types.
     ``skip_idle``: a negated ground atom outside any quantifier that the initial state already
     leaves false mentions nothing (``(not (attached ?rod ?sink))`` asks nothing of the rod), as in
-    :func:`idle_negation`; the drafter's mention grammar reads it the same way."""
+    :func:`idle_negation`; the drafter's mention grammar reads it the same way. Nor does a quantified
+    variable its body never uses: ``(forpairs (?peach - peach) (?jar - jar) (filled ?jar ?water))``
+    says nothing of the peaches (Qwen 1.5B wrote it for "two peaches in each jar")."""
     out: set[str] = set()
     held = {lit.atom for lit in problem.init if not lit.negated}
 
@@ -317,7 +325,8 @@ def goal_types(problem: Problem, skip_idle: bool = False) -> set[str]:
             walk(f.antecedent, quantified)
             walk(f.consequent, quantified)
         elif isinstance(f, Quantifier):
-            out.update(p.type for p in f.params)
+            used = {a for atom in iter_atoms(f.body) for a in atom.args} if skip_idle else set()
+            out.update(p.type for p in f.params if not skip_idle or p.var in used)
             walk(f.body, True)
 
     walk(problem.goal, False)

@@ -296,8 +296,8 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     ``states``: the request's state words with the literals that answer each
     (``language.asked_states``). A goal that answers none of a word's literals, read as the
     verifier reads it (``language.state_conflicts``), is continued the same way, with a conjunct
-    that has one of them ("spray it with disinfectant": ``(covered ?x ?disinfectant)``); at most
-    once per word.
+    that has one of them about one of the objects of ``mentions`` ("spray the vacuum with
+    disinfectant": ``(covered ?vacuum ?disinfectant)``); at most once per word.
 
     The typed decoding errors (no structured-output mechanism, a rejected or ignored grammar) are
     raised as :class:`PerceptionError`: a configuration fault, not a draft to judge."""

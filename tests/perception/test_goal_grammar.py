@@ -225,6 +225,10 @@ def test_a_continuation_goes_on_from_what_was_said_with_a_mention() -> None:
         assert grammar_accepts(more.text, f"(:goal (and{said} {form} (cooked ?apple.n.01_2)))"), form  # then any
         assert not grammar_accepts(more.text, f"(:goal (and {form}))"), form  # what was said stays
     assert not grammar_accepts(more.text, f"(:goal (and{said}))")  # no closing before a mention
+    # a quantifier over the type whose body never uses its variable says nothing of it (goal_types)
+    assert not grammar_accepts(more.text, f"(:goal (and{said} (forall (?bowl.n.01 - bowl.n.01) (cooked ?apple.n.01_2))))")
+    assert not grammar_accepts(more.text, f"(:goal (and{said} (forpairs (?apple.n.01 - apple.n.01) "
+                                          "(?bowl.n.01 - bowl.n.01) (cooked ?apple.n.01))))")
     assert not grammar_accepts(more.text, f"(:goal (and{said} (cooked ?apple.n.01_2)))")
     # negating what is already false asks nothing of the fridge (language.idle_negation): no mention
     shut = goal_grammar(SCENE, mentions=[{"electric_refrigerator.n.01"}], said=said).text

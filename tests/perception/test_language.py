@@ -239,6 +239,21 @@ def test_an_idle_negation_mentions_nothing(behavior_dir) -> None:
     assert "fishing_rod.n.01" in goal_types(drafted)  # a curated goal's negations all count
 
 
+def test_a_quantified_variable_its_body_never_uses_mentions_nothing(behavior_dir) -> None:
+    # Qwen 1.5B, for "Put two peaches in each jar, fill the jars with water ...": the peaches are
+    # quantified and never placed; accepted as mentioning them, and wrong
+    problem = to_omnigibson(load_problem("b1k/can_fruit"))
+    drafted = replace(problem, goal=parse_goal(
+        "(:goal (and (forpairs (?peach.n.03 - peach.n.03) (?hinged_jar.n.01 - hinged_jar.n.01) "
+        "(filled ?hinged_jar.n.01 ?water.n.06_1))))", dict(problem.objects), "omnigibson"))
+    assert "hinged_jar.n.01" in goal_types(drafted, skip_idle=True)
+    assert "peach.n.03" not in goal_types(drafted, skip_idle=True)
+    assert "peach.n.03" in goal_types(drafted)  # a curated goal's quantifiers all count
+    placed = _with_goal("b1k/can_fruit", "(:goal (and (forpairs (?peach.n.03 - peach.n.03) (?hinged_jar.n.01 - "
+                        "hinged_jar.n.01) (inside ?peach.n.03 ?hinged_jar.n.01))))")
+    assert "peach.n.03" in goal_types(placed, skip_idle=True)
+
+
 def _with_goal(task: str, goal: str):
     problem = to_omnigibson(load_problem(task))
     return replace(problem, goal=parse_goal(goal, dict(problem.objects), "omnigibson"))
