@@ -279,10 +279,11 @@ def evaluate(
                                          help="--drafter llm|hybrid: a draft that leaves out an object the "
                                               "instruction names (one the verifier requires) is decoded again from "
                                               "what it said, under a grammar that goes on with a mention of it."),
-    answer_states: bool = typer.Option(True, "--answer-states/--no-answer-states",
+    answer_states: bool = typer.Option(False, "--answer-states/--no-answer-states",
                                        help="--drafter llm|hybrid: a draft that answers none of the literals a state "
                                             "word of the instruction asks for ('bake' -> cooked) is decoded again "
-                                            "from what it said, under a grammar that goes on with one of them."),
+                                            "from what it said, under a grammar that goes on with one of them "
+                                            "(off by default: measured, it added wrong goals)."),
     instructions: Path | None = typer.Option(
         None, "--instructions", help="JSONL of {activity, instruction, style?}: people's instructions instead of "
                                      "ones made from the task; the report is per style."),

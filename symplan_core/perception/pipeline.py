@@ -92,11 +92,12 @@ class PerceptionConfig(BaseModel):
                     "would require (language.goal_must_mention), is decoded again from what it said, under a grammar "
                     "that goes on with a mention of a missing one (llm_goal.draft_goal_constrained)")
     llm_answer_states: bool = Field(
-        default=True,
+        default=False,
         description="grammar decoding: a goal that answers none of the literals a state word of the instruction "
                     "asks for ('bake' -> cooked, 'hang' -> attached or draped), which the verifier would refuse, is "
-                    "decoded again from what it said, under a grammar that goes on with one of them "
-                    "(language.asked_states; needs check_language)")
+                    "decoded again from what it said, under a grammar that goes on with one of them about an "
+                    "object the instruction names (language.asked_states; needs check_language). Off: with Qwen "
+                    "1.5B it turned refused goals into accepted wrong ones and no right one (docs/results.md)")
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True

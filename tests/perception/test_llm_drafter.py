@@ -271,7 +271,7 @@ def test_a_goal_that_never_answers_a_state_word_is_continued_with_a_literal_that
     # never cooked it. The same prompt goes on under a grammar whose next conjunct answers "close".
     unclosed = WHOLE.replace(" (not (open ?car.n.01_1))", "")
     backend = _ScriptedUnderGrammar(unclosed, WHOLE)
-    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), backend)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_answer_states=True), backend)
     assert result.accepted, result.reasons
     info = result.provenance["goal"]
     assert info["continued"] == 1 and info["must_answer"] == ["close"]
@@ -279,9 +279,9 @@ def test_a_goal_that_never_answers_a_state_word_is_continued_with_a_literal_that
     assert grammar_accepts(backend.grammars[1], WHOLE)
     assert not grammar_accepts(backend.grammars[1], unclosed)  # it may not close the goal unanswered
     assert not grammar_accepts(backend.grammars[1], WHOLE.replace("(not (open ?car.n.01_1))", "(open ?car.n.01_1)"))
-    # off: the goal as written, refused for the state word it never answers
+    # off (the default): the goal as written, refused for the state word it never answers
     off = _ScriptedUnderGrammar(unclosed)
-    refused = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_answer_states=False), off)
+    refused = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), off)
     assert not refused.accepted and len(off.prompts) == 1
     assert any("says 'close'" in r and "the goal has none" in r for r in refused.reasons), refused.reasons
 
