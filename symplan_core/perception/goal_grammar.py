@@ -260,6 +260,15 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     return GoalGrammar(text, len(instances), len(per_type), len(multi), len(rules), len(named))
 
 
+_EITHER = '("(forall " | "(exists ")'
+
+
+def _two_variables(first: str, second: str, body: str) -> list[str]:
+    """A body over two variables, as the grammar writes it: nested ``forall``/``exists``, or ``forpairs``."""
+    return [f'{_EITHER} {first} " " {_EITHER} {second} " " {body} ")" ")"',
+            f'"(forpairs " {first} " " {second} " " {body} ")"']
+
+
 def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], objects: Mapping[str, str],
                    instances: Sequence[str], substances: Sequence[str],
                    groups: Mapping[tuple[str | tuple[str, ...], ...], list[str]], categories: Sequence[str],
@@ -312,7 +321,6 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
                      f'"(and" (" " l{scope}){{0,5}} " " (mv{name} | "(not " mv{name} ")") (" " l{scope}){{0,5}} ")"')
         return True
 
-    either = '("(forall " | "(exists ")'
     named: list[str] = []
     for k_types in mentions:
         k = len(named)
@@ -322,20 +330,18 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
         for i, typ in enumerate(categories):
             if typ in k_types:
                 if using(f"{k}-{i}", typ, f"-{i}", (typ,)):
-                    alts.append(f'{either} {var(i)} " " mu{k}-{i} ")"')
+                    alts.append(f'{_EITHER} {var(i)} " " mu{k}-{i} ")"')
                 for j in pairs_with(i):
                     if using(f"{k}-{i}-{j}", typ, f"-{i}-{j}", (typ, categories[j])):
-                        alts.append(f'{either} {var(i)} " " {either} {var(j)} " " mu{k}-{i}-{j} ")" ")"')
-                        alts.append(f'"(forpairs " {var(i)} " " {var(j)} " " mu{k}-{i}-{j} ")"')
+                        alts += _two_variables(var(i), var(j), f"mu{k}-{i}-{j}")
                 continue
             if mention_atoms(f"{k}-{i}", k_types, f"t-{i}", (typ,)):
                 rules.append(f'mb{k}-{i} ::= ml{k}-{i} | "(and" (" " l-{i}){{0,5}} " " ml{k}-{i} (" " l-{i}){{0,5}} ")"')
-                alts.append(f'{either} {var(i)} " " mb{k}-{i} ")"')
+                alts.append(f'{_EITHER} {var(i)} " " mb{k}-{i} ")"')
             for j in pairs_with(i):
                 if categories[j] in k_types and using(f"{k}-{i}-{j}-second", categories[j], f"-{i}-{j}",
                                                       (typ, categories[j])):
-                    alts.append(f'{either} {var(i)} " " {either} {var(j)} " " mu{k}-{i}-{j}-second ")" ")"')
-                    alts.append(f'"(forpairs " {var(i)} " " {var(j)} " " mu{k}-{i}-{j}-second ")"')
+                    alts += _two_variables(var(i), var(j), f"mu{k}-{i}-{j}-second")
         if alts:
             rules.append(f"m{k} ::= " + " | ".join(alts))
             named.append(f"m{k}")
@@ -351,7 +357,6 @@ def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]], ob
     with one, or a quantifier (one variable, two nested, or ``forpairs``) whose body is one or an
     ``and`` with one: the forms :func:`_mention_rules` accepts for objects."""
     signature_of = {pred: signature for signature, preds in groups.items() for pred in preds}
-    either = '("(forall " | "(exists ")'
     named: list[str] = []
 
     def answer_atoms(answers: Collection[StateAnswer], name: str, term: str, bound: tuple[str, ...]) -> bool:
@@ -390,12 +395,11 @@ def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]], ob
         for i, typ in enumerate(categories):
             if answer_atoms(answers, f"{k}-{i}", f"t-{i}", (typ,)):
                 rules.append(f"wb{k}-{i} ::= " + with_one(f"{k}-{i}", f"-{i}"))
-                alts.append(f'{either} {var(i)} " " wb{k}-{i} ")"')
+                alts.append(f'{_EITHER} {var(i)} " " wb{k}-{i} ")"')
             for j in pairs_with(i):
                 if answer_atoms(answers, f"{k}-{i}-{j}", f"t-{i}-{j}", (typ, categories[j])):
                     rules.append(f"wb{k}-{i}-{j} ::= " + with_one(f"{k}-{i}-{j}", f"-{i}-{j}"))
-                    alts.append(f'{either} {var(i)} " " {either} {var(j)} " " wb{k}-{i}-{j} ")" ")"')
-                    alts.append(f'"(forpairs " {var(i)} " " {var(j)} " " wb{k}-{i}-{j} ")"')
+                    alts += _two_variables(var(i), var(j), f"wb{k}-{i}-{j}")
         if alts:
             rules.append(f"w{k} ::= " + " | ".join(alts))
             named.append(f"w{k}")
