@@ -2,8 +2,8 @@
 
     symplan data fetch && .venv/bin/python scripts/build_synset_table.py [--check]
 
-Input: ``synsets.csv`` and ``output_hierarchy.json`` of the bddl 3.6.0 sdist, as fetched
-(and hash-checked) into ``$SYMPLAN_DATA_DIR/b1k``. The table keeps only what the engine
+Input: ``synsets.csv``, ``output_hierarchy.json`` and ``properties_to_synsets.json`` of the
+bddl 3.6.0 sdist, as fetched (and hash-checked) into ``$SYMPLAN_DATA_DIR/b1k``. The table keeps only what the engine
 reads: abilities, object type and hypernyms per synset, and the hierarchy's parent map.
 bddl is MIT-licensed; its licence text ships next to the table (``LICENSE-bddl.txt``).
 ``--check`` exits 1 when the packaged table differs from what the inputs give.
@@ -41,7 +41,7 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="compare with the packaged table, write nothing")
     args = parser.parse_args()
     root = benchmark_dir("b1k")
-    text = render(derive_synset_table(root / "synsets.csv", root / "output_hierarchy.json"))
+    text = render(derive_synset_table(root / "synsets.csv", root / "output_hierarchy.json", root / "properties_to_synsets.json"))
     if args.check:
         same = OUT.is_file() and OUT.read_text() == text
         print(f"{OUT}: {'up to date' if same else 'differs from the inputs'}")

@@ -24,6 +24,10 @@ ABILITY_COLUMNS = (
     "particleApplier", "particleSource", "needsOrientation", "particleSink", "sceneObject",
     "waterCook", "mixingTool",
 )
+#: Abilities BEHAVIOR lists per property (``properties_to_synsets.json``) rather than as a
+#: ``synsets.csv`` column: ``attachable``, an object with an attachment point (a wall nail, a
+#: hanger, a lid, a dartboard). Every ``attached`` literal of the released B-1K goals joins two.
+PROPERTY_ABILITIES = ("attachable",)
 
 
 SUBSTANCE_TYPES = frozenset({"liquid", "macroPhysicalSubstance", "microPhysicalSubstance", "visualSubstance"})
@@ -113,14 +117,18 @@ class SynsetTableError(DataError, ValueError):
     """The packaged synset table is missing or unreadable (a broken install, not bad input)."""
 
 
-def derive_synset_table(synsets_csv: Path, hierarchy_json: Path) -> dict:
-    """The packaged table from BEHAVIOR's ``synsets.csv`` and ``output_hierarchy.json``:
-    per synset its abilities, object type and hypernyms, plus the hierarchy's child -> parent
+def derive_synset_table(synsets_csv: Path, hierarchy_json: Path, properties_json: Path) -> dict:
+    """The packaged table from BEHAVIOR's ``synsets.csv``, ``output_hierarchy.json`` and
+    ``properties_to_synsets.json``: per synset its abilities (the csv's columns, then
+    :data:`PROPERTY_ABILITIES`), object type and hypernyms, plus the hierarchy's child -> parent
     map (first parent wins). ``scripts/build_synset_table.py`` writes it."""
+    listed = json.loads(properties_json.read_text())
+    by_property = {prop: frozenset(listed.get(prop, ())) for prop in PROPERTY_ABILITIES}
     synsets: dict[str, list] = {}
     with synsets_csv.open(newline="") as fh:
         for row in csv.DictReader(fh):
-            abilities = " ".join(c for c in ABILITY_COLUMNS if row.get(c, "0").strip() == "1")
+            flags = [c for c in ABILITY_COLUMNS if row.get(c, "0").strip() == "1"]
+            abilities = " ".join(flags + [p for p in PROPERTY_ABILITIES if row["synset"] in by_property[p]])
             hypernyms = [h.strip() for h in row["hypernyms"].split(",") if h.strip()]
             synsets[row["synset"]] = [abilities, row["objectType"].strip(), hypernyms]
     parents: dict[str, str] = {}
@@ -130,8 +138,9 @@ def derive_synset_table(synsets_csv: Path, hierarchy_json: Path) -> dict:
         for child in node.get("children", []):
             parents.setdefault(child["name"], node["name"])
             stack.append(child)
-    digest = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (synsets_csv, hierarchy_json)}
-    return {"source": f"{SYNSET_SOURCE} sdist: bddl/generated_data/synsets.csv, output_hierarchy.json",
+    digest = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (synsets_csv, hierarchy_json, properties_json)}
+    return {"source": f"{SYNSET_SOURCE} sdist: bddl/generated_data/synsets.csv, output_hierarchy.json, "
+                      "properties_to_synsets.json",
             "license": "MIT (c) 2021 Stanford Vision and Learning Lab; full text: LICENSE-bddl.txt",
             "generator": "scripts/build_synset_table.py", "inputs_sha256": digest,
             "columns": ["abilities", "object_type", "hypernyms"],

@@ -127,9 +127,11 @@ B1K_ACTIONS: tuple[ActionSpec, ...] = (
        "already:folded:obj"),
     _a("unfold", "obj", "exists:obj type:obj:cloth near:obj accessible:obj free_hand:obj",
        "add:unfolded:obj del:folded:obj", "Unfold the cloth obj by hand.", "b1k", "already:unfolded:obj"),
-    _a("attach", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt solid:tgt near:tgt accessible:tgt",
+    _a("attach", "obj tgt", "graspable:obj ability:obj:attachable held:obj apart:obj:tgt exists:tgt solid:tgt "
+       "ability:tgt:attachable near:tgt accessible:tgt",
        "release:obj add:attached:obj:tgt", "Attach the held obj to tgt.", "b1k"),
-    _a("screw", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt solid:tgt near:tgt accessible:tgt",
+    _a("screw", "obj tgt", "graspable:obj ability:obj:attachable held:obj apart:obj:tgt exists:tgt solid:tgt "
+       "ability:tgt:attachable near:tgt accessible:tgt",
        "release:obj add:attached:obj:tgt", "Screw the held obj onto tgt (an attachment).", "b1k"),
     _a("overlay", "obj tgt", "graspable:obj type:obj:cloth held:obj apart:obj:tgt exists:tgt near:tgt accessible:tgt",
        "release:obj overlay:obj:tgt",

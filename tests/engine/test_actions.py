@@ -29,6 +29,9 @@ STONE, RAG, SHEET = "b1k/clean_a_baking_stone", "rag.n.01_1", "cookie_sheet.n.01
 RAG_SOAKED = ["navigate(rag_1)", "grasp(rag_1)", "navigate(sink_1)", "place_on_top(rag_1, sink_1)", "toggle_on(sink_1)",
               "soak(rag_1, water_1)"]
 HOLD_TOWEL_AT_HAMPER = ["navigate(hand_towel_1)", "grasp(hand_towel_1)", "navigate(hamper_1)"]
+# both sides of an attachment have an attachment point (B-1K's ``attachable``)
+DARTBOARD_TASK, DARTBOARD, NAIL = "b1k/hang_a_dartboard", "dartboard.n.01_1", "wall_nail.n.01_1"
+HOLD_DARTBOARD_AT_NAIL = ["navigate(dartboard_1)", "grasp(dartboard_1)", "navigate(wall_nail_1)"]
 
 # action -> (task, setup + call lines, (predicate, args, expected truth) after the last call)
 CASES = {
@@ -64,10 +67,10 @@ CASES = {
     "fold": (TOWELS, ["navigate(hand_towel_1)", "fold(hand_towel_1)"], ("folded", (TOWEL,), True)),
     "unfold": (TOWELS, ["navigate(hand_towel_1)", "fold(hand_towel_1)", "unfold(hand_towel_1)"],
                ("folded", (TOWEL,), False)),
-    "attach": (PEPPERS, HOLD_KNIFE_AT_BOARD + ["attach(carving_knife_1, chopping_board_1)"],
-               ("attached", (KNIFE, BOARD), True)),
-    "screw": (PEPPERS, HOLD_KNIFE_AT_BOARD + ["screw(carving_knife_1, chopping_board_1)"],
-              ("touching", (BOARD, KNIFE), True)),
+    "attach": (DARTBOARD_TASK, HOLD_DARTBOARD_AT_NAIL + ["attach(dartboard_1, wall_nail_1)"],
+               ("attached", (DARTBOARD, NAIL), True)),
+    "screw": (DARTBOARD_TASK, HOLD_DARTBOARD_AT_NAIL + ["screw(dartboard_1, wall_nail_1)"],
+              ("touching", (NAIL, DARTBOARD), True)),
     "overlay": (TOWELS, HOLD_TOWEL_AT_HAMPER + ["overlay(hand_towel_1, hamper_1)"],
                 ("overlaid", (TOWEL, "hamper.n.02_1"), True)),
     "drape": (TOWELS, HOLD_TOWEL_AT_HAMPER + ["drape(hand_towel_1, hamper_1)"],

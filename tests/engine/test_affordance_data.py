@@ -83,7 +83,7 @@ def test_the_cli_reports_a_missing_synset_table_in_one_line(behavior_dir, no_pac
 def test_the_packaged_table_is_what_the_bddl_sdist_files_give(behavior_dir):
     # scripts/build_synset_table.py writes it; a stale or hand-edited table fails here.
     b1k = behavior_dir / "b1k"
-    derived = derive_synset_table(b1k / "synsets.csv", b1k / "output_hierarchy.json")
+    derived = derive_synset_table(b1k / "synsets.csv", b1k / "output_hierarchy.json", b1k / "properties_to_synsets.json")
     assert tasks._packaged_table() == json.loads(json.dumps(derived))
     assert len(derived["synsets"]) == 3000 and "MIT" in derived["license"]
 

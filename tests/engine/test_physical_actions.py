@@ -18,6 +18,11 @@ TO_BOARD = ["navigate(chopping_board_1)"]
 HUMMUS_AT = ["navigate(hummus__box_1)", "grasp(hummus__box_1)"]  # a held source of hummus
 LIT = ["navigate(table_1)", "grasp(cigar_lighter_1)"]
 NEWSPAPER = "newspaper.n.03_1"
+# lids and jars in a closed cabinet: open it, take a lid out onto it, shut it again, pick the lid up
+# (the plan itself closed the cabinet, so the error is the order of steps)
+SYRUP = "b1k/can_syrup"
+LID_IN_HAND = ["navigate(cabinet_1)", "open(cabinet_1)", "grasp(lid_1)", "place_on_top(lid_1, cabinet_1)",
+               "close(cabinet_1)", "grasp(lid_1)"]
 
 # id -> (task, plan; its LAST call is judged, (kind, precondition literal or "" for AFFORDANCE))
 CASES = {
@@ -36,14 +41,16 @@ CASES = {
                                 "drape(carving_knife_1, chopping_board_1)"], (AFF, "")),
     "overlay_a_knife": (PEPPERS, ["navigate(carving_knife_1)", "grasp(carving_knife_1)", "navigate(chopping_board_1)",
                                   "overlay(carving_knife_1, chopping_board_1)"], (AFF, "")),
-    "attach_into_a_closed_fridge": (PEPPERS, ["navigate(carving_knife_1)", "grasp(carving_knife_1)",
-                                              "navigate(electric_refrigerator_1)",
-                                              "attach(carving_knife_1, bell_pepper_1)"],
-                                    (MISSING, "(open electric_refrigerator_1)")),
-    "screw_into_a_closed_fridge": (PEPPERS, ["navigate(carving_knife_1)", "grasp(carving_knife_1)",
-                                             "navigate(electric_refrigerator_1)",
-                                             "screw(carving_knife_1, bell_pepper_1)"],
-                                   (MISSING, "(open electric_refrigerator_1)")),
+    "attach_into_a_closed_cabinet": (SYRUP, LID_IN_HAND + ["attach(lid_1, hingeless_jar_1)"],
+                                     (ErrorKind.WRONG_TEMPORAL_ORDER, "(open cabinet_1)")),
+    "screw_into_a_closed_cabinet": (SYRUP, LID_IN_HAND + ["screw(lid_1, hingeless_jar_1)"],
+                                    (ErrorKind.WRONG_TEMPORAL_ORDER, "(open cabinet_1)")),
+    # an attachment needs an attachment point on both sides (B-1K's ``attachable``)
+    "attach_a_knife_to_a_pepper": (PEPPERS, ["navigate(carving_knife_1)", "grasp(carving_knife_1)",
+                                             "navigate(bell_pepper_1)", "attach(carving_knife_1, bell_pepper_1)"],
+                                   (AFF, "")),
+    "attach_a_lid_to_a_stockpot": (SYRUP, LID_IN_HAND + ["navigate(stockpot_1)", "attach(lid_1, stockpot_1)"],
+                                   (AFF, "")),
     # a substance comes from a source within reach
     "fill_from_nowhere": (PEPPERS, ["navigate(frying_pan_1)", "fill(frying_pan_1, hummus_1)"],
                           (MISSING, "(near agent hummus__box_1)")),

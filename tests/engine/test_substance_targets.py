@@ -48,10 +48,10 @@ def _first_error(task_name: str, *calls: str) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize(("task_name", "calls", "message"), [
-    ("b1k/clean_leather_boots", ("navigate(boot_1)", "grasp(boot_1)", "navigate(dust_1)", "screw(boot_1, dust_1)"),
-     "dust_1 is a substance"),
-    ("b1k/clean_bok_choy", ("navigate(bok_choy_1)", "grasp(bok_choy_1)", "navigate(dirt_1)",
-                            "attach(bok_choy_1, dirt_1)"), "dirt_1 is a substance"),
+    ("b1k/clean_a_light_bulb", ("navigate(light_bulb_1)", "grasp(light_bulb_1)", "navigate(dust_1)",
+                                "screw(light_bulb_1, dust_1)"), "dust_1 is a substance"),
+    ("b1k/clean_deer_antlers", ("navigate(antler_1)", "grasp(antler_1)", "navigate(dust_1)",
+                                "attach(antler_1, dust_1)"), "dust_1 is a substance"),
     ("b1k/chlorinating_the_pool", ("navigate(chlorine__bottle_1)", "grasp(chlorine__bottle_1)",
                                    "navigate(chlorine_1)", "paint(chlorine_1)"), "chlorine_1 is a substance"),
     ("b1k/clean_cement", ("navigate(dirt_1)", "water(dirt_1)"), "dirt_1 is a substance"),
