@@ -128,6 +128,8 @@ PLACEMENT_VERBS = frozenset("put putting place placing set setting lay laying mo
                             "storing hang hanging return returning stack stacking stick sticking leave leaving "
                             "get getting pile piling pop popping shove shoving tuck tucking slide sliding "
                             "chuck chucking".split())
+#: Possessive determiners: "toss in its toys" moves the toys (a verb, a particle, then what moves).
+POSSESSIVES = frozenset("my your his her its our their".split())
 #: Placement prepositions -> the relation a goal states (``put the cup in the sink``).
 RELATION_WORDS: dict[tuple[str, ...], str] = {
     ("in",): "inside", ("into",): "inside", ("inside",): "inside",
@@ -754,8 +756,9 @@ class PlacementWord:
 
 def placement_words(instruction: str, words: Iterable[StateWord] | None = None) -> list[PlacementWord]:
     """Each placement preposition (``RELATION_WORDS``) after a verb that moves things in the same
-    clause (``PLACEMENT_VERBS``), and not the particle of a state word ("turn on"). ``words``: the
-    instruction's state words where the caller has them."""
+    clause (``PLACEMENT_VERBS``), and not the particle of a state word ("turn on") nor of the verb
+    itself: right after the verb and before a possessive ("toss in its toys", "put on your shoes")
+    it says what moves, not where. ``words``: the instruction's state words where the caller has them."""
     read = read_instruction(instruction)
     if words is None:
         words = state_words(instruction)
@@ -764,6 +767,8 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
     out = []
     for i in range(len(read.words)):
         if i in particles or read.object_at(i) is not None:
+            continue
+        if 0 < i < len(read.words) - 1 and read.words[i - 1] in PLACEMENT_VERBS and read.words[i + 1] in POSSESSIVES:
             continue
         if not any(read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
                    for j in range(i) if sentence[j] == sentence[i]):

@@ -20,6 +20,7 @@ from symplan_core.perception.language import (
     alternatives,
     another_kind,
     arrangements,
+    asked_for_all,
     goal_coverage,
     goal_must_mention,
     goal_tools,
@@ -400,6 +401,12 @@ def test_a_placement_the_goal_states_by_another_relation_is_missing(behavior_dir
     # everyday verbs that move things: "pop it in the oven" puts it inside, as "put" does
     (oven,) = placement_words("Let's have the lasagna tonight, just pop it in the oven until it's done.")
     assert oven.relation == "inside" and oven.target is not None and oven.target.phrase == "oven"
+    # a particle right after the verb, before a possessive, says what moves: "toss in its toys" asks for
+    # every toy (a plural the goal must cover), and puts them nowhere; "put the dress on its hanger" still says where
+    toys = "The parakeet's coming home, get the cage ready and toss in its toys."
+    assert placement_words(toys) == [] and [m.phrase for m in asked_for_all(toys)] == ["toys"]
+    (hanger,) = placement_words("put the dress on its hanger")
+    assert hanger.relation == "ontop" and hanger.target is not None and hanger.target.phrase == "hanger"
 
 
 def test_a_drafted_goal_sets_nothing_on_fire_unless_asked(behavior_dir) -> None:
