@@ -263,6 +263,11 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
 _EITHER = '("(forall " | "(exists ")'
 
 
+def _among_others(item: str, scope: str) -> str:
+    """An ``and`` with ``item`` among up to five other literals of ``scope`` on either side."""
+    return f'"(and" (" " l{scope}){{0,5}} " " {item} (" " l{scope}){{0,5}} ")"'
+
+
 def _two_variables(first: str, second: str, body: str) -> list[str]:
     """A body over two variables, as the grammar writes it: nested ``forall``/``exists``, or ``forpairs``."""
     return [f'{_EITHER} {first} " " {_EITHER} {second} " " {body} ")" ")"',
@@ -318,7 +323,7 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
             return False
         rules.append(f"mv{name} ::= " + " | ".join(alts))
         rules.append(f'mu{name} ::= mv{name} | "(not " mv{name} ")" | '
-                     f'"(and" (" " l{scope}){{0,5}} " " (mv{name} | "(not " mv{name} ")") (" " l{scope}){{0,5}} ")"')
+                     + _among_others(f'(mv{name} | "(not " mv{name} ")")', scope))
         return True
 
     named: list[str] = []
@@ -326,7 +331,7 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
         k = len(named)
         alts = []
         if mention_atoms(str(k), k_types, "obj", ()):
-            alts += [f"ml{k}", f'"(and" (" " l){{0,5}} " " ml{k} (" " l){{0,5}} ")"']
+            alts += [f"ml{k}", _among_others(f"ml{k}", "")]
         for i, typ in enumerate(categories):
             if typ in k_types:
                 if using(f"{k}-{i}", typ, f"-{i}", (typ,)):
@@ -336,7 +341,7 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
                         alts += _two_variables(var(i), var(j), f"mu{k}-{i}-{j}")
                 continue
             if mention_atoms(f"{k}-{i}", k_types, f"t-{i}", (typ,)):
-                rules.append(f'mb{k}-{i} ::= ml{k}-{i} | "(and" (" " l-{i}){{0,5}} " " ml{k}-{i} (" " l-{i}){{0,5}} ")"')
+                rules.append(f"mb{k}-{i} ::= ml{k}-{i} | " + _among_others(f"ml{k}-{i}", f"-{i}"))
                 alts.append(f'{_EITHER} {var(i)} " " mb{k}-{i} ")"')
             for j in pairs_with(i):
                 if categories[j] in k_types and using(f"{k}-{i}-{j}-second", categories[j], f"-{i}-{j}",
@@ -388,7 +393,7 @@ def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]], ob
         return bool(alts)
 
     def with_one(name: str, scope: str) -> str:
-        return f'wl{name} | "(and" (" " l{scope}){{0,5}} " " wl{name} (" " l{scope}){{0,5}} ")"'
+        return f"wl{name} | " + _among_others(f"wl{name}", scope)
 
     for k, answers in enumerate(states):
         alts = [with_one(str(k), "")] if answer_atoms(answers, str(k), "obj", ()) else []
