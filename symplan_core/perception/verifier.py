@@ -199,6 +199,12 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         else:
             notes.append(f"the instruction names {phrase!r} ({synset}): nothing in the scene is one, and the "
                          "goal does not need it")
+    if facts.instruction and not facts.curated_goal and not any(grounds_in(p, s, reachable)
+                                                                 for p, s in facts.instruction_objects):
+        # Nothing ties an LLM goal to the request ("pick up the prescriptions" with pill bottles in
+        # the scene): whatever it asks is the model's guess, and a question is better than a guess.
+        reasons.append("the instruction names nothing the scene has, so the drafted goal would be the model's "
+                       "guess at what it means")
     return Verdict("objects", not reasons, reasons, notes, lacking)
 
 
