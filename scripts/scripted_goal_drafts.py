@@ -79,7 +79,8 @@ def main() -> None:
             accepted = sum(r.accepted for r in reports)
             transfer = sum(r.accepted and r.plan_transfer for r in reports)
             print(f"{name} goals, check_language={language}: n={len(reports)} accepted={accepted} "
-                  f"accepted+plan-transfer={transfer} accepted-but-wrong={sum(r.accepted_wrong for r in reports)}",
+                  f"accepted+plan-transfer={transfer} accepted-but-wrong={sum(r.accepted_wrong for r in reports)} "
+                  f"asked={sum(r.asked for r in reports)} asked-and-resolved={sum(r.resolved for r in reports)}",
                   flush=True)
             if language:
                 kinds = Counter(re.sub(r"'[^']*'|\([^)]*\)", "_", r.reasons[0])[:80] for r in reports

@@ -182,7 +182,8 @@ class Clarification:
     """A question instead of a guess: the candidate goals disagree (docs/perception.md)."""
 
     question: str
-    why: str  # close-scores | top-rejected | llm-retrieval-disagree | unconfirmed | novel-goal | unasked-state
+    #: close-scores | top-rejected | llm-retrieval-disagree | unconfirmed | novel-goal | guessed-goal | unasked-state
+    why: str
     candidates: list[Candidate]
 
     def pick(self, answer: str | int) -> Candidate:
@@ -421,9 +422,9 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         llm_result, hybrid_llm = redrafted(hybrid_llm)
         result, clarification = _hybrid(llm_result, hybrid_llm, retrieved, drafts[0])
         corroborated = retrieved.accepted and _goal_key(hybrid_llm) == _goal_key(drafts[0])
-    if (clarification is None and config.confirm == "novel" and result.accepted and not corroborated
+    if (clarification is None and result.accepted and not corroborated
             and result.provenance["goal"].get("source") == "llm"):
-        clarification = _confirm(result)
+        clarification = _guessed(result) or (_confirm(result) if config.confirm == "novel" else None)
     if (clarification is None and config.ask_unanswered and result.accepted
             and result.provenance["goal"].get("source") == "retrieval"):
         clarification = _unanswered(result)
@@ -494,6 +495,16 @@ def _confirm(result: PerceptionResult) -> Clarification:
     (``novel-goal``), as the paper's dialogue does ("Should each basket include candle, cookie,
     cheese, bow?" - "Yes."). Its one candidate is the accepted draft itself."""
     return _state_back(result, "This is a task I have no example of.", "novel-goal", "llm", None)
+
+
+def _guessed(result: PerceptionResult) -> Clarification | None:
+    """An accepted LLM goal for a request that names nothing the scene has (``guessed-goal``,
+    ``Verdict.guessed``): nothing ties it to the request, so it is stated back for a yes, whatever
+    ``confirm`` says."""
+    if not any(v.guessed for v in result.verdicts):
+        return None
+    return _state_back(result, "Nothing you named is something I can see here, so this is my guess.",
+                       "guessed-goal", "llm", None)
 
 
 def _unanswered(result: PerceptionResult) -> Clarification | None:

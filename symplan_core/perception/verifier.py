@@ -64,6 +64,9 @@ class Verdict:
     lacking: list[str] = field(default_factory=list)
     #: State words of the instruction ("fold") that a curated goal never answers (notes, not reasons).
     unanswered: list[str] = field(default_factory=list)
+    #: An LLM goal for a request that names nothing the scene has: the model's guess at what it means
+    #: (a note; the pipeline states such a goal back for a yes rather than doing it).
+    guessed: bool = False
 
     def to_json(self) -> dict:
         return {"axis": self.axis, "passed": self.passed, "reasons": list(self.reasons), "notes": list(self.notes)}
@@ -199,13 +202,14 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         else:
             notes.append(f"the instruction names {phrase!r} ({synset}): nothing in the scene is one, and the "
                          "goal does not need it")
-    if facts.instruction and not facts.curated_goal and not any(grounds_in(p, s, reachable)
-                                                                 for p, s in facts.instruction_objects):
-        # Nothing ties an LLM goal to the request ("pick up the prescriptions" with pill bottles in
-        # the scene): whatever it asks is the model's guess, and a question is better than a guess.
-        reasons.append("the instruction names nothing the scene has, so the drafted goal would be the model's "
-                       "guess at what it means")
-    return Verdict("objects", not reasons, reasons, notes, lacking)
+    # Nothing ties an LLM goal to a request that names nothing the scene has ("pick up the
+    # prescriptions", the scene's pill bottles unnamed): it is the model's guess, asked back, not done.
+    guessed = bool(facts.instruction) and not facts.curated_goal and not any(
+        grounds_in(p, s, reachable) for p, s in facts.instruction_objects)
+    if guessed:
+        notes.append("the instruction names nothing the scene has, so the drafted goal is the model's guess at "
+                     "what it means")
+    return Verdict("objects", not reasons, reasons, notes, lacking, guessed=guessed)
 
 
 def misplaced_substances(omni_problem: Problem) -> list[str]:

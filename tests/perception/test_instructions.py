@@ -112,6 +112,7 @@ def test_dev_instructions_in_the_corpus_become_the_released_goal_in_every_style(
     assert summary["by_style"]["casual"] == {"n": 3, "accepted": 3, "accepted_equivalent": 3, "accepted_transfer": 3,
                                              "accepted_wrong": 0, "retrieved_equivalent": 3, "asked": 0,
                                              "asked_resolved": 0, "confirm_asked": 0, "confirm_declined": 0,
+                                             "guess_asked": 0, "guess_declined": 0,
                                              "state_asked": 0, "state_declined": 0, "done_right": 3,
                                              "llm_drafted": 0, "redrafted": 0, "redrafted_transfer": 0,
                                              "sampled": 0, "sampled_accepted": 0, "sampled_transfer": 0}

@@ -428,6 +428,24 @@ def test_the_evaluation_counts_a_confirmed_goal_as_done_right_only_when_its_plan
     assert (counts["confirm_asked"], counts["confirm_declined"], counts["done_right"]) == (1, int(not right), int(right))
 
 
+# -- a request that names nothing in the scene: the LLM's goal is a guess, stated back -------------
+
+def test_an_llm_goal_for_a_request_naming_nothing_in_the_scene_is_asked_back_whatever_confirm_says(
+        car_scene, car_problem) -> None:
+    reply = f"(:goal {write_formula(car_problem.goal)})"
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free")  # confirm="never"
+    asked = _perceive(car_scene, config, _scripted(reply), instruction="pack up for the trip")
+    assert not asked.accepted and asked.clarification is not None, asked.reasons
+    assert asked.clarification.why == "guessed-goal" and len(asked.clarification.candidates) == 1
+    assert asked.clarification.question.startswith("Nothing you named is something I can see here, so this is "
+                                                   "my guess. Should I make this true:")
+    assert any("names nothing the scene has" in n for n in asked.provenance["notes"]), asked.provenance["notes"]
+    chosen = asked.choose("yes")
+    assert chosen.accepted and chosen.bddl == _perceive(car_scene, config, _scripted(reply)).bddl
+    named = _perceive(car_scene, config, _scripted(reply))  # INSTRUCTION names the car, the camera, ...
+    assert named.accepted and not named.needs_clarification, named.reasons
+
+
 # -- perceive eval --drafter ---------------------------------------------------------------------
 
 @pytest.mark.slow

@@ -79,20 +79,21 @@ def test_objects_axis_checks_types_and_what_the_instruction_names(behavior_dir) 
     assert any("the instruction names 'tennis racket'" in r for r in reasons)  # an LLM goal cannot say it needed one
 
 
-@pytest.mark.parametrize(("named", "curated", "passes"), [
-    ([], False, False),  # "pick up the prescriptions": no word of the request is in the scene
-    ([("tennis racket", "tennis_racket.n.01")], False, False),
-    ([("apple", "apple.n.01")], False, True),  # the request names an object the scene has
-    ([], True, True),  # a curated goal (retrieval) is a known task's, not the model's guess
+@pytest.mark.parametrize(("named", "curated", "guessed"), [
+    ([], False, True),  # "pick up the prescriptions": no word of the request is in the scene
+    ([("tennis racket", "tennis_racket.n.01")], False, True),
+    ([("apple", "apple.n.01")], False, False),  # the request names an object the scene has
+    ([], True, False),  # a curated goal (retrieval) is a known task's, not the model's guess
 ])
-def test_an_llm_goal_for_a_request_that_names_nothing_in_the_scene_is_a_guess(behavior_dir, named, curated,
-                                                                              passes) -> None:
+def test_an_llm_goal_for_a_request_that_names_nothing_in_the_scene_is_marked_a_guess(behavior_dir, named, curated,
+                                                                                     guessed) -> None:
     problem = draft()
     facts = DraftFacts(sources(problem), instruction_objects=named, curated_goal=curated,
                        instruction="pick up the prescriptions")
     found = verdicts(problem, facts)["objects"]
-    guess = any("names nothing the scene has" in r for r in found.reasons)
-    assert found.passed is passes and guess is (not passes), found.reasons
+    assert found.guessed is guessed
+    assert any("names nothing the scene has" in n for n in found.notes) is guessed
+    assert not any("names nothing the scene has" in r for r in found.reasons)  # a question, not a refusal
 
 
 NAMED = [("tennis racket", "tennis_racket.n.01")]
