@@ -41,6 +41,7 @@ from symplan_core.bddl.checks import (
     iter_quantifiers,
 )
 from symplan_core.bddl.vocabulary import vocabulary
+from symplan_core.engine.predicates import BULK_TYPES, OBJECT_RELATIONS, SUBSTANCE_HOLDING
 from symplan_core.perception.synsets import (
     Mention,
     ReadInstruction,
@@ -258,15 +259,20 @@ def _negated(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
     return i > 0 and clause[i - 1] == clause[i] and words[i - 1] in _NEGATIONS
 
 
-def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dict[str, set[bool]]:
+def goal_polarities(goal: Formula, objects: dict[str, str] | None = None,
+                    initially: frozenset[tuple[str, tuple[str, ...]]] | None = None) -> dict[str, set[bool]]:
     """Predicate -> the polarities the goal uses it with (through ``not``; ``imply``'s antecedent
     is a condition, not a goal, and is left out). With ``objects`` (instance -> type), ``covered``
     counts only for what goals remove (:func:`removed_substances`: dust, stains, mud, ...); covering
     with what they apply (disinfectant, polish, salt) is ``covered:applied``: cleaning a lens may
-    mean disinfecting it."""
+    mean disinfecting it. With ``initially`` (the initial state's true facts,
+    :func:`initial_facts`), a literal over named instances that already holds there and that no
+    action can make false is left out (:func:`idle_literal`): it asks for nothing."""
     out: dict[str, set[bool]] = {}
     removed = removed_substances() if objects is not None else frozenset()
     for atom, positive, types in goal_atoms(goal):
+        if initially is not None and idle_literal(atom, positive, types, initially, objects or {}):
+            continue
         key = atom.predicate
         if objects is not None and key == "covered" and len(atom.args) == 2:
             arg = atom.args[1]
@@ -282,6 +288,34 @@ def goal_polarities(goal: Formula, objects: dict[str, str] | None = None) -> dic
                     predicate, polarity = PRODUCT_STATES[step]
                     out.setdefault(predicate, set()).add(polarity)
     return out
+
+
+def initial_facts(problem: Problem) -> frozenset[tuple[str, tuple[str, ...]]]:
+    """The true facts of ``problem``'s initial state, with ``contains`` wherever ``filled`` holds
+    (the engine derives one from the other)."""
+    facts = {(lit.predicate, tuple(lit.args)) for lit in problem.init if not lit.negated}
+    facts |= {("contains", args) for predicate, args in facts if predicate == "filled"}
+    return frozenset(facts)
+
+
+def idle_literal(atom: Atom, positive: bool, types: dict[str, str],
+                 initially: frozenset[tuple[str, tuple[str, ...]]], objects: dict[str, str]) -> bool:
+    """``atom`` (at ``positive``) names instances only, already holds in the initial state
+    (``initially``), and no action can make it false, so no plan ever has to keep it: ``(not
+    (covered ?canister ?dust))`` with no dust on the canister (nothing pours a coating back), or
+    ``(cooked ?ham)`` with the ham already cooked. ``(not (open ?car))`` with the car shut is not
+    idle: loading the car opens it, and the goal asks for it shut again."""
+    if any(arg in types for arg in atom.args):
+        return False  # over a quantified variable: some instance may still change
+    args = tuple(arg.lstrip("?") for arg in atom.args)
+    if ((atom.predicate, args) in initially) != positive:
+        return False
+    if atom.predicate in OBJECT_RELATIONS or atom.predicate in SUBSTANCE_HOLDING:
+        return False  # things move; containers fill and empty
+    if atom.predicate == "covered" and not positive and len(args) == 2:
+        info = synset_info(objects.get(args[1], ""))
+        return info is None or info.object_type not in BULK_TYPES  # only what pours covers things
+    return (atom.predicate, not positive) not in achievable()
 
 
 @lru_cache(maxsize=1)
@@ -409,6 +443,11 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
         said.setdefault(word.predicate, {}).setdefault(word.polarity, []).append(word.said)
     used = goal_polarities(problem.goal, problem.objects)  # covered: only what goals remove
     anywhere = goal_polarities(problem.goal)  # covered: with anything
+    # A state is answered by a literal that changes something: "clean out the canister" is not
+    # answered by (not (covered canister dust)) when no dust was on it.
+    initially = initial_facts(problem)
+    changes = goal_polarities(problem.goal, problem.objects, initially)
+    changes_anywhere = goal_polarities(problem.goal, None, initially)
     conflicts, missing, unanswered = [], [], []
     for predicate, by_polarity in said.items():
         if len(by_polarity) != 1:
@@ -421,10 +460,13 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
                              f"but the goal has only {_literal(predicate, not polarity)}")
     for said_as, states in asked_states(words):  # answered when the goal has one of the states it names
         # ("covered:applied" exists only where the objects' types are read: in ``used``)
-        if not any(polarity in (used if ":" in predicate else anywhere).get(predicate, ())
+        if not any(polarity in (changes if ":" in predicate else changes_anywhere).get(predicate, ())
                    for predicate, polarity in states):
             wanted = " or ".join(_literal(predicate, polarity) for predicate, polarity in states)
-            missing.append(f"the instruction says '{said_as}', which asks for {wanted}, but the goal has none")
+            held = any(polarity in (used if ":" in predicate else anywhere).get(predicate, ())
+                       for predicate, polarity in states)
+            missing.append(f"the instruction says '{said_as}', which asks for {wanted}, but the goal has none"
+                           + (" that does not already hold" if held else ""))
             unanswered.append(said_as)
     missing += misplacements(instruction, problem)  # "on the plate", and the goal puts them in it
     missing += arrangements(instruction, problem)  # "one per pot", "one on top of the other"
