@@ -443,8 +443,8 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
         said.setdefault(word.predicate, {}).setdefault(word.polarity, []).append(word.said)
     used = goal_polarities(problem.goal, problem.objects)  # covered: only what goals remove
     anywhere = goal_polarities(problem.goal)  # covered: with anything
-    # A state is answered by a literal that changes something: "clean out the canister" is not
-    # answered by (not (covered canister dust)) when no dust was on it.
+    # A literal that holds from the start and that nothing can undo answers no state word: "dust
+    # it off" is not answered by (not (covered canister dust)) when no dust was on the canister.
     initially = initial_facts(problem)
     changes = goal_polarities(problem.goal, problem.objects, initially)
     changes_anywhere = goal_polarities(problem.goal, None, initially)
