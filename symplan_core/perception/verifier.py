@@ -142,7 +142,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             return f"{offered}, which the scene can give"
         return None if seen is None else f"{seen} in the scene"
 
-    asked = [(p, s) for p, s in facts.instruction_objects if grounds_in(p, s, reachable) and p not in tools]
+    grounded = [(p, s) for p, s in facts.instruction_objects if grounds_in(p, s, reachable)]
+    asked = [(p, s) for p, s in grounded if p not in tools]
     choices = alternatives(read) if read is not None else {}
     said_as = dict(facts.instruction_objects)
 
@@ -204,8 +205,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
                          "goal does not need it")
     # Nothing ties an LLM goal to a request that names nothing the scene has ("pick up the
     # prescriptions", the scene's pill bottles unnamed): it is the model's guess, asked back, not done.
-    guessed = bool(facts.instruction) and not facts.curated_goal and not any(
-        grounds_in(p, s, reachable) for p, s in facts.instruction_objects)
+    guessed = bool(facts.instruction) and not facts.curated_goal and not grounded
     if guessed:
         notes.append("the instruction names nothing the scene has, so the drafted goal is the model's guess at "
                      "what it means")
