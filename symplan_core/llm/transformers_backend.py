@@ -26,6 +26,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer, DynamicCache
 
 from symplan_core.errors import BackendError
 from symplan_core.llm.base import (
+    BackendUnavailableError,
     Completion,
     FinishReason,
     LocalPlannerBackend,
@@ -495,7 +496,8 @@ def _pick_device(requested: str) -> torch.device:
     if requested == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if requested == "cuda" and not torch.cuda.is_available():
-        raise RuntimeError("device=cuda requested but torch sees no CUDA device")
+        raise BackendUnavailableError("device=cuda requested but torch sees no CUDA device "
+                                      f"(torch {torch.__version__}); use device=cpu or a CUDA build of torch")
     return torch.device(requested)
 
 

@@ -71,3 +71,14 @@ def test_converted_gguf_is_cached_and_reloads_to_the_same_output(smollm2_backend
             reloaded.plan(PROMPT, sampling=greedy)[0].text
             == smollm2_backend.plan(PROMPT, sampling=greedy)[0].text
         )
+
+
+def test_asking_for_cuda_without_a_cuda_torch_is_a_typed_backend_error(smollm2_gguf: Path) -> None:
+    import torch
+
+    from symplan_core.llm.base import BackendUnavailableError
+
+    if torch.cuda.is_available():
+        pytest.skip("this torch sees a CUDA device")
+    with pytest.raises(BackendUnavailableError, match="device=cuda requested but torch sees no CUDA device"):
+        make_backend(f"transformers:{smollm2_gguf}?device=cuda")
