@@ -345,17 +345,51 @@ def _cache_kwarg(model: Any) -> str:
     return "cache" if "cache" in parameters else "past_key_values"
 
 
+#: Text whose token ids llguidance must read back byte for byte before it masks anything: line
+#: breaks, indentation and the answer's punctuation are where a misread vocabulary shows.
+_TOKENIZER_PROBE = "<answer><code>\n  navigate(apple_1)\n  pick_up(apple_1)\n</code></answer> é"
+
+
 def _llguidance_tokenizer(tokenizer: Any, eos_token_ids: list[int]) -> Any:
+    """llguidance's view of the tokenizer, checked against it on :data:`_TOKENIZER_PROBE`.
+
+    transformers 5.17 converts a GGUF's byte-level BPE tokenizer (SmolLM2's) with a decoder chain
+    (ByteFallback, Fuse, Replace, ByteLevel) that llguidance does not read as byte-level, so it
+    takes "Ċ" for the two bytes of that letter instead of a line break; every grammar then fails
+    at the first newline (seen on a GPU machine, docs/results.md "GPU check"). Such a tokenizer is
+    handed over with its decoder set to the ByteLevel its pre-tokenizer implies; one that still
+    reads differently is refused rather than left to mask the wrong tokens."""
     try:
+        import llguidance
         import llguidance.hf
     except ImportError:
         raise StructuredOutputUnsupportedError(
             "grammar and guided decoding with transformers need the 'llguidance' package: "
             "pip install 'symplan[llm]'") from None
     try:
-        return llguidance.hf.from_tokenizer(tokenizer, eos_token=eos_token_ids)
+        ll_tokenizer = llguidance.hf.from_tokenizer(tokenizer, eos_token=eos_token_ids)
     except ValueError as exc:  # a slow (non-Rust) tokenizer
         raise StructuredOutputUnsupportedError(f"llguidance cannot use this tokenizer: {exc}") from None
+    probe_ids = tokenizer.encode(_TOKENIZER_PROBE, add_special_tokens=False)
+    if _reads_back(ll_tokenizer, probe_ids):
+        return ll_tokenizer
+    spec = json.loads(tokenizer.backend_tokenizer.to_str())
+    if (spec.get("pre_tokenizer") or {}).get("type") == "ByteLevel":
+        spec["decoder"] = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+        spec["padding"] = spec["truncation"] = None
+        ll_tokenizer = llguidance.LLTokenizer(json.dumps(spec), eos_token=eos_token_ids)
+        if _reads_back(ll_tokenizer, probe_ids):
+            return ll_tokenizer
+    raise StructuredOutputUnsupportedError(
+        "llguidance reads this tokenizer's tokens as other bytes than the tokenizer does "
+        f"({_TOKENIZER_PROBE!r} comes back as {ll_tokenizer.decode_bytes(probe_ids)!r}; decoder "
+        f"{json.dumps(spec.get('decoder'))[:200]}), so a grammar would mask the wrong tokens")
+
+
+def _reads_back(ll_tokenizer: Any, token_ids: list[int]) -> bool:
+    text = bytes(ll_tokenizer.decode_bytes(token_ids))
+    expected = _TOKENIZER_PROBE.encode()
+    return text in (expected, b" " + expected)  # SentencePiece vocabularies add a leading space
 
 
 class _GrammarLogitsProcessor(transformers.LogitsProcessor):

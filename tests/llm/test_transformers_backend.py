@@ -82,3 +82,33 @@ def test_asking_for_cuda_without_a_cuda_torch_is_a_typed_backend_error(smollm2_g
         pytest.skip("this torch sees a CUDA device")
     with pytest.raises(BackendUnavailableError, match="device=cuda requested but torch sees no CUDA device"):
         make_backend(f"transformers:{smollm2_gguf}?device=cuda")
+
+
+def _transformers_5_17_gguf_decoder():  # what transformers 5.17 made of SmolLM2's GGUF tokenizer on a GPU machine
+    from tokenizers import decoders
+
+    return decoders.Sequence([decoders.ByteFallback(), decoders.Fuse(), decoders.Replace("▁", " "), decoders.ByteLevel()])
+
+
+def test_a_byte_level_vocabulary_under_a_mixed_decoder_chain_still_constrains_line_breaks(smollm2_gguf: Path) -> None:
+    from symplan_core.llm.constrained import generate_constrained
+
+    with make_backend(f"transformers:{smollm2_gguf}?device=cpu") as backend:
+        backend.tokenizer.backend_tokenizer.decoder = _transformers_5_17_gguf_decoder()
+        completion = generate_constrained(backend, PROMPT, 'root ::= "yes\\n  no"\n',
+                                          Sampling(temperature=0.0, max_tokens=8))
+    assert completion.ok, completion.error
+    assert completion.text == "yes\n  no"
+
+
+def test_a_tokenizer_that_llguidance_would_misread_is_refused_before_decoding(smollm2_gguf: Path) -> None:
+    from tokenizers import pre_tokenizers
+
+    from symplan_core.llm.constrained import generate_constrained
+    from symplan_core.llm.decoding import StructuredOutputUnsupportedError
+
+    with make_backend(f"transformers:{smollm2_gguf}?device=cpu") as backend:
+        backend.tokenizer.backend_tokenizer.decoder = _transformers_5_17_gguf_decoder()
+        backend.tokenizer.backend_tokenizer.pre_tokenizer = pre_tokenizers.Metaspace()
+        with pytest.raises(StructuredOutputUnsupportedError, match="reads this tokenizer's tokens as other bytes"):
+            generate_constrained(backend, PROMPT, 'root ::= "yes"\n', Sampling(temperature=0.0, max_tokens=4))
