@@ -155,13 +155,23 @@ def lemma_index() -> dict[tuple[str, ...], str]:
     return {**heads, **{k: v for k, (_r, v) in synonyms.items()}}
 
 
+#: Everyday words for a whole kind that WordNet files under a sense with no BEHAVIOR objects below:
+#: "clothes" is WordNet's apparel.n.01 ("clothing in general"), a leaf type of B-100, while B-1K types
+#: its garments (dress, vest, blouse, tights) under clothing.n.01.
+EVERYDAY_LEMMAS: dict[str, tuple[str, ...]] = {"clothing.n.01": ("clothes",)}
+
+
 @lru_cache(maxsize=1)
 def wordnet_lemmas() -> dict[str, list[str]]:
-    """BEHAVIOR synset -> its other WordNet 3.0 lemmas (packaged; see the module docstring)."""
+    """BEHAVIOR synset -> its other WordNet 3.0 lemmas (packaged; see the module docstring), with
+    :data:`EVERYDAY_LEMMAS` added."""
     import json
     from importlib import resources
 
-    return json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_lemmas.json").read_text())
+    lemmas = json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_lemmas.json").read_text())
+    for synset, words in EVERYDAY_LEMMAS.items():
+        lemmas[synset] = [*lemmas.get(synset, ()), *(w for w in words if w not in lemmas.get(synset, ()))]
+    return lemmas
 
 
 def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding:

@@ -62,6 +62,9 @@ def test_a_modal_is_told_from_a_noun_by_its_neighbours() -> None:
     ("bag", "bag.n.06", {"carryall.n.01"}, "carryall.n.01"),  # tote bag
     ("glasses", "spectacles.n.01", {"wineglass.n.01", "beer_glass.n.01"}, "beer_glass.n.01"),
     ("skateboard", "skateboard.n.01", {"car.n.01", "digital_camera.n.01"}, None),
+    ("clothes", "apparel.n.01", {"hanger.n.02", "dress.n.01"}, "dress.n.01"),  # B-1K's garments: clothing.n.01
+    ("clothes", "apparel.n.01", {"apparel.n.01"}, "apparel.n.01"),  # B-100's clothing objects
+    ("clothes", "apparel.n.01", {"hanger.n.02", "wardrobe.n.01"}, None),
 ])
 def test_everyday_words_reach_the_scenes_types(behavior_dir, phrase, synset, scene, expected) -> None:
     assert grounds_in(phrase, synset, scene) == expected
