@@ -117,7 +117,9 @@ make_offline_env() {  # make_offline_env DIR WHEELS: no index, no dependency res
         "$dir/site" "$ROOT" "$py" >"$dir/bin/python"
     printf '#!/usr/bin/env bash\nexec %q -m symplan_core.cli.main "$@"\n' "$dir/bin/python" >"$dir/bin/symplan"
     chmod +x "$dir/bin/python" "$dir/bin/symplan"
-    "$dir/bin/symplan" --help >/dev/null && "$dir/bin/python" -m pip freeze >"$OUT/freeze-offline.txt"
+    # pip freeze reads site-packages, not PYTHONPATH: the carried wheels are listed from DIR/site
+    "$dir/bin/symplan" --help >/dev/null &&
+        { "$py" -m pip freeze --path "$dir/site" && "$py" -m pip freeze; } >"$OUT/freeze-offline.txt"
 }
 
 # 1. Environments.
