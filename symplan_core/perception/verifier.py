@@ -142,7 +142,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             return f"{offered}, which the scene can give"
         return None if seen is None else f"{seen} in the scene"
 
-    grounded = [(p, s) for p, s in facts.instruction_objects if grounds_in(p, s, reachable)]
+    seen_in_scene = {(p, s): grounds_in(p, s, reachable) for p, s in facts.instruction_objects}
+    grounded = [(p, s) for p, s in facts.instruction_objects if seen_in_scene[p, s]]
     asked = [(p, s) for p, s in grounded if p not in tools]
     choices = alternatives(read) if read is not None else {}
     said_as = dict(facts.instruction_objects)
@@ -168,7 +169,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         reasons.extend(partial_plurals(omni_problem, facts, tools, read))
     lacking: list[str] = []
     for phrase, synset in facts.instruction_objects:
-        seen_as = grounds_in(phrase, synset, reachable)
+        seen_as = seen_in_scene[phrase, synset]
         if seen_as and facts.activity and not grounds_in(phrase, synset, facts.activity_types):
             reasons.append(f"the instruction names {phrase!r} ({seen_as} in the scene), which the drafted task "
                            f"({facts.activity}) does not use")
