@@ -170,7 +170,8 @@ def wordnet_lemmas() -> dict[str, list[str]]:
 
     lemmas = json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_lemmas.json").read_text())
     for synset, words in EVERYDAY_LEMMAS.items():
-        lemmas[synset] = [*lemmas.get(synset, ()), *(w for w in words if w not in lemmas.get(synset, ()))]
+        known = lemmas.setdefault(synset, [])
+        known.extend(w for w in words if w not in known)
     return lemmas
 
 
