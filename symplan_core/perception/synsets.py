@@ -281,7 +281,29 @@ def read_instruction(instruction: str, max_words: int = 4) -> ReadInstruction:
                 found.append(Mention(" ".join(words[start:start + size]), hit, start, start + size))
                 used[start:start + size] = [True] * size
     clause_of = tuple(k for k, clause in enumerate(clauses) for _w in clause)
-    return ReadInstruction(tuple(words), clause_of, tuple(function), tuple(found))
+    return ReadInstruction(tuple(words), clause_of, tuple(function), _portions_joined(found, clause_of))
+
+
+#: A helping or a cut of food ("fillet", "breast", "leg"): after the name of a food, its form.
+_PORTIONS = frozenset({"helping.n.01", "cut.n.06"})
+_FOODS = frozenset({"food.n.01", "food.n.02"})
+
+
+def _portions_joined(found: list[Mention], clause_of: tuple[int, ...]) -> tuple[Mention, ...]:
+    """"the salmon fillets" are salmon: a one-word portion of food that no BEHAVIOR object is
+    called (``fillet.n.02``) right after the name of a food in the same clause is read as part of
+    that name. A portion that is a BEHAVIOR type keeps its own name ("beef steaks" are steaks)."""
+    ending_at = {m.end: m for m in found}
+    joined: dict[Mention, Mention] = {}  # the food's mention -> the food's mention with its portion
+    for m in found:
+        food = ending_at.get(m.start)
+        if (food is not None and m.end - m.start == 1 and clause_of[food.start] == clause_of[m.start]
+                and m.synset not in benchmark_types() and _PORTIONS & set(ancestors(m.synset))
+                and _FOODS & set(ancestors(food.synset))):
+            joined[food] = Mention(f"{food.phrase} {m.phrase}", food.synset, food.start, m.end)
+    portions = {j.end - 1 for j in joined.values()}  # where each joined portion word stood
+    out = [joined.get(m, m) for m in found if m.start not in portions]
+    return tuple(sorted(out, key=lambda m: (m.start - m.end, m.start)))  # longest first, as found
 
 
 @lru_cache(maxsize=1)

@@ -63,3 +63,12 @@ def test_compounds_written_open_name_the_things_their_closed_names_name(behavior
                      "wine glasses": "wineglass.n.01"}
     assert senses("wine glasses") == {"wineglass.n.01"}
     assert dict(mentioned_synsets("empty the trash can")) == {"trash can": "ashcan.n.01"}  # as written first
+
+
+def test_a_portion_of_a_food_is_read_as_that_food(behavior_dir) -> None:
+    # No BEHAVIOR object is a "fillet": "the salmon fillets" are the scene's salmon, not a lacking object.
+    assert mentioned_synsets("grab the salmon fillets out of the freezer") == [("salmon fillets", "salmon.n.03")]
+    # A portion with a BEHAVIOR type of its own keeps its name, and a comma keeps two things apart.
+    assert dict(mentioned_synsets("put the turkey legs in the oven"))["turkey legs"] == "turkey_leg.n.01"
+    assert dict(mentioned_synsets("cook the beef steaks"))["steaks"] == "steak.n.01"
+    assert [p for p, _ in mentioned_synsets("put the salmon, fillets and bowls away")] == ["salmon", "fillets", "bowls"]
