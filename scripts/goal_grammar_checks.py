@@ -5,9 +5,7 @@
 
 ``admits``: over its own scene and initial state, is each released B-1K goal a sentence of the
 plain grammar, and of the grammar shaped by the engine's places (``scene_places``)? Prints both
-counts and the activities the places lose (822 of 841 since the twelfth session; about a minute),
-then how many of the placed ones, written out (``flat_goal``), are sentences of the flat grammar
-(``--goal-form flat``) and how many have no flat form (``forn``, an ``exists`` over many).
+counts and the activities the places lose (822 of 841 since the twelfth session; about a minute).
 
 ``digest``: the sha256 of the grammar text for six scenes, plain and with mention and state
 continuations. A refactor of ``goal_grammar`` that should not change the grammar must print the
@@ -29,7 +27,6 @@ from symplan_core.perception.goal_grammar import (
     GoalGrammarError,
     StateAnswer,
     compact_goal,
-    flat_goal,
     goal_grammar,
     scene_places,
 )
@@ -40,8 +37,8 @@ DIGEST_SCENES = ("set_up_a_bird_cage", "can_fruit", "clean_a_vacuum", "cook_a_ha
 
 
 def admits() -> None:
-    plain = placed = flat_admitted = 0
-    lost, no_flat_form, flat_lost = [], [], []
+    plain = placed = 0
+    lost = []
     for activity in list_tasks("b1k"):
         problem = to_omnigibson(load_problem(f"b1k/{activity}"))
         objects = {i: t for i, t in problem.objects.items() if t != "agent.n.01"}
@@ -52,23 +49,12 @@ def admits() -> None:
         except GoalGrammarError:
             continue
         plain += 1
-        places = scene_places(objects, problem.init)
-        if not grammar_accepts(goal_grammar(objects, places=places).text, text):
-            lost.append(activity)
-            continue
-        placed += 1
-        flat = flat_goal(problem.goal, objects)
-        if flat is None:
-            no_flat_form.append(activity)
-        elif grammar_accepts(goal_grammar(objects, places=places, quantifiers=False).text, compact_goal(flat)):
-            flat_admitted += 1
+        if grammar_accepts(goal_grammar(objects, places=scene_places(objects, problem.init)).text, text):
+            placed += 1
         else:
-            flat_lost.append(activity)
+            lost.append(activity)
     print(f"admitted by the plain grammar {plain}, with the engine's places {placed}")
     print("lost:", " ".join(lost))
-    print(f"of the {placed}: written out, admitted by the flat grammar {flat_admitted}; "
-          f"no flat form {len(no_flat_form)}; flat form refused {len(flat_lost)}")
-    print("flat form refused:", " ".join(flat_lost))
 
 
 def digest() -> None:

@@ -109,10 +109,6 @@ def perceive(
     samples: int = typer.Option(0, "--samples", min=0, max=8, help="--goal llm: when the verifier refuses the "
                                                                    "greedy goal, sample up to this many more and "
                                                                    "keep the first it accepts."),
-    goal_form: str | None = typer.Option(None, "--goal-form", help="--goal llm: quantified (forall/exists/forpairs "
-                                                                   "over a kind, as BEHAVIOR writes goals; the "
-                                                                   "default) or flat (literals over the scene's "
-                                                                   "objects only)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="--goal llm: the most tokens of one "
                                                                            "goal draft (default: the config's, "
                                                                            "320); a reply cut there has no goal "
@@ -157,7 +153,7 @@ def perceive(
 
     config = _config(config_file, goal=goal, llm=llm, judge=judge, robot=robot, confirm=confirm,
                      llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
-                     llm_goal_form=goal_form, keyframes={"max_frames": max_key_frames})
+                     keyframes={"max_frames": max_key_frames})
     stream: Iterable[Frame]
     try:
         if rawlog is not None:
@@ -280,15 +276,6 @@ def evaluate(
                                                                             "activities' goals shown to the LLM "
                                                                             "(default 3; --holdout leaves the "
                                                                             "evaluated one out)."),
-    restate: str = typer.Option("off", "--restate", help="--drafter llm|hybrid: off, or the LLM first restates the "
-                                                         "request as one short command, shown to the drafter "
-                                                         "beside the person's words or instead of them (the "
-                                                         "verifier judges their words)."),
-    goal_form: str = typer.Option("quantified", "--goal-form", help="--drafter llm|hybrid: quantified (forall/"
-                                                                    "exists/forpairs over a kind, as BEHAVIOR writes "
-                                                                    "goals) or flat (literals over the scene's "
-                                                                    "objects only, a plural written object by "
-                                                                    "object)."),
     ask_unanswered: bool = typer.Option(False, "--ask-unanswered/--no-ask-unanswered",
                                         help="A retrieved goal that never answers a state word of the instruction "
                                              "is asked back for a yes (counted as asked) instead of accepted."),
@@ -329,8 +316,7 @@ def evaluate(
     config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
                      confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
                      ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects,
-                     llm_answer_states=answer_states, llm_goal_form=goal_form, llm_examples=examples,
-                     llm_restate=restate)
+                     llm_answer_states=answer_states, llm_examples=examples)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:

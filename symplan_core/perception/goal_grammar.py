@@ -57,8 +57,6 @@ ANY, SUB = "any", "substance"
 #: Predicates a goal over perceived objects cannot use.
 EXCLUDED_PREDICATES = frozenset({"inroom", "future", "real", "grasped"})
 MAX_CONJUNCTS = 24
-#: A flat goal writes a plural object by object: "fold the sheets" is one conjunct per sheet.
-MAX_FLAT_CONJUNCTS = 64
 _OR_PARTS = "{2,4}"
 _AND_PARTS = "{1,6}"
 
@@ -118,10 +116,10 @@ class StateAnswer:
 
 
 def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
-                 max_conjuncts: int | None = None, products: Collection[str] = (),
+                 max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = (),
                  places: Places | None = None, mentions: Sequence[Collection[str]] = (),
                  held: Collection[Atom] = (), said: str = "",
-                 states: Sequence[Collection[StateAnswer]] = (), quantifiers: bool = True) -> GoalGrammar:
+                 states: Sequence[Collection[StateAnswer]] = ()) -> GoalGrammar:
     """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
     ``products``: instances of ``objects`` that the goal may ask into being with a top-level
     ``(real ?x)`` conjunct (``additions.scene_additions``' future objects). ``places``
@@ -142,8 +140,6 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     objects = {i: t for i, t in objects.items() if t != AGENT_TYPE}  # the robot is not what a goal is about
     if not objects:
         raise GoalGrammarError("a goal grammar needs at least one scene object")
-    if max_conjuncts is None:
-        max_conjuncts = MAX_CONJUNCTS if quantifiers else MAX_FLAT_CONJUNCTS
     if max_conjuncts < 1:
         raise GoalGrammarError("max_conjuncts must be at least 1")
     instances = sorted(_check_name(i) for i in objects)
@@ -153,8 +149,7 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     clash = set(per_type) & set(instances)
     if clash:
         raise GoalGrammarError(f"instance names equal to type names cannot be told from variables: {sorted(clash)}")
-    # What a variable may range over (nothing in a flat grammar).
-    categories = sorted(t for t in per_type if t not in FLOOR_TYPES) if quantifiers else []
+    categories = sorted(t for t in per_type if t not in FLOOR_TYPES)  # what a variable may range over
     multi = {t for t, n in per_type.items() if n >= 2}
     vocab = {p: n for p, n in vocabulary(domain).items() if p not in EXCLUDED_PREDICATES}
     # (covered x dust), (filled cup water): a substance in the substance place, or no such literal at all
@@ -414,70 +409,6 @@ def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]], ob
             rules.append(f"w{k} ::= " + " | ".join(alts))
             named.append(f"w{k}")
     return named
-
-
-def flat_goal(goal: Formula, objects: Mapping[str, str]) -> Formula | None:
-    """``goal`` with its quantifiers written out over ``objects`` (instance -> type), the form of a
-    flat grammar (``goal_grammar(quantifiers=False)``): ``forall`` is the ``and`` of its body over
-    the type's instances, ``exists`` their ``or`` (the body itself over a single instance),
-    ``forpairs`` pairs the two types' instances in number order (one matching of the many BDDL
-    accepts, so the flat goal asks a little more than the quantified one). None where the flat form leaves the grammar: ``forn``/``fornpairs``/``imply``, an
-    ``exists`` over more than four instances, or an ``or`` inside an ``or``."""
-    by_type: dict[str, list[str]] = {}
-    for inst, typ in sorted(objects.items(), key=lambda item: _numbered(item[0])):
-        by_type.setdefault(typ, []).append(inst)
-
-    def bind(f: Formula, env: Mapping[str, str]) -> Formula | None:
-        if isinstance(f, Atom):
-            return Atom(f.predicate, tuple(env.get(a, a) for a in f.args))
-        if isinstance(f, Not):
-            body = bind(f.body, env)
-            return None if body is None else Not(body)
-        if isinstance(f, (And, Or)):
-            return joined(isinstance(f, Or), [bind(p, env) for p in f.parts])
-        if isinstance(f, Quantifier) and f.kind in ("forall", "exists", "forpairs"):
-            first = by_type.get(f.params[0].type, [])
-            if f.kind == "forpairs":
-                second = by_type.get(f.params[1].type, [])
-                envs = [{**env, f.params[0].var: a, f.params[1].var: b}
-                        for a, b in zip(first, second, strict=False)]  # the shorter type is all paired
-            else:
-                envs = [{**env, f.params[0].var: x} for x in first]
-            if not envs or (f.kind == "exists" and len(envs) > 4):
-                return None
-            if len(envs) == 1:
-                return bind(f.body, envs[0])
-            return joined(f.kind == "exists", [bind(f.body, e) for e in envs])
-        return None
-
-    def joined(disjunction: bool, parts: list[Formula | None]) -> Formula | None:
-        """The ``and`` (``or``) of ``parts``, an ``and`` inside it (a forall's) merged into it."""
-        kind: type[And] | type[Or] = Or if disjunction else And
-        flat: list[Formula] = []
-        for part in parts:
-            if part is None:
-                return None
-            flat += part.parts if isinstance(part, kind) else [part]
-        return kind(tuple(flat))
-
-    out = bind(goal, {})
-    if out is None or _or_in_or(out, False):
-        return None
-    return out
-
-
-def _numbered(instance: str) -> tuple[str, int]:
-    """``apple.n.01_10`` after ``apple.n.01_9``: instances in the order BEHAVIOR numbers them."""
-    stem, _, number = instance.rpartition("_")
-    return (stem, int(number)) if number.isdigit() else (instance, 0)
-
-
-def _or_in_or(f: Formula, inside: bool) -> bool:
-    if isinstance(f, Or):
-        return inside or any(_or_in_or(p, True) for p in f.parts)
-    if isinstance(f, (And, Not)):
-        return any(_or_in_or(p, inside) for p in (f.parts if isinstance(f, And) else (f.body,)))
-    return False
 
 
 def compact_goal(goal: Formula) -> str:

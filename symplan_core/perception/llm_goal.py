@@ -193,40 +193,9 @@ DRAFT_SYSTEM = ("You turn a person's request to a household robot into the goal 
                 "and the listed predicates. Quantify over a kind of object with (forall (?type - type) ...), "
                 "(exists (?type - type) ...) or (forpairs (?a - a) (?b - b) ...). The examples are goals of "
                 "similar tasks in other scenes: their object names are not this scene's.")
-#: The system prompt of flat drafting (``goal_grammar(quantifiers=False)``): no quantifier.
-FLAT_DRAFT_SYSTEM = ("You turn a person's request to a household robot into the goal of a BEHAVIOR task, written in "
-                     "BDDL as one line: (:goal (and ...)). Use only this scene's objects, written with a leading ?, "
-                     "and the listed predicates. Name every object the goal is about: for a kind of object, write "
-                     "the literal once for each of its objects. The examples are goals of similar tasks in other "
-                     "scenes: their object names are not this scene's.")
 #: Example goals longer than this (characters, compact form) are skipped: they cost prompt tokens
 #: and a small model copies their length.
 EXAMPLE_CHARS = 700
-
-
-RESTATE_SYSTEM = ("A person asked a household robot to do something. Restate the request as one short, complete "
-                  "command: say what should be done to each object the request names, and where each thing "
-                  "should end up. Leave out the chatter. Keep every object and detail the person gave; add none "
-                  "they did not. Reply with the command only, on one line.")
-#: The longest restatement kept (characters); a longer reply is cut at its last word before it.
-RESTATE_CHARS = 300
-
-
-def restate_request(spec, instruction: str, max_tokens: int = 64) -> tuple[str, str]:
-    """(the request restated as one short command, why there is none). Free text, read as data: the
-    first non-empty line of the reply, quotes and a leading label stripped; it only goes into the
-    drafter's prompt (the verifier judges against the person's own words)."""
-    reply, error = _ask(spec, RESTATE_SYSTEM, f"Request: {instruction}\nCommand:", max_tokens)
-    if error:
-        return "", f"the LLM backend failed: {error}"
-    line = next((x.strip() for x in reply.splitlines() if x.strip()), "")
-    label, colon, rest = line.partition(":")
-    if colon and label.strip().lower() in ("command", "restated", "request"):
-        line = rest.strip()
-    line = line.strip("\"'` ")
-    if len(line) > RESTATE_CHARS:
-        line = line[:RESTATE_CHARS].rsplit(" ", 1)[0]
-    return (line, "") if line else ("", "the restatement was empty")
 
 
 @dataclass(frozen=True)
@@ -236,13 +205,11 @@ class GoalExample:
     goal: str  # compact (:goal ...) text, omnigibson vocabulary
 
 
-def goal_examples(matches: Sequence[Any], k: int, exclude: Sequence[str] = (),
-                  flat: bool = False) -> list[GoalExample]:
+def goal_examples(matches: Sequence[Any], k: int, exclude: Sequence[str] = ()) -> list[GoalExample]:
     """The goals of the first ``k`` retrieved activities (``retrieval.Match`` list, best first) that
-    are not in ``exclude`` and not too long: the drafter's examples. ``flat``: written out over
-    their own scene's instances (``goal_grammar.flat_goal``); a goal with no flat form is skipped."""
+    are not in ``exclude`` and not too long: the drafter's examples."""
     from symplan_core.bddl.normalize import to_omnigibson
-    from symplan_core.perception.goal_grammar import compact_goal, flat_goal
+    from symplan_core.perception.goal_grammar import compact_goal
     from symplan_core.tasks import load_problem
 
     out: list[GoalExample] = []
@@ -251,22 +218,15 @@ def goal_examples(matches: Sequence[Any], k: int, exclude: Sequence[str] = (),
             break
         if match.task in exclude:
             continue
-        problem = to_omnigibson(load_problem(match.task))
-        goal = flat_goal(problem.goal, problem.objects) if flat else problem.goal
-        if goal is None:
-            continue
-        text = compact_goal(goal)
+        text = compact_goal(to_omnigibson(load_problem(match.task)).goal)
         if len(text) <= EXAMPLE_CHARS:
             out.append(GoalExample(match.task, match.task.split("/", 1)[-1].replace("_", " "), text))
     return out
 
 
 def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
-                   domain: str = "omnigibson", extra: Mapping[str, Addition] | None = None,
-                   flat: bool = False, restated: str = "", restated_instead: bool = False) -> PlannerPrompt:
-    """The chat prompt of :func:`draft_goal_constrained`. ``restated``: the request as one short
-    command (:func:`restate_request`), shown after the person's words, or ``restated_instead`` of
-    them (the hints are then read from it)."""
+                   domain: str = "omnigibson", extra: Mapping[str, Addition] | None = None) -> PlannerPrompt:
+    """The chat prompt of :func:`draft_goal_constrained`."""
     from symplan_core.perception.goal_grammar import EXCLUDED_PREDICATES
     from symplan_core.perception.language import prompt_hints
 
@@ -284,16 +244,11 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
     lines.append("Objects in this scene:")
     lines += [f"{' '.join(insts)} - {typ}" for typ, insts in by_type.items()]
     lines += _additions_lines(extra or {})
-    if restated and restated_instead:
-        instruction = restated
     lines += ["", f"Request: {instruction}"]
-    if restated and not restated_instead:
-        lines.append(f"In short: {restated}")
     hints = prompt_hints(instruction, domain)
     if hints:  # the request's state words and prepositions, with the literal each asks for
         lines.append(f"Words -> goal literals: {'; '.join(hints)}")
-    system = FLAT_DRAFT_SYSTEM if flat else DRAFT_SYSTEM
-    return PlannerPrompt(messages=(ChatMessage("system", system), ChatMessage("user", "\n".join(lines))))
+    return PlannerPrompt(messages=(ChatMessage("system", DRAFT_SYSTEM), ChatMessage("user", "\n".join(lines))))
 
 
 @dataclass(frozen=True)
@@ -323,8 +278,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
                            rejections: Sequence[Rejection] = (), init: Sequence[Literal] = (),
                            temperature: float = 0.0, seed: int | None = None,
                            mentions: Sequence[tuple[str, frozenset[str]]] = (),
-                           states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]] = (),
-                           flat: bool = False, restated: str = "", restated_instead: bool = False) -> LLMDraft:
+                           states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]] = ()) -> LLMDraft:
     """Draft the goal under the scene's goal grammar (see the module docstring). ``rejections``:
     earlier drafts of this request and the verifier's reasons, appended to the conversation (a
     redraft). ``init``: the scene's observed facts, evidence of what its objects can do (the grammar
@@ -355,12 +309,12 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     products = [i for i, a in (extra or {}).items() if a.made]
     places = scene_places(writable, init, domain)
     try:
-        grammar = goal_grammar(writable, domain, products=products, places=places, quantifiers=not flat)
+        grammar = goal_grammar(writable, domain, products=products, places=places)
     except GoalGrammarError as exc:
         return LLMDraft(None, "", f"no goal grammar for this scene: {exc}")
     names = tuple(ex.activity for ex in examples)
     backend = _backend(spec)
-    prompt = drafter_prompt(objects, instruction, examples, domain, extra, flat, restated, restated_instead)
+    prompt = drafter_prompt(objects, instruction, examples, domain, extra)
     if rejections:
         prompt = PlannerPrompt(messages=(*prompt.messages, *redraft_turns(rejections)))
 
@@ -403,8 +357,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
                 break
             try:
                 more = goal_grammar(writable, domain, products=products, places=places, mentions=missing,
-                                    held=held, said=said[len("(:goal (and"):-2], states=unanswered,
-                                    quantifiers=not flat)
+                                    held=held, said=said[len("(:goal (and"):-2], states=unanswered)
             except GoalGrammarError:
                 break
             if not more.mentions:

@@ -54,15 +54,6 @@ class PerceptionConfig(BaseModel):
         default="grammar", description="grammar: the LLM writes under the scene's goal grammar, with retrieved goals "
                                        "as examples; free: unconstrained reply, its first goal block is read")
     llm_examples: int = Field(default=3, ge=0, le=10, description="retrieved activities' goals shown to the LLM")
-    llm_restate: Lit["off", "beside", "instead"] = Field(
-        default="off", description="grammar decoding: before drafting, the LLM restates the request as one short "
-                                   "command (llm_goal.restate_request); beside: the drafter's prompt shows it after "
-                                   "the person's words; instead: in their place (its hints read from it). The "
-                                   "verifier always judges the person's words")
-    llm_goal_form: Lit["quantified", "flat"] = Field(
-        default="quantified", description="grammar decoding: quantified: the BEHAVIOR form, forall/exists/forpairs "
-                                          "over a kind of object; flat: literals over the scene's instances only, "
-                                          "a plural written object by object (examples written out the same way)")
     confirm: Lit["never", "novel"] = Field(
         default="never", description="novel: an accepted goal that the LLM wrote and no retrieved activity's goal "
                                      "matches is asked back as a yes/no question with the goal in words (the "
@@ -622,12 +613,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
 
     from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
     from symplan_core.perception.additions import named_additions, scene_additions
-    from symplan_core.perception.llm_goal import (
-        draft_goal,
-        draft_goal_constrained,
-        goal_examples,
-        restate_request,
-    )
+    from symplan_core.perception.llm_goal import draft_goal, draft_goal_constrained, goal_examples
     from symplan_core.perception.regrounding import reground
     from symplan_core.perception.retrieval import activity_index
     from symplan_core.tasks import load_problem
@@ -684,13 +670,10 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         extra = scene_additions(objects)  # what the goal may name that the camera cannot show
         mentions: list[tuple[str, frozenset[str]]] = []
         states: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
-        restatement: dict[str, str] = {}
         if config.llm_decoding == "free":
             llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens, extra)
         else:  # held-out activities are not in ``matches`` (exclude): never an example
-            flat = config.llm_goal_form == "flat"
-            restated, why_not = restate_request(backend, instruction) if config.llm_restate != "off" else ("", "")
-            examples = goal_examples(matches, config.llm_examples, config.exclude_activities, flat)
+            examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
             if config.llm_mention_objects and config.check_instruction_objects:  # what the verifier will require
                 writable = {*objects.values(), *(a.type for a in extra.values())}
                 mentions = goal_must_mention(instruction, instruction_objects(instruction, seen_synsets), writable)
@@ -699,10 +682,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
                                          extra, rejections, init, seed=sample or None,
                                          temperature=config.llm_sample_temperature if sample else 0.0,
-                                         mentions=mentions, states=states, flat=flat, restated=restated,
-                                         restated_instead=config.llm_restate == "instead")
-            if config.llm_restate != "off":
-                restatement = {"restated": restated} if restated else {"restate_failed": why_not}
+                                         mentions=mentions, states=states)
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra,
                                {p.type for q in iter_quantifiers(llm.goal) for p in q.params}) if llm.goal else {}
         added = [lit for a in used.values() for lit in a.facts]
@@ -710,7 +690,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
                 "completion_tokens": llm.completion_tokens, "llm_seconds": round(llm.latency_s, 3),
                 "must_mention": [phrase for phrase, _ in mentions], "must_answer": [said for said, _ in states],
-                "continued": llm.continued, **restatement,
+                "continued": llm.continued,
                 "additions": {i: {"type": a.type, "because": a.because} for i, a in used.items()}}
         declared = {**objects, **{i: a.type for i, a in used.items()}}
         goal = llm.goal

@@ -19,7 +19,6 @@ from symplan_core.perception.goal_grammar import (
     GoalGrammarError,
     StateAnswer,
     compact_goal,
-    flat_goal,
     goal_grammar,
     scene_places,
 )
@@ -98,46 +97,6 @@ def test_quantified_goals_in_the_behavior_style_are_sentences() -> None:
     ]:
         assert grammar_accepts(grammar, goal), goal
         parse_goal(goal, SCENE, "omnigibson")
-
-
-def test_a_flat_grammar_writes_literals_over_the_scenes_instances_and_no_quantifier() -> None:
-    grammar = goal_grammar(SCENE, quantifiers=False).text
-    rng = random.Random(3)
-    for _ in range(30):
-        text = _draw(grammar, rng)
-        goal = parse_goal(text, SCENE, "omnigibson")
-        assert not list(iter_quantifiers(goal)), text
-        assert all(a in SCENE for atom in iter_atoms(goal) for a in atom.args), text
-    assert not grammar_accepts(grammar, "(:goal (and (forall (?apple.n.01 - apple.n.01) (inside ?apple.n.01 "
-                                        "?electric_refrigerator.n.01_1))))")
-    assert grammar_accepts(grammar, "(:goal (and (inside ?apple.n.01_1 ?electric_refrigerator.n.01_1) (inside "
-                                    "?apple.n.01_2 ?electric_refrigerator.n.01_1)))")
-
-
-def test_a_quantified_goal_written_out_names_each_instance() -> None:
-    text = ("(:goal (and (forall (?apple.n.01 - apple.n.01) (inside ?apple.n.01 ?electric_refrigerator.n.01_1)) "
-            "(forpairs (?apple.n.01 - apple.n.01) (?bowl.n.01 - bowl.n.01) (ontop ?apple.n.01 ?bowl.n.01)) "
-            "(exists (?bowl.n.01 - bowl.n.01) (ontop ?bowl.n.01 ?countertop.n.01_1))))")
-    flat = flat_goal(parse_goal(text, SCENE, "omnigibson"), SCENE)
-    assert flat is not None
-    assert compact_goal(flat) == (
-        "(:goal (and (inside ?apple.n.01_1 ?electric_refrigerator.n.01_1) (inside ?apple.n.01_2 "
-        "?electric_refrigerator.n.01_1) (ontop ?apple.n.01_1 ?bowl.n.01_1) (ontop ?apple.n.01_2 ?bowl.n.01_2) "
-        "(or (ontop ?bowl.n.01_1 ?countertop.n.01_1) (ontop ?bowl.n.01_2 ?countertop.n.01_1))))")
-    counted = parse_goal("(:goal (and (forn (1) (?apple.n.01 - apple.n.01) (cooked ?apple.n.01))))", SCENE,
-                         "omnigibson")
-    assert flat_goal(counted, SCENE) is None  # forn has no flat form the grammar writes
-
-
-@pytest.mark.parametrize("activity", ["store_batteries", "planting_flowers", "clean_a_knife_block",
-                                      "putting_clothes_into_closet", "sorting_vegetables"])
-def test_a_released_goal_written_out_is_a_sentence_of_the_flat_grammar(activity: str) -> None:
-    problem = to_omnigibson(load_problem(f"b1k/{activity}"))
-    objects = _scene_objects(f"b1k/{activity}")
-    flat = flat_goal(problem.goal, objects)
-    assert flat is not None
-    grammar = goal_grammar(objects, places=scene_places(objects, problem.init), quantifiers=False).text
-    assert grammar_accepts(grammar, compact_goal(flat))
 
 
 # Every 25th B-1K activity, the scenes with the most objects and categories, a nested exists.

@@ -286,67 +286,6 @@ def test_a_goal_that_never_answers_a_state_word_is_continued_with_a_literal_that
     assert any("says 'close'" in r and "the goal has none" in r for r in refused.reasons), refused.reasons
 
 
-def test_the_flat_goal_form_drafts_literals_over_the_scene_with_examples_written_out(car_scene) -> None:
-    backend = _ScriptedUnderGrammar(WHOLE)
-    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_goal_form="flat", exclude_activities=(TASK,))
-    result = _perceive(car_scene, config, backend)
-    assert result.accepted, result.reasons
-    (prompt,) = backend.prompts
-    system, user = (m.content for m in prompt.messages)
-    assert "for a kind of object, write the literal once for each of its objects" in system
-    shown = [line for line in user.splitlines() if line.startswith("(:goal")]
-    assert shown and not any(q in line for line in shown for q in ("forall", "exists", "forpairs"))
-    (grammar,) = backend.grammars
-    assert grammar_accepts(grammar, WHOLE)
-    quantified = WHOLE.replace("(inside ?tennis_racket.n.01_1 ?car.n.01_1)",
-                               "(forall (?tennis_racket.n.01 - tennis_racket.n.01) (inside ?tennis_racket.n.01 "
-                               "?car.n.01_1))")
-    assert not grammar_accepts(grammar, quantified)
-
-
-class _Restating(FunctionBackend):
-    """Free text (the restatement) from a function, grammar-constrained goals from a script."""
-
-    def __init__(self, restatement: str, *goals: str) -> None:
-        super().__init__(lambda _prompt: restatement, name="restating")
-        self.under = _ScriptedUnderGrammar(*goals)
-
-    def generate_under_grammar(self, prompt, grammar, sampling) -> Completion:
-        return self.under.generate_under_grammar(prompt, grammar, sampling)
-
-
-def test_a_restated_request_is_shown_to_the_drafter_after_the_persons_words(car_scene) -> None:
-    backend = _Restating('Command: "Put the camera in the container, and the container and the racket in the car."',
-                         WHOLE)
-    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_restate="beside")
-    result = _perceive(car_scene, config, backend)
-    assert result.accepted, result.reasons
-    restated = "Put the camera in the container, and the container and the racket in the car."
-    assert result.provenance["goal"]["restated"] == restated  # label and quotes stripped
-    user = backend.under.prompts[0].messages[-1].content
-    assert f"Request: {INSTRUCTION}\nIn short: {restated}" in user
-    instead = _Restating(restated, WHOLE)
-    assert _perceive(car_scene, config.model_copy(update={"llm_restate": "instead"}), instead).accepted
-    shown = instead.under.prompts[0].messages[-1].content
-    assert f"Request: {restated}" in shown and INSTRUCTION not in shown
-    # off (the default): no restatement is asked for or shown
-    plain = _Restating("never asked", WHOLE)
-    assert _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), plain).accepted
-    assert "In short:" not in plain.under.prompts[0].messages[-1].content
-
-
-@pytest.mark.parametrize(("reply", "restated", "why"), [
-    ("\n\n  Put the camera in the car.\nThat is all.", "Put the camera in the car.", ""),
-    ("'Load the car.'", "Load the car.", ""),
-    ("   \n", "", "the restatement was empty"),
-    ("put " * 200, ("put " * 200)[:300].rsplit(" ", 1)[0], ""),
-])
-def test_a_restatement_is_one_cleaned_line_of_the_reply(reply: str, restated: str, why: str) -> None:
-    from symplan_core.perception.llm_goal import restate_request
-
-    assert restate_request(FunctionBackend(lambda _prompt: reply), "load the car") == (restated, why)
-
-
 def test_a_continuation_that_is_cut_leaves_the_goal_as_it_was(car_scene) -> None:
     cut = WHOLE[:-20]
     backend = _ScriptedUnderGrammar(PART, cut, finish_reasons=("stop", "length"))
