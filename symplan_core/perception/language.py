@@ -471,6 +471,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += misplacements(instruction, problem)  # "on the plate", and the goal puts them in it
     missing += arrangements(instruction, problem)  # "one per pot", "one on top of the other"
     missing += unasked_damage(words, problem)
+    missing += unasked_switching(instruction, words, problem)
     missing += unasked_removals(instruction, problem)
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
@@ -873,6 +874,35 @@ def unasked_damage(words: Iterable[StateWord], problem: Problem) -> list[str]:
             what = argument_type(atom.args[0], types, problem.objects) if atom.args else None
             out.append(f"the goal makes ({atom.predicate} {atom.args[0] if atom.args else ''}) true "
                        f"({what or 'something'}), which the instruction never asks for")
+    return list(dict.fromkeys(out))
+
+
+#: States a switched-on appliance brings about (an oven cooks, a freezer freezes, a sink soaks and
+#: fills, a washer cleans): a goal that asks one of them may switch on what does it unnamed.
+APPLIANCE_STATES = frozenset({"cooked", "frozen", "hot", "saturated", "filled", "contains", "covered", "insource"})
+
+
+def unasked_switching(instruction: str, words: Iterable[StateWord], problem: Problem) -> list[str]:
+    """Each ``(toggled_on x)`` the goal asks where nothing asks for it: no word of the instruction
+    switches anything on, the instruction never names x's kind, and the goal asks no state an
+    appliance brings about (:data:`APPLIANCE_STATES`; "bake the lasagna" may switch on the oven it
+    never names). Qwen 1.5B answered "bag up the pill bottles" with a printer switched on; a robot
+    switches on nothing on its own initiative."""
+    if any(w.predicate == "toggled_on" and w.polarity for w in words):
+        return []
+    atoms = list(goal_atoms(problem.goal))
+    if any(atom.predicate in APPLIANCE_STATES for atom, _positive, _types in atoms):
+        return []
+    named = instruction_objects(instruction, set(problem.objects.values()))
+    out = []
+    for atom, positive, types in atoms:
+        if not positive or atom.predicate != "toggled_on" or not atom.args:
+            continue
+        what = argument_type(atom.args[0], types, problem.objects)
+        if what is None or any(grounds_in(phrase, synset, {what}) for phrase, synset in named):
+            continue
+        out.append(f"the goal switches on {atom.args[0]} ({what}), which the instruction never names or asks "
+                   "to switch on")
     return list(dict.fromkeys(out))
 
 

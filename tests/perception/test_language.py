@@ -37,6 +37,7 @@ from symplan_core.perception.language import (
     state_conflicts,
     state_words,
     unasked_damage,
+    unasked_switching,
 )
 from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
 from symplan_core.perception.rigs import render_task
@@ -447,6 +448,23 @@ def test_a_drafted_goal_sets_nothing_on_fire_unless_asked(behavior_dir) -> None:
     assert not any("never asks" in m for m in state_conflicts("bake the ham and then set it alight: burn it", fire).missing)
     assert not any("never asks" in m for m in state_conflicts("light the ham", fire).missing)
     assert not unasked_damage(state_words("bake the ham"), problem)  # the released goal burns nothing
+
+
+def test_a_drafted_goal_switches_on_only_what_is_named_asked_for_or_does_an_asked_state(behavior_dir) -> None:
+    # Qwen 1.5B's held-out casual draft for the prescriptions (a restated request): a printer switched on
+    meds = "I need my meds from the pharmacy, could you bag up the pill bottles and the allergy pills for me?"
+    printing = _with_goal("b1k/picking_up_prescriptions", "(:goal (and (forall (?pill_bottle.n.01 - pill_bottle.n.01) "
+                          "(inside ?pill_bottle.n.01 ?sack.n.01_1)) (toggled_on ?printer.n.03_1)))")
+    assert unasked_switching(meds, state_words(meds), printing) == [
+        "the goal switches on printer.n.03_1 (printer.n.03), which the instruction never names or asks to switch on"]
+    assert any("switches on printer" in m for m in state_conflicts(meds, printing).missing)
+    for asked in ("bag the pill bottles and print the receipt on the printer", "bag the pills and turn on the printer"):
+        assert unasked_switching(asked, state_words(asked), printing) == [], asked
+    released = to_omnigibson(load_problem("b1k/picking_up_prescriptions"))
+    assert unasked_switching(meds, state_words(meds), released) == []
+    # "bake the ham": the oven that cooks it may be switched on unnamed
+    baked = _with_goal("b1k/cook_a_ham", "(:goal (and (cooked ?virginia_ham.n.01_1) (toggled_on ?oven.n.01_1)))")
+    assert unasked_switching("bake the ham", state_words("bake the ham"), baked) == []
 
 
 def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
