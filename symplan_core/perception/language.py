@@ -725,13 +725,20 @@ def asked_for_all(instruction: str, read: ReadInstruction | None = None,
     return [m for m in plural_mentions(read) if m.phrase not in tools and m not in targets]
 
 
-def goal_coverage(problem: Problem) -> tuple[set[str], set[str]]:
+def goal_coverage(problem: Problem, skip_held: bool = False) -> tuple[set[str], set[str]]:
     """The instances a goal names and the types it quantifies over (``?inst`` counts as ``inst``:
     ``bddl.checks.argument_instances``). A type only a short ``forpairs`` ranges over
-    (:func:`short_pairings`) is not quantified over: the goal covers only some of it."""
+    (:func:`short_pairings`) is not quantified over: the goal covers only some of it.
+    ``skip_held``: a ground literal the initial state already satisfies names nothing (it asks
+    nothing to be done): ``(inside ?salmon_1 ?fridge_1)`` beside two salmon put in the cart, for
+    "load the salmon fillets into the cart", leaves the first one where it was."""
     named: set[str] = set()
     quantified: set[str] = set()
-    for atom, _, types in goal_atoms(problem.goal):
+    initially = initial_facts(problem) if skip_held else frozenset()
+    for atom, positive, types in goal_atoms(problem.goal):
+        if skip_held and not any(a in types for a in atom.args) \
+                and ((atom.predicate, tuple(a.lstrip("?") for a in atom.args)) in initially) == positive:
+            continue
         for arg in atom.args:
             if arg in types:
                 quantified.add(types[arg])

@@ -238,7 +238,7 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
     "flowers" are the dahlias and the marigolds, and a goal over the dahlias only covers part. A
     type the goal quantifies over covers its instances, unless only a short ``forpairs`` does.
     ``read``: ``facts.instruction`` already read, where the caller has it."""
-    named, quantified = goal_coverage(omni_problem)
+    named, quantified = goal_coverage(omni_problem, skip_held=True)
     short = short_pairings(omni_problem)
     seen = {i: t for i, t in omni_problem.objects.items()
             if facts.sources.get(i, "detection") in ("detection", "prior")}

@@ -523,6 +523,22 @@ def test_an_llm_goal_that_cooks_one_of_the_greens_asked_for_is_rejected(greens) 
     assert not any("all 3 in the scene" in r for r in counted.reasons), counted.reasons
 
 
+def test_a_literal_that_already_holds_covers_no_part_of_a_plural(behavior_dir) -> None:
+    # Qwen 1.5B's held-out casual draft (five examples): salmon_1 left in the freezer, where it is,
+    # and the other two on the cart; before, the first literal counted as covering salmon_1
+    scene = render_task(load_problem("b1k/taking_fish_out_of_freezer"), seed=0)
+    instruction = "Can you grab the salmon fillets out of the freezer and load them into the cart?"
+    left = _llm_goal(scene, instruction, "(:goal (and (inside ?salmon.n.03_1 ?electric_refrigerator.n.01_1) "
+                                         "(ontop ?salmon.n.03_2 ?shopping_cart.n.01_1) "
+                                         "(ontop ?salmon.n.03_3 ?shopping_cart.n.01_1)))")
+    assert not left.accepted
+    assert any("covers only salmon.n.03_2, salmon.n.03_3" in r for r in left.reasons), left.reasons
+    moved = _llm_goal(scene, instruction, "(:goal (and (inside ?salmon.n.03_1 ?shopping_cart.n.01_1) "
+                                          "(inside ?salmon.n.03_2 ?shopping_cart.n.01_1) "
+                                          "(inside ?salmon.n.03_3 ?shopping_cart.n.01_1)))")
+    assert moved.accepted, moved.reasons
+
+
 def test_an_llm_goal_pairing_all_the_salmon_with_one_cart_is_read_as_every_salmon(behavior_dir) -> None:
     # Qwen 1.5B's held-out draft for "Take all the salmon out of the fridge and put it in the shopping
     # cart.": read as written, the plan put one salmon in the cart and strict-passed it
