@@ -469,6 +469,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
                            + (" that does not already hold" if held else ""))
             unanswered.append(said_as)
     missing += misplacements(instruction, problem)  # "on the plate", and the goal puts them in it
+    missing += pronoun_places(instruction, problem)  # "in it", and the goal puts nothing there
     missing += arrangements(instruction, problem)  # "one per pot", "one on top of the other"
     missing += unasked_damage(words, problem)
     missing += unasked_switching(instruction, words, problem)
@@ -802,6 +803,7 @@ class PlacementWord:
     said: str
     relation: str
     target: Mention | None
+    at: int = -1  # the preposition's first word in the reading's words
 
 
 def placement_words(instruction: str, words: Iterable[StateWord] | None = None) -> list[PlacementWord]:
@@ -828,8 +830,40 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
                 after = range(i + len(phrase), min(i + len(phrase) + 4, len(read.words)))
                 target = next((m for k in after if read.clause_of[k] == read.clause_of[i]
                                and (m := read.object_at(k)) is not None), None)
-                out.append(PlacementWord(" ".join(phrase), predicate, target))
+                out.append(PlacementWord(" ".join(phrase), predicate, target, i))
                 break
+    return out
+
+
+def pronoun_places(instruction: str, problem: Problem) -> list[str]:
+    """A placement whose target is "it" ("wash off the boat and throw the rod and tackle in it"),
+    read as the last object named before the verb that moves things, where the goal relates
+    nothing to that object by where things are (an object relation, either place, or a container's
+    ``filled``/``contains``): the goal never puts anything there. Qwen 1.5B cleaned the boat and
+    left the rod on the driveway; a target named outright is the objects axis's business."""
+    read = read_instruction(instruction)
+    out = []
+    for place in placement_words(instruction):
+        after = place.at + len(place.said.split())
+        if place.target is not None or place.at < 0 or after >= len(read.words) or read.words[after] != "it":
+            continue
+        verb = max((j for j in range(place.at) if read.words[j] in PLACEMENT_VERBS), default=-1)
+        referent = max((m for m in read.mentions if m.end <= verb), key=lambda m: m.end, default=None)
+        if referent is None:
+            continue
+        related = False
+        for atom, positive, types in goal_atoms(problem.goal):
+            if not positive or len(atom.args) != 2:
+                continue
+            places = atom.args if atom.predicate in OBJECT_RELATIONS else \
+                atom.args[:1] if atom.predicate in SUBSTANCE_HOLDING else ()
+            if any((typ := argument_type(a, types, problem.objects)) is not None
+                   and grounds_in(referent.phrase, referent.synset, {typ}, loose=False) for a in places):
+                related = True
+                break
+        if not related:
+            out.append(f"the instruction says '{place.said} it' (the {referent.phrase}), which asks for "
+                       f"({place.relation} ?x ?{referent.phrase.replace(' ', '_')}), but the goal puts nothing there")
     return out
 
 

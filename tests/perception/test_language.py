@@ -36,6 +36,7 @@ from symplan_core.perception.language import (
     short_pairings,
     state_conflicts,
     state_words,
+    pronoun_places,
     unasked_damage,
     unasked_switching,
 )
@@ -465,6 +466,23 @@ def test_a_drafted_goal_switches_on_only_what_is_named_asked_for_or_does_an_aske
     # "bake the ham": the oven that cooks it may be switched on unnamed
     baked = _with_goal("b1k/cook_a_ham", "(:goal (and (cooked ?virginia_ham.n.01_1) (toggled_on ?oven.n.01_1)))")
     assert unasked_switching("bake the ham", state_words("bake the ham"), baked) == []
+
+
+def test_a_place_said_as_it_is_the_object_named_before_the_verb_and_the_goal_must_use_it(behavior_dir) -> None:
+    # Qwen 1.5B's sampled held-out draft: the boat washed, the rod taken off the driveway, nothing in the boat
+    fishing = "We're going fishing in the morning, can you wash off the boat and throw the rod and tackle in it?"
+    ashore = _with_goal("b1k/prepare_a_boat_for_fishing", "(:goal (and (not (covered ?boat.n.01_1 ?stain.n.01_1)) "
+                        "(not (ontop ?fishing_rod.n.01_1 ?driveway.n.01_1))))")
+    assert pronoun_places(fishing, ashore) == [
+        "the instruction says 'in it' (the boat), which asks for (inside ?x ?boat), but the goal puts nothing there"]
+    assert any("'in it' (the boat)" in m for m in state_conflicts(fishing, ashore).missing)
+    assert pronoun_places(fishing, to_omnigibson(load_problem("b1k/prepare_a_boat_for_fishing"))) == []
+    aboard = _with_goal("b1k/prepare_a_boat_for_fishing", "(:goal (and (not (covered ?boat.n.01_1 ?stain.n.01_1)) "
+                        "(ontop ?fishing_rod.n.01_1 ?boat.n.01_1)))")
+    assert pronoun_places(fishing, aboard) == []  # on rather than in: for the other checks to judge
+    basket = "I'm putting together a pamper basket for my sister, could you drop the lotion, the perfume and the oil in it?"
+    assert pronoun_places(basket, to_omnigibson(load_problem("b1k/make_the_ultimate_spa_basket"))) == []
+    assert pronoun_places("wash off the boat and put the rod in the boat", ashore) == []  # named: the objects axis
 
 
 def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
