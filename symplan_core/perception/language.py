@@ -837,7 +837,7 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
 
 def pronoun_places(instruction: str, problem: Problem) -> list[str]:
     """A placement whose target is "it" ("wash off the boat and throw the rod and tackle in it"),
-    read as the last object named before the verb that moves things, where the goal relates
+    read as the last thing (not a substance) named before the verb that moves things, where the goal relates
     nothing to that object by where things are (an object relation, either place, or a container's
     ``filled``/``contains``): the goal never puts anything there. Qwen 1.5B cleaned the boat and
     left the rod on the driveway; a target named outright is the objects axis's business."""
@@ -848,7 +848,8 @@ def pronoun_places(instruction: str, problem: Problem) -> list[str]:
         if place.target is not None or place.at < 0 or after >= len(read.words) or read.words[after] != "it":
             continue
         verb = max((j for j in range(place.at) if read.words[j] in PLACEMENT_VERBS), default=-1)
-        referent = max((m for m in read.mentions if m.end <= verb), key=lambda m: m.end, default=None)
+        referent = max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")),
+                       key=lambda m: m.end, default=None)  # "fill the glass with water and put ice in it"
         if referent is None:
             continue
         related = False

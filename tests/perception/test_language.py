@@ -483,6 +483,9 @@ def test_a_place_said_as_it_is_the_object_named_before_the_verb_and_the_goal_mus
     basket = "I'm putting together a pamper basket for my sister, could you drop the lotion, the perfume and the oil in it?"
     assert pronoun_places(basket, to_omnigibson(load_problem("b1k/make_the_ultimate_spa_basket"))) == []
     assert pronoun_places("wash off the boat and put the rod in the boat", ashore) == []  # named: the objects axis
+    # "it" is a thing, not the substance named last: the glass, not the water
+    lemonade = "Fill the water glass with water and put the ice cubes in it."
+    assert pronoun_places(lemonade, to_omnigibson(load_problem("b1k/make_lemon_or_lime_water"))) == []
 
 
 def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
