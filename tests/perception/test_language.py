@@ -32,11 +32,11 @@ from symplan_core.perception.language import (
     placement_words,
     plural_mentions,
     prompt_hints,
+    pronoun_places,
     scene_mentions,
     short_pairings,
     state_conflicts,
     state_words,
-    pronoun_places,
     unasked_damage,
     unasked_switching,
 )
