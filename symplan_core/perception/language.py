@@ -1012,10 +1012,19 @@ def misplacements(instruction: str, problem: Problem) -> list[str]:
     """A placement the instruction states ("stack the tortillas on the plate") where the goal puts
     things at that target only by another relation (``(inside ?tortilla ?plate)``): the goal
     places them otherwise than asked. A target the goal never places anything at is left to the
-    objects axis ("never mentions")."""
+    objects axis ("never mentions"). A target only the scene explains (:func:`scene_mentions`:
+    "load them into the cart", with a shopping cart) counts as named."""
+    read = read_instruction(instruction)
+    scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
     out = []
     for place in placement_words(instruction):
         target = place.target
+        if target is None and scene_words and place.at >= 0:
+            k = place.at + len(place.said.split())
+            while k < len(read.words) and read.words[k] in _DETERMINERS:
+                k += 1
+            if k < len(read.words) and read.words[k] in scene_words:
+                target = Mention(read.words[k], scene_words[read.words[k]], k, k + 1)
         if target is None:
             continue
         used = {atom.predicate for atom, positive, types in goal_atoms(problem.goal)

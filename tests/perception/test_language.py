@@ -384,6 +384,16 @@ def test_a_plural_without_a_count_means_every_one_and_a_count_does_not(behavior_
                     "wash every plate": ["plate"]}
 
 
+def test_a_placement_target_only_the_scene_explains_is_held_to_its_relation(behavior_dir) -> None:
+    # "cart" names no BEHAVIOR object by itself; the scene's shopping cart is the target of "into"
+    loaded = "Can you grab the salmon fillets out of the freezer and load them into the cart?"
+    on_cart = _with_goal("b1k/taking_fish_out_of_freezer", "(:goal (and (forall (?salmon.n.03 - salmon.n.03) "
+                         "(ontop ?salmon.n.03 ?shopping_cart.n.01_1))))")
+    assert misplacements(loaded, on_cart) == [
+        "the instruction says 'into the cart', which asks for (inside ?x ?cart), but the goal has only (ontop ...) there"]
+    assert misplacements(loaded, to_omnigibson(load_problem("b1k/taking_fish_out_of_freezer"))) == []
+
+
 def test_a_placement_the_goal_states_by_another_relation_is_missing(behavior_dir) -> None:
     # Qwen 1.5B's held-out draft for "stack the tortillas on the plate": (inside ?tortilla ?plate)
     problem = to_omnigibson(load_problem("b1k/fold_a_tortilla"))
