@@ -468,8 +468,9 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             missing.append(f"the instruction says '{said_as}', which asks for {wanted}, but the goal has none"
                            + (" that does not already hold" if held else ""))
             unanswered.append(said_as)
-    missing += misplacements(instruction, problem)  # "on the plate", and the goal puts them in it
-    missing += pronoun_places(instruction, problem)  # "in it", and the goal puts nothing there
+    places = placement_words(instruction, words)
+    missing += misplacements(instruction, problem, places)  # "on the plate", and the goal puts them in it
+    missing += pronoun_places(instruction, problem, places)  # "in it", and the goal puts nothing there
     missing += arrangements(instruction, problem)  # "one per pot", "one on top of the other"
     missing += unasked_damage(words, problem)
     missing += unasked_switching(instruction, words, problem)
@@ -803,7 +804,7 @@ class PlacementWord:
     said: str
     relation: str
     target: Mention | None
-    at: int = -1  # the preposition's first word in the reading's words
+    end: int = -1  # the reading's first word after the preposition
 
 
 def placement_words(instruction: str, words: Iterable[StateWord] | None = None) -> list[PlacementWord]:
@@ -830,38 +831,38 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
                 after = range(i + len(phrase), min(i + len(phrase) + 4, len(read.words)))
                 target = next((m for k in after if read.clause_of[k] == read.clause_of[i]
                                and (m := read.object_at(k)) is not None), None)
-                out.append(PlacementWord(" ".join(phrase), predicate, target, i))
+                out.append(PlacementWord(" ".join(phrase), predicate, target, i + len(phrase)))
                 break
     return out
 
 
-def pronoun_places(instruction: str, problem: Problem) -> list[str]:
+def pronoun_places(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
     """A placement whose target is "it" ("wash off the boat and throw the rod and tackle in it"),
     read as the last thing (not a substance) named before the verb that moves things, where the goal relates
     nothing to that object by where things are (an object relation, either place, or a container's
     ``filled``/``contains``): the goal never puts anything there. Qwen 1.5B cleaned the boat and
-    left the rod on the driveway; a target named outright is the objects axis's business."""
+    left the rod on the driveway; a target named outright is the objects axis's business.
+    ``places``: the instruction's :func:`placement_words`, where the caller has them."""
     read = read_instruction(instruction)
     out = []
-    for place in placement_words(instruction):
-        after = place.at + len(place.said.split())
-        if place.target is not None or place.at < 0 or after >= len(read.words) or read.words[after] != "it":
+    for place in placement_words(instruction) if places is None else places:
+        if place.target is not None or not 0 <= place.end < len(read.words) or read.words[place.end] != "it":
             continue
-        verb = max((j for j in range(place.at) if read.words[j] in PLACEMENT_VERBS), default=-1)
+        verb = max((j for j in range(place.end) if read.words[j] in PLACEMENT_VERBS), default=-1)
         referent = max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")),
                        key=lambda m: m.end, default=None)  # "fill the glass with water and put ice in it"
         if referent is None:
             continue
-        related = False
-        for atom, positive, types in goal_atoms(problem.goal):
-            if not positive or len(atom.args) != 2:
-                continue
-            places = atom.args if atom.predicate in OBJECT_RELATIONS else \
-                atom.args[:1] if atom.predicate in SUBSTANCE_HOLDING else ()
-            if any((typ := argument_type(a, types, problem.objects)) is not None
-                   and grounds_in(referent.phrase, referent.synset, {typ}, loose=False) for a in places):
-                related = True
-                break
+
+        def where(atom: Atom) -> tuple[str, ...]:  # the places of a literal that say where things are
+            if atom.predicate in OBJECT_RELATIONS:
+                return atom.args
+            return atom.args[:1] if atom.predicate in SUBSTANCE_HOLDING else ()
+
+        related = any((typ := argument_type(a, types, problem.objects)) is not None
+                      and grounds_in(referent.phrase, referent.synset, {typ}, loose=False)
+                      for atom, positive, types in goal_atoms(problem.goal) if positive and len(atom.args) == 2
+                      for a in where(atom))
         if not related:
             out.append(f"the instruction says '{place.said} it' (the {referent.phrase}), which asks for "
                        f"({place.relation} ?x ?{referent.phrase.replace(' ', '_')}), but the goal puts nothing there")
@@ -1008,19 +1009,20 @@ def _list_clauses(read: ReadInstruction) -> list[int]:
     return out
 
 
-def misplacements(instruction: str, problem: Problem) -> list[str]:
+def misplacements(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
     """A placement the instruction states ("stack the tortillas on the plate") where the goal puts
     things at that target only by another relation (``(inside ?tortilla ?plate)``): the goal
     places them otherwise than asked. A target the goal never places anything at is left to the
     objects axis ("never mentions"). A target only the scene explains (:func:`scene_mentions`:
-    "load them into the cart", with a shopping cart) counts as named."""
+    "load them into the cart", with a shopping cart) counts as named. ``places``: the
+    instruction's :func:`placement_words`, where the caller has them."""
     read = read_instruction(instruction)
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
     out = []
-    for place in placement_words(instruction):
+    for place in placement_words(instruction) if places is None else places:
         target = place.target
-        if target is None and scene_words and place.at >= 0:
-            k = place.at + len(place.said.split())
+        if target is None and scene_words and place.end >= 0:
+            k = place.end
             while k < len(read.words) and read.words[k] in _DETERMINERS:
                 k += 1
             if k < len(read.words) and read.words[k] in scene_words:
