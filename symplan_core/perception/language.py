@@ -298,6 +298,15 @@ def initial_facts(problem: Problem) -> frozenset[tuple[str, tuple[str, ...]]]:
     return frozenset(facts)
 
 
+def already_holds(atom: Atom, positive: bool, types: dict[str, str],
+                  initially: frozenset[tuple[str, tuple[str, ...]]]) -> bool:
+    """``atom`` (at ``positive``) names instances only and the initial state (``initially``)
+    already satisfies it; over a quantified variable, some instance may still change."""
+    if any(arg in types for arg in atom.args):
+        return False
+    return ((atom.predicate, tuple(arg.lstrip("?") for arg in atom.args)) in initially) == positive
+
+
 def idle_literal(atom: Atom, positive: bool, types: dict[str, str],
                  initially: frozenset[tuple[str, tuple[str, ...]]], objects: dict[str, str]) -> bool:
     """``atom`` (at ``positive``) names instances only, already holds in the initial state
@@ -305,11 +314,9 @@ def idle_literal(atom: Atom, positive: bool, types: dict[str, str],
     (covered ?canister ?dust))`` with no dust on the canister (nothing pours a coating back), or
     ``(cooked ?ham)`` with the ham already cooked. ``(not (open ?car))`` with the car shut is not
     idle: loading the car opens it, and the goal asks for it shut again."""
-    if any(arg in types for arg in atom.args):
-        return False  # over a quantified variable: some instance may still change
-    args = tuple(arg.lstrip("?") for arg in atom.args)
-    if ((atom.predicate, args) in initially) != positive:
+    if not already_holds(atom, positive, types, initially):
         return False
+    args = tuple(arg.lstrip("?") for arg in atom.args)
     if atom.predicate in OBJECT_RELATIONS or atom.predicate in SUBSTANCE_HOLDING:
         return False  # things move; containers fill and empty
     if atom.predicate == "covered" and not positive and len(args) == 2:
@@ -738,8 +745,7 @@ def goal_coverage(problem: Problem, skip_held: bool = False) -> tuple[set[str], 
     quantified: set[str] = set()
     initially = initial_facts(problem) if skip_held else frozenset()
     for atom, positive, types in goal_atoms(problem.goal):
-        if skip_held and not any(a in types for a in atom.args) \
-                and ((atom.predicate, tuple(a.lstrip("?") for a in atom.args)) in initially) == positive:
+        if skip_held and already_holds(atom, positive, types, initially):
             continue
         for arg in atom.args:
             if arg in types:
