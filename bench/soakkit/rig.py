@@ -251,6 +251,7 @@ class Rig:
         accepted = threading.Event()
         handle_box: list[Any] = []
         fired: list[float] = []
+        actions: list[threading.Timer] = []
 
         def run_action() -> None:
             accepted.wait(60)
@@ -262,7 +263,9 @@ class Rig:
             if not stages or stages[-1] != fb.stage:
                 stages.append(fb.stage)
                 if at_stage and fb.stage == at_stage[0] and stages.count(fb.stage) == 1:
-                    threading.Timer(at_stage[1], run_action).start()
+                    timer = threading.Timer(at_stage[1], run_action)
+                    actions.append(timer)
+                    timer.start()
 
         started = time.perf_counter()
         handle = self.client.send(goal, on_feedback, timeout=60)
@@ -272,6 +275,10 @@ class Rig:
         accepted.set()
         response = wait_future(handle.get_result_async(), timeout)
         latency = time.perf_counter() - started
+        # The action may outlive the goal (a deactivate whose answer comes after the goal's
+        # result, a simulator still restarting): what follows must start from its end state.
+        for action in actions:
+            action.join(timeout)
         result = response.result
         violations = self.audit.settle(result, executed=goal.execute)
         first = (self._arrivals[0] - started) * 1000 if self._arrivals else None

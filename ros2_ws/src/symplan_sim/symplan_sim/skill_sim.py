@@ -43,6 +43,9 @@ from symplan_core.errors import SymPlanError
 from symplan_core.runtime.session import error_lines
 from symplan_core.sim.world import FAULTS, Fault, execute, world_problem
 
+#: Longest wait for the planner's status reader to match before a status is sent anyway.
+STATUS_MATCH_WAIT_S = 10.0
+
 
 class SkillSimNode(Node):
     def __init__(self, node_name: str = "symplan_skill_sim", **kwargs: Any) -> None:
@@ -136,6 +139,13 @@ class SkillSimNode(Node):
                                  timeout=float(self.get_parameter("camera_sync_s").value))
 
     def _report(self, sub: Subgoal, status: int, message: str) -> None:
+        # The planner publishes a subgoal once its reader has matched our writer, but discovery
+        # is not symmetric: our writer may not have matched its reader yet, and DDS drops a status
+        # sent before (seen once with the planner pinned to one busy CPU: a lost status, then the
+        # skill timeout). Wait, bounded, for the match.
+        deadline = time.monotonic() + STATUS_MATCH_WAIT_S
+        while self._pub.get_subscription_count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
         self._pub.publish(SkillStatus(plan_id=sub.plan_id, index=sub.index, status=status, message=message))
 
     def _on_subgoal(self, sub: Subgoal) -> None:
