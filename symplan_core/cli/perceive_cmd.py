@@ -276,9 +276,6 @@ def evaluate(
                                                                             "activities' goals shown to the LLM "
                                                                             "(default 3; --holdout leaves the "
                                                                             "evaluated one out)."),
-    show_state: bool = typer.Option(False, "--show-state/--no-show-state",
-                                    help="--drafter llm|hybrid: the drafter's prompt lists the scene's observed "
-                                         "facts (where things are, what is open) as what is true now."),
     ask_unanswered: bool = typer.Option(False, "--ask-unanswered/--no-ask-unanswered",
                                         help="A retrieved goal that never answers a state word of the instruction "
                                              "is asked back for a yes (counted as asked) instead of accepted."),
@@ -319,7 +316,7 @@ def evaluate(
     config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
                      confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
                      ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects,
-                     llm_answer_states=answer_states, llm_examples=examples, llm_show_state=show_state)
+                     llm_answer_states=answer_states, llm_examples=examples)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:

@@ -411,11 +411,6 @@ def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]], ob
     return named
 
 
-def compact_literal(lit: Literal) -> str:
-    """One ground literal as the grammar writes it: ``(ontop ?apple.n.01_1 ?table.n.02_1)``."""
-    return _compact(Not(lit.atom) if lit.negated else lit.atom, frozenset())
-
-
 def compact_goal(goal: Formula) -> str:
     """A goal formula as one line in the grammar's spacing, wrapped in ``(:goal (and ...))`` (a
     goal that is not a conjunction becomes a one-conjunct ``and``). Instance arguments get a

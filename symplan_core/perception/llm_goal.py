@@ -225,13 +225,9 @@ def goal_examples(matches: Sequence[Any], k: int, exclude: Sequence[str] = ()) -
 
 
 def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence[GoalExample],
-                   domain: str = "omnigibson", extra: Mapping[str, Addition] | None = None,
-                   state: Sequence[Literal] = ()) -> PlannerPrompt:
-    """The chat prompt of :func:`draft_goal_constrained`. ``state``: facts listed under the
-    objects as what holds now, in the goal's own notation (the grammar's excluded predicates,
-    such as rooms, left out)."""
-    from symplan_core.engine.world import AGENT_TYPE
-    from symplan_core.perception.goal_grammar import EXCLUDED_PREDICATES, compact_literal
+                   domain: str = "omnigibson", extra: Mapping[str, Addition] | None = None) -> PlannerPrompt:
+    """The chat prompt of :func:`draft_goal_constrained`."""
+    from symplan_core.perception.goal_grammar import EXCLUDED_PREDICATES
     from symplan_core.perception.language import prompt_hints
 
     by_type: dict[str, list[str]] = {}
@@ -248,10 +244,6 @@ def drafter_prompt(objects: dict[str, str], instruction: str, examples: Sequence
     lines.append("Objects in this scene:")
     lines += [f"{' '.join(insts)} - {typ}" for typ, insts in by_type.items()]
     lines += _additions_lines(extra or {})
-    now = [compact_literal(lit) for lit in state if lit.atom.predicate not in EXCLUDED_PREDICATES
-           and all(objects.get(a, AGENT_TYPE) != AGENT_TYPE for a in lit.atom.args)]
-    if now:
-        lines += ["", "Now true in this scene:", " ".join(now)]
     lines += ["", f"Request: {instruction}"]
     hints = prompt_hints(instruction, domain)
     if hints:  # the request's state words and prepositions, with the literal each asks for
@@ -286,13 +278,11 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
                            rejections: Sequence[Rejection] = (), init: Sequence[Literal] = (),
                            temperature: float = 0.0, seed: int | None = None,
                            mentions: Sequence[tuple[str, frozenset[str]]] = (),
-                           states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]] = (),
-                           show_state: bool = False) -> LLMDraft:
+                           states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]] = ()) -> LLMDraft:
     """Draft the goal under the scene's goal grammar (see the module docstring). ``rejections``:
     earlier drafts of this request and the verifier's reasons, appended to the conversation (a
     redraft). ``init``: the scene's observed facts, evidence of what its objects can do (the grammar
     admits only the literals some action can make true, ``goal_grammar.scene_places``).
-    ``show_state``: the prompt lists ``init`` as what is true now.
     ``temperature``/``seed``: greedy by default; a sampled draw of best-of-N (top-p 0.9).
 
     ``mentions``: (phrase, types) the goal must mention, a type of each
@@ -324,7 +314,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
         return LLMDraft(None, "", f"no goal grammar for this scene: {exc}")
     names = tuple(ex.activity for ex in examples)
     backend = _backend(spec)
-    prompt = drafter_prompt(objects, instruction, examples, domain, extra, init if show_state else ())
+    prompt = drafter_prompt(objects, instruction, examples, domain, extra)
     if rejections:
         prompt = PlannerPrompt(messages=(*prompt.messages, *redraft_turns(rejections)))
 

@@ -54,9 +54,6 @@ class PerceptionConfig(BaseModel):
         default="grammar", description="grammar: the LLM writes under the scene's goal grammar, with retrieved goals "
                                        "as examples; free: unconstrained reply, its first goal block is read")
     llm_examples: int = Field(default=3, ge=0, le=10, description="retrieved activities' goals shown to the LLM")
-    llm_show_state: bool = Field(default=False, description="grammar decoding: the prompt lists the scene's "
-                                                            "observed facts (where things are, what is open or on) "
-                                                            "as what is true now")
     confirm: Lit["never", "novel"] = Field(
         default="never", description="novel: an accepted goal that the LLM wrote and no retrieved activity's goal "
                                      "matches is asked back as a yes/no question with the goal in words (the "
@@ -685,7 +682,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
                                          extra, rejections, init, seed=sample or None,
                                          temperature=config.llm_sample_temperature if sample else 0.0,
-                                         mentions=mentions, states=states, show_state=config.llm_show_state)
+                                         mentions=mentions, states=states)
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra,
                                {p.type for q in iter_quantifiers(llm.goal) for p in q.params}) if llm.goal else {}
         added = [lit for a in used.values() for lit in a.facts]
