@@ -7,7 +7,11 @@
 * a cancel while the goal waited for camera frames was reported as a camera failure;
 * the simulator built problems concurrently, so an older goal's slower problem could replace the
   newer world and the newer goal's subgoals went unanswered;
-* requests over the input limits, and paths outside scene.goal_file_dirs, are typed failures.
+* requests over the input limits, and paths outside scene.goal_file_dirs, are typed failures;
+* the simulator's statuses went out before its writer had matched the planner's reader and were
+  dropped (a planner pinned to one busy CPU then waited out the skill timeout);
+* the soak rig returned a goal while its fault action still ran (a deactivate), so the next step
+  raced the transition.
 """
 
 from __future__ import annotations
@@ -155,6 +159,45 @@ def test_the_simulator_builds_worlds_in_arrival_order(ros_context, spinner, clie
                                 text="navigate(plywood_1)"))
         wait_until(lambda k=k: f"new{k}-0-0" in answers, 30)
         assert answers[f"new{k}-0-0"] == SkillStatus.SUCCEEDED
+
+
+def test_the_simulator_holds_a_status_until_the_planners_reader_matches(ros_context, spinner, client_node) -> None:
+    from rclpy.parameter import Parameter
+    from std_msgs.msg import String
+    from symplan_interfaces.msg import SkillStatus, Subgoal
+    from symplan_ros.messages import task_message
+    from symplan_ros.plumbing import LATCHED, RELIABLE
+    from symplan_sim.skill_sim import SkillSimNode
+
+    spinner.add(SkillSimNode("late_reader_sim", context=ros_context,
+                             parameter_overrides=[Parameter("planner", value="/late_reader")]))
+    bddl_pub = client_node.create_publisher(String, "/late_reader/task_bddl", LATCHED)
+    sub_pub = client_node.create_publisher(Subgoal, "/late_reader/subgoal", RELIABLE)
+    wait_until(lambda: bddl_pub.get_subscription_count() >= 1 and sub_pub.get_subscription_count() >= 1, 30)
+    bddl_pub.publish(String(data=task_message(problem_path(TASK, BENCH)[1].read_text(), "late", "single")))
+    sub_pub.publish(Subgoal(plan_id="late-0-0", index=0, count=1, action="navigate", args=["plywood.n.01_1"],
+                            text="navigate(plywood_1)"))
+    time.sleep(2.0)  # the simulator has done the subgoal; nothing reads its statuses yet
+    answers: list[int] = []
+    client_node.create_subscription(SkillStatus, "/late_reader/skill_status",
+                                    lambda m: answers.append(m.status), RELIABLE)
+    # before: both statuses went out to no reader and were dropped (the planner's skill timeout)
+    wait_until(lambda: SkillStatus.SUCCEEDED in answers, 30)
+    assert answers[0] == SkillStatus.RUNNING
+
+
+def test_a_fault_action_has_ended_when_its_goal_returns(tmp_path: Path) -> None:
+    rig = Rig(RigConfig(), tmp_path).start()
+    try:
+        ended: list[float] = []
+        # the goal executes for about 4 s; the action outlasts it
+        rec = rig.goal(task_id=TASK, benchmark=BENCH,
+                       at_stage=("executing", 0.0, lambda _h: (time.sleep(8.0), ended.append(time.perf_counter()))))
+        # before: the goal returned with the action still running, and the next step (a cleanup
+        # after a mid-goal deactivate) raced the transition it started
+        assert rec.success and ended
+    finally:
+        rig.close()
 
 
 def test_requests_over_the_limits_or_naming_files_fail_typed_over_dds(ros_context, spinner, client_node,
