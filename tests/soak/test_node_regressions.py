@@ -177,7 +177,7 @@ def test_the_simulator_holds_a_status_until_the_planners_reader_matches(ros_cont
     bddl_pub.publish(String(data=task_message(problem_path(TASK, BENCH)[1].read_text(), "late", "single")))
     sub_pub.publish(Subgoal(plan_id="late-0-0", index=0, count=1, action="navigate", args=["plywood.n.01_1"],
                             text="navigate(plywood_1)"))
-    time.sleep(2.0)  # the simulator has done the subgoal; nothing reads its statuses yet
+    time.sleep(2.0)  # the simulator has the subgoal; nothing reads its statuses yet
     answers: list[int] = []
     client_node.create_subscription(SkillStatus, "/late_reader/skill_status",
                                     lambda m: answers.append(m.status), RELIABLE)
@@ -189,13 +189,13 @@ def test_the_simulator_holds_a_status_until_the_planners_reader_matches(ros_cont
 def test_a_fault_action_has_ended_when_its_goal_returns(tmp_path: Path) -> None:
     rig = Rig(RigConfig(), tmp_path).start()
     try:
-        ended: list[float] = []
+        ended = threading.Event()
         # the goal executes for about 4 s; the action outlasts it
         rec = rig.goal(task_id=TASK, benchmark=BENCH,
-                       at_stage=("executing", 0.0, lambda _h: (time.sleep(8.0), ended.append(time.perf_counter()))))
+                       at_stage=("executing", 0.0, lambda _h: (time.sleep(8.0), ended.set())))
         # before: the goal returned with the action still running, and the next step (a cleanup
         # after a mid-goal deactivate) raced the transition it started
-        assert rec.success and ended
+        assert rec.success and ended.is_set()
     finally:
         rig.close()
 
