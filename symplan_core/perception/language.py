@@ -842,6 +842,14 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
     return out
 
 
+def _where_args(atom: Atom) -> tuple[str, ...]:
+    """The places of a literal that say where things are: both of an object relation, the holder
+    of a container's ``filled``/``contains``/``insource``."""
+    if atom.predicate in OBJECT_RELATIONS:
+        return atom.args
+    return atom.args[:1] if atom.predicate in SUBSTANCE_HOLDING else ()
+
+
 def pronoun_places(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
     """A placement whose target is "it" ("wash off the boat and throw the rod and tackle in it"),
     read as the last thing (not a substance) named before the verb that moves things, where the goal relates
@@ -859,16 +867,10 @@ def pronoun_places(instruction: str, problem: Problem, places: list[PlacementWor
                        key=lambda m: m.end, default=None)  # "fill the glass with water and put ice in it"
         if referent is None:
             continue
-
-        def where(atom: Atom) -> tuple[str, ...]:  # the places of a literal that say where things are
-            if atom.predicate in OBJECT_RELATIONS:
-                return atom.args
-            return atom.args[:1] if atom.predicate in SUBSTANCE_HOLDING else ()
-
         related = any((typ := argument_type(a, types, problem.objects)) is not None
                       and grounds_in(referent.phrase, referent.synset, {typ}, loose=False)
                       for atom, positive, types in goal_atoms(problem.goal) if positive and len(atom.args) == 2
-                      for a in where(atom))
+                      for a in _where_args(atom))
         if not related:
             out.append(f"the instruction says '{place.said} it' (the {referent.phrase}), which asks for "
                        f"({place.relation} ?x ?{referent.phrase.replace(' ', '_')}), but the goal puts nothing there")
