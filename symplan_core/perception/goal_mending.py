@@ -41,6 +41,7 @@ from symplan_core.perception.language import (
     placement_words,
     plural_mentions,
     removal_of,
+    short_pairings,
     sounds_plural,
 )
 from symplan_core.perception.synsets import grounds_in, read_instruction
@@ -315,7 +316,8 @@ def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str
     becomes ``(forall (?wineglass.n.01 - wineglass.n.01) (not (covered ?wineglass.n.01 stain_1)))``.
     Qwen 1.5B often wrote the first instance only ("all 2 in the scene, but the goal names only ...")."""
     parts = _parts(problem.goal)
-    named, quantified = goal_coverage(problem)
+    named, every, some = goal_coverage(problem)
+    quantified = every | (some - set(short_pairings(problem)))  # any quantifier, exists too
     nested = {a.lstrip("?") for part in parts if not _is_literal(part) for a in _args(part)}
     notes: list[str] = []
     for mention in asked_for_all(instruction):

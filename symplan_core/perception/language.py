@@ -27,7 +27,7 @@ checks").
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -477,7 +477,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             unanswered.append(said_as)
     places = placement_words(instruction, words)
     missing += misplacements(instruction, problem, places)  # "on the plate", and the goal puts them in it
-    missing += pronoun_places(instruction, problem, places)  # "in it", and the goal puts nothing there
+    missing += empty_places(instruction, problem, places)  # "in it", "in the fridge", and nothing put there
     missing += arrangements(instruction, problem)  # "one per pot", "one on top of the other"
     missing += unasked_damage(words, problem)
     missing += unasked_switching(instruction, words, problem)
@@ -734,25 +734,68 @@ def asked_for_all(instruction: str, read: ReadInstruction | None = None,
     return [m for m in plural_mentions(read) if m.phrase not in tools and m not in targets]
 
 
-def goal_coverage(problem: Problem, skip_held: bool = False) -> tuple[set[str], set[str]]:
-    """The instances a goal names and the types it quantifies over (``?inst`` counts as ``inst``:
-    ``bddl.checks.argument_instances``). A type only a short ``forpairs`` ranges over
+def goal_coverage(problem: Problem, skip_held: bool = False) -> tuple[set[str], set[str], set[str]]:
+    """The instances a goal names, the types it quantifies over for every instance, and those it
+    quantifies over only with ``exists`` (it asks something of one of them); ``?inst`` counts as
+    ``inst`` (``bddl.checks.argument_instances``). A type only a short ``forpairs`` ranges over
     (:func:`short_pairings`) is not quantified over: the goal covers only some of it.
-    ``skip_held``: a ground literal the initial state already satisfies names nothing (it asks
-    nothing to be done): ``(inside ?salmon_1 ?fridge_1)`` beside two salmon put in the cart, for
-    "load the salmon fillets into the cart", leaves the first one where it was."""
+    ``skip_held``: a literal the initial state already satisfies, for every instance of its
+    quantified variables (:func:`holds_for_every`), names nothing (it asks nothing to be done):
+    ``(inside ?salmon_1 ?fridge_1)`` beside two salmon put in the cart, for "load the salmon
+    fillets into the cart", leaves the first one where it was; ``(forall (?pill_bottle) (not
+    (inside ?pill_bottle ?pill_bottle_2)))`` asks nothing of the pill bottles."""
     named: set[str] = set()
     quantified: set[str] = set()
+    some: set[str] = set()
     initially = initial_facts(problem) if skip_held else frozenset()
-    for atom, positive, types in goal_atoms(problem.goal):
-        if skip_held and already_holds(atom, positive, types, initially):
+    for atom, positive, types, existential in _bound_atoms(problem.goal):
+        if skip_held and holds_for_every(atom, positive, types, initially, problem.objects):
             continue
         for arg in atom.args:
             if arg in types:
-                quantified.add(types[arg])
+                (some if arg in existential else quantified).add(types[arg])
             else:
                 named.update(i for i in argument_instances(arg, types, problem.objects) if i in problem.objects)
-    return named, quantified - set(short_pairings(problem))
+    return named, quantified - set(short_pairings(problem)), some - quantified
+
+
+def _bound_atoms(goal: Formula) -> Iterator[tuple[Atom, bool, dict[str, str], frozenset[str]]]:
+    """``bddl.checks.goal_atoms`` with the variables around each atom that ``exists`` binds."""
+    stack: list[tuple[Formula, bool, dict[str, str], frozenset[str]]] = [(goal, True, {}, frozenset())]
+    while stack:
+        f, positive, types, existential = stack.pop()
+        if isinstance(f, Atom):
+            yield f, positive, types, existential
+        elif isinstance(f, Not):
+            stack.append((f.body, not positive, types, existential))
+        elif isinstance(f, And | Or):
+            stack += [(part, positive, types, existential) for part in f.parts]
+        elif isinstance(f, Imply):
+            stack.append((f.consequent, positive, types, existential))
+        elif isinstance(f, Quantifier):
+            bound = {p.var for p in f.params}
+            stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}},
+                          existential | bound if f.kind == "exists" else existential - bound))
+
+
+def holds_for_every(atom: Atom, positive: bool, types: dict[str, str],
+                    initially: frozenset[tuple[str, tuple[str, ...]]], objects: dict[str, str]) -> bool:
+    """:func:`already_holds` for every instance of ``atom``'s quantified variables (``types``); a
+    variable whose type has no instance leaves it unheld."""
+    from itertools import product
+
+    variables = [arg for arg in dict.fromkeys(atom.args) if arg in types]
+    if not variables:
+        return already_holds(atom, positive, types, initially)
+    choices = [[i for i, t in objects.items() if t == types[var]] for var in variables]
+    if not all(choices):
+        return False
+    for chosen in product(*choices):
+        instance = dict(zip(variables, chosen, strict=True))
+        args = tuple(instance.get(arg, arg.lstrip("?")) for arg in atom.args)
+        if ((atom.predicate, args) in initially) != positive:
+            return False
+    return True
 
 
 def short_pairings(problem: Problem) -> dict[str, tuple[str, int]]:
@@ -850,31 +893,52 @@ def _where_args(atom: Atom) -> tuple[str, ...]:
     return atom.args[:1] if atom.predicate in SUBSTANCE_HOLDING else ()
 
 
-def pronoun_places(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
-    """A placement whose target is "it" ("wash off the boat and throw the rod and tackle in it"),
-    read as the last thing (not a substance) named before the verb that moves things, where the goal relates
-    nothing to that object by where things are (an object relation, either place, or a container's
-    ``filled``/``contains``): the goal never puts anything there. Qwen 1.5B cleaned the boat and
-    left the rod on the driveway; a target named outright is the objects axis's business.
-    ``places``: the instruction's :func:`placement_words`, where the caller has them."""
+def empty_places(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
+    """A placement the instruction states where the goal relates nothing to the target by where
+    things are (an object relation, either place, or a container's ``filled``/``contains``): the
+    goal never puts anything there. The target is the object named after the preposition, a word
+    only the scene explains ("into the cart", :func:`scene_mentions`), or "it" ("wash off the boat
+    and throw the rod and tackle in it"), read as the last thing (not a substance) named before the
+    verb that moves things. Qwen 1.5B cleaned the boat and left the rod on the driveway, and for
+    "pack up the leftovers, stick them in the fridge" shut the fridge with nothing in it; that the
+    fridge is named and mentioned satisfies the objects axis, not the placement. A substance is
+    no target ("put the ice cubes in the water" is the glass's business). ``places``: the
+    instruction's :func:`placement_words`, where the caller has them."""
     read = read_instruction(instruction)
+    scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
     out = []
     for place in placement_words(instruction) if places is None else places:
-        if place.target is not None or not 0 <= place.end < len(read.words) or read.words[place.end] != "it":
-            continue
-        verb = max((j for j in range(place.end) if read.words[j] in PLACEMENT_VERBS), default=-1)
-        referent = max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")),
-                       key=lambda m: m.end, default=None)  # "fill the glass with water and put ice in it"
-        if referent is None:
-            continue
+        target, said = _placement_target(read, place, scene_words), "the"
+        if target is None and 0 <= place.end < len(read.words) and read.words[place.end] == "it":
+            verb = max((j for j in range(place.end) if read.words[j] in PLACEMENT_VERBS), default=-1)
+            target = max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")),
+                         key=lambda m: m.end, default=None)  # "fill the glass with water and put ice in it"
+            said = "it"
+        if target is None or is_substance(target.synset, "omnigibson") or not grounds_in(
+                target.phrase, target.synset, set(problem.objects.values()), loose=False):
+            continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
         related = any((typ := argument_type(a, types, problem.objects)) is not None
-                      and grounds_in(referent.phrase, referent.synset, {typ}, loose=False)
+                      and grounds_in(target.phrase, target.synset, {typ}, loose=False)
                       for atom, positive, types in goal_atoms(problem.goal) if positive and len(atom.args) == 2
                       for a in _where_args(atom))
         if not related:
-            out.append(f"the instruction says '{place.said} it' (the {referent.phrase}), which asks for "
-                       f"({place.relation} ?x ?{referent.phrase.replace(' ', '_')}), but the goal puts nothing there")
+            where = f"'{place.said} it' (the {target.phrase})" if said == "it" else f"'{place.said} the {target.phrase}'"
+            out.append(f"the instruction says {where}, which asks for "
+                       f"({place.relation} ?x ?{target.phrase.replace(' ', '_')}), but the goal puts nothing there")
     return out
+
+
+def _placement_target(read: ReadInstruction, place: PlacementWord, scene_words: dict[str, str]) -> Mention | None:
+    """The object a placement names as its target: the one named after the preposition, else a
+    word right after it (past determiners) that only the scene explains (:func:`scene_mentions`)."""
+    if place.target is not None or not scene_words or place.end < 0:
+        return place.target
+    k = place.end
+    while k < len(read.words) and read.words[k] in _DETERMINERS:
+        k += 1
+    if k < len(read.words) and read.words[k] in scene_words:
+        return Mention(read.words[k], scene_words[read.words[k]], k, k + 1)
+    return None
 
 
 def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
@@ -1020,21 +1084,15 @@ def _list_clauses(read: ReadInstruction) -> list[int]:
 def misplacements(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
     """A placement the instruction states ("stack the tortillas on the plate") where the goal puts
     things at that target only by another relation (``(inside ?tortilla ?plate)``): the goal
-    places them otherwise than asked. A target the goal never places anything at is left to the
-    objects axis ("never mentions"). A target only the scene explains (:func:`scene_mentions`:
+    places them otherwise than asked. A target the goal never places anything at is
+    :func:`empty_places`'s. A target only the scene explains (:func:`scene_mentions`:
     "load them into the cart", with a shopping cart) counts as named. ``places``: the
     instruction's :func:`placement_words`, where the caller has them."""
     read = read_instruction(instruction)
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
     out = []
     for place in placement_words(instruction) if places is None else places:
-        target = place.target
-        if target is None and scene_words and place.end >= 0:
-            k = place.end
-            while k < len(read.words) and read.words[k] in _DETERMINERS:
-                k += 1
-            if k < len(read.words) and read.words[k] in scene_words:
-                target = Mention(read.words[k], scene_words[read.words[k]], k, k + 1)
+        target = _placement_target(read, place, scene_words)
         if target is None:
             continue
         used = {atom.predicate for atom, positive, types in goal_atoms(problem.goal)

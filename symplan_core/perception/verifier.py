@@ -238,7 +238,7 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
     "flowers" are the dahlias and the marigolds, and a goal over the dahlias only covers part. A
     type the goal quantifies over covers its instances, unless only a short ``forpairs`` does.
     ``read``: ``facts.instruction`` already read, where the caller has it."""
-    named, quantified = goal_coverage(omni_problem, skip_held=True)
+    named, quantified, some = goal_coverage(omni_problem, skip_held=True)
     short = short_pairings(omni_problem)
     seen = {i: t for i, t in omni_problem.objects.items()
             if facts.sources.get(i, "detection") in ("detection", "prior")}
@@ -248,6 +248,10 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
         if len(things) < 2:
             continue
         covered = [i for i in things if i in named or seen[i] in quantified]
+        if not covered and any(seen[i] in some for i in things):
+            out.append(f"the instruction says {mention.phrase!r}, all {len(things)} in the scene "
+                       f"({', '.join(things)}), but the drafted goal asks it of only one of them (exists)")
+            continue
         paired = next((t for t in sorted(short) if grounds_in(mention.phrase, mention.synset, {t}, loose=False)), None)
         if paired is not None and len(covered) < len(things):
             other, n = short[paired]
