@@ -276,11 +276,6 @@ def evaluate(
                                                                             "activities' goals shown to the LLM "
                                                                             "(default 3; --holdout leaves the "
                                                                             "evaluated one out)."),
-    example_requests: Path | None = typer.Option(
-        None, "--example-requests", help="--drafter llm|hybrid: JSONL of people's requests for known activities "
-                                         "({activity, instruction}); the two most like the instruction are shown "
-                                         "with their goals before the retrieved ones (--holdout leaves the "
-                                         "evaluated activity out)."),
     ask_unanswered: bool = typer.Option(False, "--ask-unanswered/--no-ask-unanswered",
                                         help="A retrieved goal that never answers a state word of the instruction "
                                              "is asked back for a yes (counted as asked) instead of accepted."),
@@ -321,8 +316,7 @@ def evaluate(
     config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
                      confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
                      ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects,
-                     llm_answer_states=answer_states, llm_examples=examples,
-                     llm_example_requests=str(example_requests) if example_requests else None)
+                     llm_answer_states=answer_states, llm_examples=examples)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:

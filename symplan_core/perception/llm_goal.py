@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from symplan_core.bddl import BDDLSyntaxError, Formula, Literal, parse_problem
@@ -222,69 +221,6 @@ def goal_examples(matches: Sequence[Any], k: int, exclude: Sequence[str] = ()) -
         text = compact_goal(to_omnigibson(load_problem(match.task)).goal)
         if len(text) <= EXAMPLE_CHARS:
             out.append(GoalExample(match.task, match.task.split("/", 1)[-1].replace("_", " "), text))
-    return out
-
-
-@lru_cache(maxsize=4)
-def example_requests(path: str, benchmark: str = "b1k") -> tuple[tuple[str, str], ...]:
-    """(bench/activity, request) pairs of a JSONL file of people's requests
-    (``{"activity", "instruction", ...}``): the pool :func:`request_examples` draws from."""
-    import json
-
-    try:
-        lines = open(path, encoding="utf-8").read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PerceptionError(f"cannot read the example requests {path}: {exc}") from None
-    out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            activity, text = row["activity"], row["instruction"]
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise PerceptionError(f"{path}:{number}: not an example request ({exc})") from None
-        task = activity if "/" in activity else f"{benchmark}/{activity}"
-        out.append((task, str(text).strip()))
-    return tuple(out)
-
-
-def request_examples(pool: Sequence[tuple[str, str]], instruction: str, k: int,
-                     exclude: Sequence[str] = ()) -> list[GoalExample]:
-    """The goals of the ``k`` requests of ``pool`` that read most like ``instruction``, one per
-    activity, each shown with the request as a person said it. Likeness is the cosine of the two
-    word counts with function words kept: "could you ... for me?" is how a casual request reads,
-    and an example said that way shows the model which words carry the task."""
-    from collections import Counter
-    from math import sqrt
-
-    from symplan_core.bddl.normalize import to_omnigibson
-    from symplan_core.perception.goal_grammar import compact_goal
-    from symplan_core.perception.synsets import words_of
-    from symplan_core.tasks import load_problem
-
-    def counts(text: str) -> Counter:
-        return Counter(words_of(text))
-
-    query = counts(instruction)
-    norm_q = sqrt(sum(v * v for v in query.values())) or 1.0
-
-    def likeness(text: str) -> float:
-        c = counts(text)
-        norm = sqrt(sum(v * v for v in c.values())) or 1.0
-        return sum(v * query.get(w, 0) for w, v in c.items()) / (norm * norm_q)
-
-    ranked = sorted(((likeness(text), task, text) for task, text in pool if task not in exclude),
-                    key=lambda r: (-r[0], r[1], r[2]))
-    out: list[GoalExample] = []
-    for _, task, text in ranked:
-        if len(out) == k:
-            break
-        if any(ex.activity == task for ex in out):
-            continue
-        goal = compact_goal(to_omnigibson(load_problem(task)).goal)
-        if len(goal) <= EXAMPLE_CHARS:
-            out.append(GoalExample(task, text, goal))
     return out
 
 

@@ -54,11 +54,6 @@ class PerceptionConfig(BaseModel):
         default="grammar", description="grammar: the LLM writes under the scene's goal grammar, with retrieved goals "
                                        "as examples; free: unconstrained reply, its first goal block is read")
     llm_examples: int = Field(default=3, ge=0, le=10, description="retrieved activities' goals shown to the LLM")
-    llm_example_requests: str | None = Field(
-        default=None, description="JSONL of people's requests ({activity, instruction}) for known activities: the "
-                                  "llm_request_examples most like the instruction are shown before the retrieved "
-                                  "goals, each with its activity's goal")
-    llm_request_examples: int = Field(default=2, ge=0, le=10, description="see llm_example_requests")
     confirm: Lit["never", "novel"] = Field(
         default="never", description="novel: an accepted goal that the LLM wrote and no retrieved activity's goal "
                                      "matches is asked back as a yes/no question with the goal in words (the "
@@ -618,13 +613,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
 
     from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
     from symplan_core.perception.additions import named_additions, scene_additions
-    from symplan_core.perception.llm_goal import (
-        draft_goal,
-        draft_goal_constrained,
-        example_requests,
-        goal_examples,
-        request_examples,
-    )
+    from symplan_core.perception.llm_goal import draft_goal, draft_goal_constrained, goal_examples
     from symplan_core.perception.regrounding import reground
     from symplan_core.perception.retrieval import activity_index
     from symplan_core.tasks import load_problem
@@ -685,10 +674,6 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens, extra)
         else:  # held-out activities are not in ``matches`` (exclude): never an example
             examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
-            if config.llm_example_requests and config.llm_request_examples:
-                said = request_examples(example_requests(config.llm_example_requests), instruction,
-                                        config.llm_request_examples, config.exclude_activities)
-                examples = [*said, *(ex for ex in examples if ex.activity not in {s.activity for s in said})]
             if config.llm_mention_objects and config.check_instruction_objects:  # what the verifier will require
                 writable = {*objects.values(), *(a.type for a in extra.values())}
                 mentions = goal_must_mention(instruction, instruction_objects(instruction, seen_synsets), writable)
