@@ -53,7 +53,7 @@ def test_cancel_lifecycle_and_simulator_faults_are_survived(tmp_path: Path) -> N
     _clean_exit(run)
     for fault in ("cancel", "lifecycle", "kill_simulator"):
         assert run[fault]["survived"], _shown(run[fault])
-    assert run["cancel"]["stages"]["executing"]["status"] == "CANCELED"
+    assert run["cancel"]["stages"]["executing"]["status"] == "CANCELED", _shown(run["cancel"]["stages"]["executing"])
     growth = run["lifecycle"]["growth"]
     assert growth["threads"] <= 1 and growth["fds"] <= 1 and growth["publishers"] == growth["services"] == 0
 
