@@ -40,19 +40,28 @@ def goal_atoms(goal: Formula) -> Iterator[tuple[Atom, bool, dict[str, str]]]:
     """Each atom the goal asks for, with its polarity (through ``not``) and the types of the
     quantified variables around it; ``imply``'s antecedent is a condition, not a goal, and is
     left out."""
-    stack: list[tuple[Formula, bool, dict[str, str]]] = [(goal, True, {})]
+    for atom, positive, types, _ in bound_goal_atoms(goal):
+        yield atom, positive, types
+
+
+def bound_goal_atoms(goal: Formula) -> Iterator[tuple[Atom, bool, dict[str, str], frozenset[str]]]:
+    """:func:`goal_atoms` with, for each atom, the variables around it that ``exists`` binds (the
+    goal asks its body of one of their instances, not of every one)."""
+    stack: list[tuple[Formula, bool, dict[str, str], frozenset[str]]] = [(goal, True, {}, frozenset())]
     while stack:
-        f, positive, types = stack.pop()
+        f, positive, types, existential = stack.pop()
         if isinstance(f, Atom):
-            yield f, positive, types
+            yield f, positive, types, existential
         elif isinstance(f, Not):
-            stack.append((f.body, not positive, types))
+            stack.append((f.body, not positive, types, existential))
         elif isinstance(f, And | Or):
-            stack += [(part, positive, types) for part in f.parts]
+            stack += [(part, positive, types, existential) for part in f.parts]
         elif isinstance(f, Imply):
-            stack.append((f.consequent, positive, types))
+            stack.append((f.consequent, positive, types, existential))
         elif isinstance(f, Quantifier):
-            stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}}))
+            bound = {p.var for p in f.params}
+            stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}},
+                          existential | bound if f.kind == "exists" else existential - bound))
 
 
 def argument_type(arg: str, types: Mapping[str, str], objects: Mapping[str, str]) -> str | None:

@@ -27,7 +27,7 @@ checks").
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -36,6 +36,7 @@ from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quant
 from symplan_core.bddl.checks import (
     argument_instances,
     argument_type,
+    bound_goal_atoms,
     goal_atoms,
     iter_atoms,
     iter_quantifiers,
@@ -749,7 +750,7 @@ def goal_coverage(problem: Problem, skip_held: bool = False) -> tuple[set[str], 
     quantified: set[str] = set()
     some: set[str] = set()
     initially = initial_facts(problem) if skip_held else frozenset()
-    for atom, positive, types, existential in _bound_atoms(problem.goal):
+    for atom, positive, types, existential in bound_goal_atoms(problem.goal):
         if skip_held and holds_for_every(atom, positive, types, initially, problem.objects):
             continue
         for arg in atom.args:
@@ -758,25 +759,6 @@ def goal_coverage(problem: Problem, skip_held: bool = False) -> tuple[set[str], 
             else:
                 named.update(i for i in argument_instances(arg, types, problem.objects) if i in problem.objects)
     return named, quantified - set(short_pairings(problem)), some - quantified
-
-
-def _bound_atoms(goal: Formula) -> Iterator[tuple[Atom, bool, dict[str, str], frozenset[str]]]:
-    """``bddl.checks.goal_atoms`` with the variables around each atom that ``exists`` binds."""
-    stack: list[tuple[Formula, bool, dict[str, str], frozenset[str]]] = [(goal, True, {}, frozenset())]
-    while stack:
-        f, positive, types, existential = stack.pop()
-        if isinstance(f, Atom):
-            yield f, positive, types, existential
-        elif isinstance(f, Not):
-            stack.append((f.body, not positive, types, existential))
-        elif isinstance(f, And | Or):
-            stack += [(part, positive, types, existential) for part in f.parts]
-        elif isinstance(f, Imply):
-            stack.append((f.consequent, positive, types, existential))
-        elif isinstance(f, Quantifier):
-            bound = {p.var for p in f.params}
-            stack.append((f.body, positive, {**types, **{p.var: p.type for p in f.params}},
-                          existential | bound if f.kind == "exists" else existential - bound))
 
 
 def holds_for_every(atom: Atom, positive: bool, types: dict[str, str],
@@ -904,8 +886,9 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     "pack up the leftovers, stick them in the fridge" shut the fridge with nothing in it; that the
     fridge is named and mentioned satisfies the objects axis, not the placement. What the initial
     state already has at the target counts as the target: a dress draped on a hanger that hangs in
-    the wardrobe is "in the closet". A substance is no target ("put the ice cubes in the water" is the glass's business). ``places``: the
-    instruction's :func:`placement_words`, where the caller has them."""
+    the wardrobe is "in the closet". A substance is no target ("put the ice cubes in the water" is
+    the glass's business). ``places``: the instruction's :func:`placement_words`, where the caller
+    has them."""
     read = read_instruction(instruction)
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
     out = []
@@ -922,10 +905,10 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
         there = {i for i, t in problem.objects.items() if grounds_in(target.phrase, target.synset, {t}, loose=False)}
         # what the scene already holds there counts as the place: a dress draped on a hanger that
         # hangs in the wardrobe is "in the closet"
-        held = {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
-                and len(lit.args) == 2 and lit.args[1] in there}
-        related = any(a.lstrip("?") in there | held
-                      or (a in types and any(problem.objects.get(i) == types[a] for i in there | held))
+        there |= {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
+                  and len(lit.args) == 2 and lit.args[1] in there}
+        kinds = {problem.objects[i] for i in there}
+        related = any(types[a] in kinds if a in types else a.lstrip("?") in there
                       for atom, positive, types in goal_atoms(problem.goal) if positive and len(atom.args) == 2
                       for a in _where_args(atom))
         if not related:
