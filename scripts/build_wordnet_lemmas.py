@@ -1,4 +1,4 @@
-"""Regenerate the packaged WordNet lemma tables ``symplan_core/behavior_data/wordnet_lemmas.json`` and ``wordnet_scene_lemmas.json``.
+"""Regenerate the packaged WordNet tables ``symplan_core/behavior_data/wordnet_lemmas.json``, ``wordnet_scene_lemmas.json`` and ``wordnet_part_holonyms.json``.
 
     symplan data fetch --wordnet && .venv/bin/python scripts/build_wordnet_lemmas.py [--check]
 
@@ -11,7 +11,10 @@ synset's own head word whose most frequent noun sense it is (WordNet's sense ord
 'fridge' and 'couch' are kept and 'hold' (handle.n.01) or 'machine' (car.n.01) are not. The
 second table keeps the one-word lemmas left out for that reason ('tackle', fishing_gear.n.01;
 'closet', wardrobe.n.01): perception reads them only for a type the scene has
-(``language.scene_mentions``). It is derived at build time because nltk needs several seconds to open
+(``language.scene_mentions``). The third keeps, for each of those synsets, the wholes WordNet says
+it is a part of, where BEHAVIOR names them too (``shelf.n.01``: bookcase, cabinet, ...; ``lid.n.02``:
+jar, box, chest): "put them back on the shelves" names the scene's bookcase
+(``language.instruction_objects``). They are derived at build time because nltk needs several seconds to open
 WordNet, which every perception process would otherwise pay. WordNet's licence (Princeton
 University, redistribution permitted with the notice) ships next to the table
 (``LICENSE-wordnet.txt``). ``--check`` exits 1 when the packaged table differs from the inputs.
@@ -33,10 +36,11 @@ from symplan_core.tasks import synset_parents, synset_table
 PACKAGE_DATA = Path(__file__).resolve().parents[1] / "symplan_core" / "behavior_data"
 OUT = PACKAGE_DATA / "wordnet_lemmas.json"
 SCENE_OUT = PACKAGE_DATA / "wordnet_scene_lemmas.json"
+PARTS_OUT = PACKAGE_DATA / "wordnet_part_holonyms.json"
 
 
-def derive() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """(the synonyms table, the scene-only table): see the module docstring."""
+def derive() -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, list[str]]]:
+    """(the synonyms table, the scene-only table, the part-of table): see the module docstring."""
     import nltk
     from nltk.corpus.reader.wordnet import WordNetError
 
@@ -48,11 +52,16 @@ def derive() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     names = set(synset_table()) | set(synset_parents()) | set(synset_parents().values())
     table: dict[str, list[str]] = {}
     scene_only: dict[str, list[str]] = {}
+    part_of: dict[str, list[str]] = {}
     for name in sorted(n for n in names if ".n." in n):
         try:
-            lemmas = wordnet.synset(name).lemma_names()
+            synset = wordnet.synset(name)
         except WordNetError:
             continue  # a BEHAVIOR-only name (can__of__soda.n.01): no WordNet entry
+        lemmas = synset.lemma_names()
+        wholes = sorted(w.name() for w in synset.part_holonyms() if w.name() in names)
+        if wholes:
+            part_of[name] = wholes
         head = name.rsplit(".", 2)[0]
         # Only lemmas whose most frequent noun sense is this synset: 'fridge' names the
         # refrigerator, but 'hold' (a lemma of handle.n.01) mostly means a grasp, 'machine' a machine.
@@ -66,7 +75,7 @@ def derive() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
                  and wordnet.synsets(lemma, pos="n")[0].name() != name]
         if rarer:
             scene_only[name] = list(dict.fromkeys(rarer))
-    return table, scene_only
+    return table, scene_only, part_of
 
 
 def render(table: dict[str, list[str]]) -> str:
@@ -83,7 +92,7 @@ def main() -> int:
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    outputs = [(OUT, render(tables[0])), (SCENE_OUT, render(tables[1]))]
+    outputs = [(OUT, render(tables[0])), (SCENE_OUT, render(tables[1])), (PARTS_OUT, render(tables[2]))]
     if args.check:
         stale = 0
         for path, text in outputs:

@@ -152,13 +152,23 @@ def lemma_index() -> dict[tuple[str, ...], str]:
             key = tuple(words_of(lemma))
             if key and key not in heads and (key not in synonyms or rank < synonyms[key][0]):
                 synonyms[key] = (rank, name)
-    return {**heads, **{k: v for k, (_r, v) in synonyms.items()}}
+    index = {**heads, **{k: v for k, (_r, v) in synonyms.items()}}
+    # a hyphenated name is also found written open ("lemon pepper seasoning": lemon-pepper_seasoning)
+    for key, name in list(index.items()):
+        if any("-" in w for w in key):
+            index.setdefault(_open_form(key), name)
+    return index
+
+
+def _open_form(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return tuple(part for w in words for part in w.split("-"))
 
 
 #: Everyday words for a whole kind that WordNet files under a sense with no BEHAVIOR objects below:
 #: "clothes" is WordNet's apparel.n.01 ("clothing in general"), a leaf type of B-100, while B-1K types
-#: its garments (dress, vest, blouse, tights) under clothing.n.01.
-EVERYDAY_LEMMAS: dict[str, tuple[str, ...]] = {"clothing.n.01": ("clothes",)}
+#: its garments (dress, vest, blouse, tights) under clothing.n.01; "cupboard" is cupboard.n.01 ("a small
+#: room or cabinet used for storage"), which no BEHAVIOR type is below, while B-1K's are cabinet.n.01.
+EVERYDAY_LEMMAS: dict[str, tuple[str, ...]] = {"clothing.n.01": ("clothes",), "cabinet.n.01": ("cupboard",)}
 
 
 @lru_cache(maxsize=1)
@@ -176,6 +186,7 @@ def wordnet_lemmas() -> dict[str, list[str]]:
 
 
 @lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def wordnet_scene_lemmas() -> dict[str, list[str]]:
     """BEHAVIOR synset -> its one-word WordNet 3.0 lemmas whose most frequent noun sense is another
     synset ("tackle" of fishing_gear.n.01, "closet" of wardrobe.n.01; packaged, built with
@@ -184,6 +195,17 @@ def wordnet_scene_lemmas() -> dict[str, list[str]]:
     from importlib import resources
 
     return json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_scene_lemmas.json").read_text())
+
+
+@lru_cache(maxsize=1)
+def wordnet_part_holonyms() -> dict[str, list[str]]:
+    """BEHAVIOR synset -> the wholes WordNet 3.0 says it is a part of, where BEHAVIOR names them
+    (``shelf.n.01``: bookcase, cabinet, ...; packaged, built by ``scripts/build_wordnet_lemmas.py``):
+    a part the scene has no object for names the scene's whole (``language.instruction_objects``)."""
+    import json
+    from importlib import resources
+
+    return json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_part_holonyms.json").read_text())
 
 
 def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding:
@@ -264,6 +286,7 @@ class ReadInstruction:
     clause_of: tuple[int, ...]  # clause index of each word
     function: tuple[bool, ...]  # :func:`function_words`, per word
     mentions: tuple[Mention, ...]  # longest phrases first, no overlaps
+    sentence_of: tuple[int, ...] = ()  # sentence index of each word (ended by . ; ! ? or a new line)
 
     def object_at(self, i: int) -> Mention | None:
         return next((m for m in self.mentions if m.start <= i < m.end), None)
@@ -273,7 +296,9 @@ class ReadInstruction:
 def read_instruction(instruction: str, max_words: int = 4) -> ReadInstruction:
     """The reading :func:`mentioned_synsets` and the state words (``perception.language``) share."""
     # Clause by clause (punctuation ends a phrase and a word's neighbourhood); "the car's" -> car.
-    clauses = [[w[:-2] if w.endswith("'s") else w for w in words_of(part)] for part in _CLAUSE.split(instruction)]
+    pieces = re.split(f"({_CLAUSE.pattern})", instruction)  # clause texts, with the punctuation between
+    clauses = [[w[:-2] if w.endswith("'s") else w for w in words_of(part)] for part in pieces[0::2]]
+    ends = [0, *(bool(re.search(r"[.;!?\n]", mark)) for mark in pieces[1::2])]  # a sentence ends before it
     words = [w for clause in clauses for w in clause]
     function = [flag for clause in clauses for flag in function_words(clause)]
     used = list(function)
@@ -292,7 +317,8 @@ def read_instruction(instruction: str, max_words: int = 4) -> ReadInstruction:
                 found.append(Mention(" ".join(words[start:start + size]), hit, start, start + size))
                 used[start:start + size] = [True] * size
     clause_of = tuple(k for k, clause in enumerate(clauses) for _w in clause)
-    return ReadInstruction(tuple(words), clause_of, tuple(function), _portions_joined(found, clause_of))
+    sentence_of = tuple(sum(ends[:k + 1]) for k, clause in enumerate(clauses) for _w in clause)
+    return ReadInstruction(tuple(words), clause_of, tuple(function), _portions_joined(found, clause_of), sentence_of)
 
 
 #: A helping or a cut of food ("fillet", "breast", "leg"): after the name of a food, its form.
@@ -319,16 +345,23 @@ def _portions_joined(found: list[Mention], clause_of: tuple[int, ...]) -> tuple[
 
 @lru_cache(maxsize=1)
 def sense_index() -> dict[tuple[str, ...], frozenset[str]]:
-    """Words -> every BEHAVIOR synset they name: head words of any sense, and WordNet 3.0 lemmas."""
+    """Words -> every BEHAVIOR synset they name: head words of any sense, and WordNet 3.0 lemmas.
+    A hyphenated name is also found written open ("lemon pepper seasoning": lemon-pepper_seasoning)."""
     names = set(synset_table()) | set(synset_parents()) | set(synset_parents().values()) | benchmark_types()
     out: dict[tuple[str, ...], set[str]] = {}
+
+    def add(words: list[str], name: str) -> None:
+        out.setdefault(tuple(words), set()).add(name)
+        if any("-" in w for w in words):
+            out.setdefault(_open_form(words), set()).add(name)
+
     for name in names:
         if ".n." in name:
-            out.setdefault(tuple(words_of(type_word(name))), set()).add(name)
+            add(words_of(type_word(name)), name)
     for name, lemmas in wordnet_lemmas().items():
         if name in names:
             for lemma in lemmas:
-                out.setdefault(tuple(words_of(lemma)), set()).add(name)
+                add(words_of(lemma), name)
     return {k: frozenset(v) for k, v in out.items() if k}
 
 

@@ -12,8 +12,10 @@ from symplan_core.perception.synsets import (
     ground_label,
     mentioned_synsets,
     wordnet_lemmas,
+    wordnet_part_holonyms,
     wordnet_scene_lemmas,
 )
+from symplan_core.tasks import synset_parents, synset_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +54,14 @@ def test_a_lemma_that_mostly_means_something_else_is_kept_apart_and_not_read_alo
     for name, lemmas in wordnet_scene_lemmas().items():
         assert not set(lemmas) & set(wordnet_lemmas().get(name, ())), name
         assert all(" " not in lemma for lemma in lemmas), name
+
+
+def test_the_part_of_table_names_only_wholes_behavior_knows() -> None:
+    assert "bookcase.n.01" in wordnet_part_holonyms()["shelf.n.01"]
+    assert "jar.n.01" in wordnet_part_holonyms()["lid.n.02"]
+    known = set(synset_table()) | set(synset_parents()) | set(synset_parents().values())
+    for part, wholes in wordnet_part_holonyms().items():
+        assert part in known and wholes and set(wholes) <= known, part
 
 
 @pytest.mark.slow
