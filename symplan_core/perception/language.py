@@ -26,6 +26,7 @@ checks").
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -52,6 +53,8 @@ from symplan_core.perception.synsets import (
     mentioned_synsets,
     read_instruction,
     singulars,
+    wordnet_lemmas,
+    wordnet_part_holonyms,
     wordnet_scene_lemmas,
     words_of,
 )
@@ -78,6 +81,8 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     "open": (("open", True),),
     **dict.fromkeys("close shut".split(), (("open", False),)),
     "fill": (("filled", True),),  # not "empty": emptying a bin moves things out of it (inside, not filled)
+    # pouring fills or puts some in (pour_beer: every glass filled; "pour out the water" empties: skipped)
+    "pour": (("filled", True), ("contains", True)),
     "fold": (("folded", True), ("unfolded", False)),
     "unfold": (("unfolded", True), ("folded", False)),
     **dict.fromkeys("heat warm reheat".split(), (("hot", True),)),
@@ -140,6 +145,9 @@ RELATION_WORDS: dict[tuple[str, ...], str] = {
     ("under",): "under", ("underneath",): "under", ("beneath",): "under", ("below",): "under",
     ("next", "to"): "nextto", ("beside",): "nextto",
 }
+#: Placement prepositions that name a place but no one relation ("leave them at the mailbox": in
+#: it or next to it): a goal must put something there (:func:`empty_places`), by any relation.
+ANY_PLACE_WORDS: tuple[tuple[str, ...], ...] = (("at",), ("by",), ("near",))
 
 
 def _forms(verb: str) -> set[str]:
@@ -225,6 +233,8 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
             continue  # "close to the sink": near, not shut
         if verb == "clean" and after in ("up", "out"):
             continue  # "clean up the room", "clean out the fridge": tidying and emptying, not dirt
+        if verb == "pour" and after in ("out", "away", "off"):
+            continue  # "pour out the water": emptying, not filling
         flip = _negated(words, clause, i)
         for predicate, polarity in STATE_VERBS[verb]:
             if predicate.partition(":")[0] in predicates:
@@ -347,6 +357,19 @@ def removed_substances() -> frozenset[str]:
     return frozenset(t for t, (removed, applied) in counts.items() if removed > applied)
 
 
+def carried(problem: Problem) -> dict[str, str]:
+    """Type -> instance it rides in or on, for what the initial state has inside or on top of an
+    object the goal puts somewhere: moving the basket moves the apples in it ("pay for the apples",
+    with a goal that puts the basket on the checkout)."""
+    moved: set[str] = set()
+    for atom, positive, types in goal_atoms(problem.goal):
+        if positive and atom.predicate in ("inside", "ontop", "nextto", "under") and len(atom.args) == 2:
+            moved.update(argument_instances(atom.args[0], types, problem.objects))
+    return {problem.objects[lit.args[0]]: lit.args[1] for lit in problem.init
+            if not lit.negated and lit.predicate in ("inside", "ontop") and len(lit.args) == 2
+            and lit.args[1] in moved and lit.args[0] in problem.objects}
+
+
 def goal_types(problem: Problem, skip_idle: bool = False) -> set[str]:
     """The object types a goal mentions: its instances' types and its quantified types.
     ``skip_idle``: a negated ground atom outside any quantifier that the initial state already
@@ -408,15 +431,18 @@ def another_kind(phrase: str, synset: str, made: set[str]) -> str | None:
     """A type the goal makes that is a sibling of what the phrase names (same parent in BEHAVIOR's
     hierarchy) and not it: "make a beef stew" with a goal that makes a fish stew. A made type
     whose name has all the phrase's words ("diced tomato": diced beefsteak tomato), or that the
-    phrase can mean, is what was asked for."""
-    from symplan_core.perception.synsets import grounds_in, words_of
+    phrase can mean, is what was asked for; so is one with each of its words in the singular
+    ("diced onions": diced vidalia onion)."""
+    from symplan_core.perception.synsets import grounds_in, singulars, words_of
 
     parent = parent_of(synset)
     if not parent or not made or grounds_in(phrase, synset, made):
         return None
-    said = set(words_of(phrase))
+    said = words_of(phrase)
     for typ in sorted(made):
-        if parent_of(typ) == parent and not said <= set(words_of(typ.split(".", 1)[0])):
+        named = set(words_of(typ.split(".", 1)[0]))
+        # a word said in the plural names the type's singular word ("diced onions": diced vidalia onion)
+        if parent_of(typ) == parent and not all(named & set(singulars(word)) for word in said):
             return typ
     return None
 
@@ -443,6 +469,9 @@ def asked_states(words: Iterable[StateWord]) -> list[tuple[str, tuple[tuple[str,
     return [(rows[0].said, tuple((w.predicate, w.polarity) for w in rows)) for rows in by_word.values()]
 
 
+_SAID = re.compile(r"says '([^']+)'")
+
+
 def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] = ("omnigibson", "igibson")) -> StateCheck:
     """Compare the instruction's state words with the goal of ``problem`` (omnigibson vocabulary;
     see the module docstring)."""
@@ -467,6 +496,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             quoted = "/".join(f"'{w}'" for w in dict.fromkeys(ws))
             conflicts.append(f"the instruction says {quoted}, which asks for {_literal(predicate, polarity)}, "
                              f"but the goal has only {_literal(predicate, not polarity)}")
+    conflicts += substance_subjects(problem)  # no drafter's goal should have one: a reason for each
     for said_as, states in asked_states(words):  # answered when the goal has one of the states it names
         # ("covered:applied" exists only where the objects' types are read: in ``used``)
         if not any(polarity in (changes if ":" in predicate else changes_anywhere).get(predicate, ())
@@ -477,9 +507,15 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             missing.append(f"the instruction says '{said_as}', which asks for {wanted}, but the goal has none"
                            + (" that does not already hold" if held else ""))
             unanswered.append(said_as)
-    places = placement_words(instruction, words)
-    missing += misplacements(instruction, problem, places)  # "on the plate", and the goal puts them in it
-    missing += empty_places(instruction, problem, places)  # "in it", "in the fridge", and nothing put there
+    # "fry the brats", and the goal cooks the oil (a word the goal answers for nothing is said above)
+    missing += states_of_others(instruction, [w for w in words if w.said not in unanswered], problem)
+    for place in placement_words(instruction, words):
+        unplaced = [*misplacements(instruction, problem, [place]),  # "on the plate", and the goal puts them in it
+                    *empty_places(instruction, problem, [place]),  # "in it", "at the mailbox", and nothing put there
+                    *placed_elsewhere(instruction, problem, place)]  # "the basket on the counter", and it on the floor
+        missing += unplaced
+        # the words as said, quoted first in each reason ("the instruction says 'in the oven', ...")
+        unanswered += [m.group(1) for reason in unplaced if (m := _SAID.search(reason))]
     missing += arrangements(instruction, problem)  # "one per pot", "one on top of the other"
     missing += unasked_damage(words, problem)
     missing += unasked_switching(instruction, words, problem)
@@ -549,7 +585,11 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     for m in sorted(read.mentions, key=lambda mention: mention.start):
         k, before = _word_before(read, m)
         after = words[m.end] if m.end < len(words) and clause[m.end] == clause[m.start] else ""
-        out_of = before == "of" and k > 0 and words[k - 1] == "out"
+        # "out of the dryer" is a source, but "wash the stain out of the hamper" names what is cleaned
+        taken = max((o for o in read.mentions if o.end <= k - 1 and clause[o.start] == clause[m.start]),
+                    key=lambda o: o.end, default=None)
+        out_of = before == "of" and k > 0 and words[k - 1] == "out" and not (
+            taken is not None and is_substance(taken.synset, "omnigibson"))
         listed = before in ("and", "or") and k == listed_after
         # "clear the dinner table": up to two words no object is called between the verb and the name
         j = k
@@ -834,7 +874,7 @@ class PlacementWord:
     it asks for, and the object named right after it (the target), if any."""
 
     said: str
-    relation: str
+    relation: str  # "" for a place with no one relation (:data:`ANY_PLACE_WORDS`)
     target: Mention | None
     end: int = -1  # the reading's first word after the preposition
 
@@ -843,10 +883,11 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
     """Each placement preposition (``RELATION_WORDS``) after a verb that moves things in the same
     clause (``PLACEMENT_VERBS``), and not the particle of a state word ("turn on") nor of the verb
     itself: right after the verb and before a possessive ("toss in its toys", "put on your shoes")
-    it says what moves, not where. ``words``: the instruction's state words where the caller has them."""
+    it says what moves, not where. A state verb between the two says where a process happens ("get
+    the tofu and cook it in the wok"), not where something goes. ``words``: the instruction's state
+    words where the caller has them."""
     read = read_instruction(instruction)
-    if words is None:
-        words = state_words(instruction)
+    words = state_words(instruction) if words is None else list(words)
     particles = {w.particle for w in words if w.particle is not None}
     sentence = _list_clauses(read)
     out = []
@@ -855,10 +896,14 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
             continue
         if 0 < i < len(read.words) - 1 and read.words[i - 1] in PLACEMENT_VERBS and read.words[i + 1] in POSSESSIVES:
             continue
-        if not any(read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
-                   for j in range(i) if sentence[j] == sentence[i]):
+        movers = [j for j in range(i) if read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
+                  and sentence[j] == sentence[i] and not (j and read.words[j - 1] in _DETERMINERS)]  # "a stack of"
+        if not movers:
             continue  # no verb that moves things before it in its clause: not where something goes
-        for phrase, predicate in sorted(RELATION_WORDS.items(), key=lambda kv: -len(kv[0])):
+        if any(movers[-1] < w.position < i and read.words[w.position] not in PLACEMENT_VERBS for w in words):
+            continue  # a state verb after it: "get the tofu and cook it in the wok" says where it cooks
+        spelled = [*RELATION_WORDS.items(), *((phrase, "") for phrase in ANY_PLACE_WORDS)]
+        for phrase, predicate in sorted(spelled, key=lambda kv: -len(kv[0])):
             if tuple(read.words[i:i + len(phrase)]) == phrase:
                 after = range(i + len(phrase), min(i + len(phrase) + 4, len(read.words)))
                 target = next((m for k in after if read.clause_of[k] == read.clause_of[i]
@@ -891,6 +936,7 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     has them."""
     read = read_instruction(instruction)
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
+    processes = bool(goal_polarities(problem.goal, dict(problem.objects)).keys() & (APPLIANCE_STATES | {"real"}))
     out = []
     for place in placement_words(instruction) if places is None else places:
         target, said = _placement_target(read, place, scene_words), "the"
@@ -899,9 +945,11 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
             target = max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")),
                          key=lambda m: m.end, default=None)  # "fill the glass with water and put ice in it"
             said = "it"
-        if target is None or is_substance(target.synset, "omnigibson") or not grounds_in(
-                target.phrase, target.synset, set(problem.objects.values()), loose=False):
+        if target is None or is_substance(target.synset, "omnigibson") or not (kind := grounds_in(
+                target.phrase, target.synset, set(problem.objects.values()), loose=False)):
             continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
+        if _machine(kind) and processes:
+            continue  # "toss it in the blender", "throw it in the washer": where the goal's process happens
         there = {i for i, t in problem.objects.items() if grounds_in(target.phrase, target.synset, {t}, loose=False)}
         # what the scene already holds there counts as the place: a dress draped on a hanger that
         # hangs in the wardrobe is "in the closet"
@@ -913,9 +961,123 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
                       for a in _where_args(atom))
         if not related:
             where = f"'{place.said} it' (the {target.phrase})" if said == "it" else f"'{place.said} the {target.phrase}'"
-            out.append(f"the instruction says {where}, which asks for "
-                       f"({place.relation} ?x ?{target.phrase.replace(' ', '_')}), but the goal puts nothing there")
+            asks = (f"({place.relation} ?x ?{target.phrase.replace(' ', '_')})" if place.relation
+                    else "something put there")
+            out.append(f"the instruction says {where}, which asks for {asks}, but the goal puts nothing there")
     return out
+
+
+def moved_by(instruction: str, place: PlacementWord) -> list[Mention]:
+    """The things (not substances) a placement moves: the names between the verb that moves things
+    and the preposition ("set **the basket** on the counter"), after an earlier placement's target
+    in between ("put a steak on each slice and **each slice** on a plate")."""
+    read = read_instruction(instruction)
+    at = place.end - len(place.said.split())  # the preposition
+    verb = max((j for j in range(at) if read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
+                and read.clause_of[j] == read.clause_of[at] and not (j and read.words[j - 1] in _DETERMINERS)),
+               default=None)
+    if verb is None:
+        return []
+    start = max([verb + 1, *((p.target.end if p.target else p.end) for p in placement_words(instruction)
+                             if verb < p.end <= at)])
+    return [m for m in read.mentions if start <= m.start and m.end <= at and m != place.target
+            and not is_substance(m.synset, "omnigibson")]
+
+
+def placed_elsewhere(instruction: str, problem: Problem, place: PlacementWord) -> list[str]:
+    """A thing the instruction moves to a named target ("set **the basket** on the counter": the
+    names between the verb that moves things and the preposition) that the goal puts somewhere
+    else, and nowhere at the target (or at what the initial state holds there): Qwen 1.5B put the
+    basket on the floor and the money on the checkout. A thing the goal does not place at all is
+    the objects axis's business."""
+    read = read_instruction(instruction)
+    scene = set(problem.objects.values())
+    target = _placement_target(read, place, dict(scene_mentions(instruction, scene)))
+    if target is None or place.end < 0 or is_substance(target.synset, "omnigibson"):
+        return []
+    kinds = {t for t in scene if grounds_in(target.phrase, target.synset, {t}, loose=False)}
+    if not kinds:
+        return []
+    there = {i for i, t in problem.objects.items() if t in kinds}
+    there |= {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
+              and len(lit.args) == 2 and lit.args[1] in there}
+    # where the goal puts each thing; a place the goal puts in or on another is at that one too
+    # (the racket in the box, the box in the car: the racket is in the car)
+    held_by: dict[str, set[str]] = {}
+    for atom, positive, types in goal_atoms(problem.goal):
+        if positive and atom.predicate in OBJECT_RELATIONS and len(atom.args) == 2:
+            for thing in argument_instances(atom.args[0], types, problem.objects):
+                held_by.setdefault(thing, set()).update(argument_instances(atom.args[1], types, problem.objects))
+    out = []
+    for m in moved_by(instruction, place):
+        things = {i for i, t in problem.objects.items() if grounds_in(m.phrase, m.synset, {t}, loose=False)}
+        places = set().union(*(held_by.get(i, set()) for i in things))
+        reached, frontier = set(places), set(places)
+        while frontier:
+            frontier = set().union(*(held_by.get(i, set()) for i in frontier)) - reached
+            reached |= frontier
+        if places and not reached & there:
+            out.append(f"the instruction puts the {m.phrase} '{place.said} the {target.phrase}', but the goal puts "
+                       f"it only at {', '.join(sorted(places))}")
+    return out
+
+
+def states_of_others(instruction: str, words: Iterable[StateWord], problem: Problem) -> list[str]:
+    """A state word whose object the instruction names right after it ("fry up **those brats**":
+    past determiners and a particle), a thing of the scene, where the goal asks the states the word
+    names only of (or with) other things: "the instruction says 'fry' of the brats, which asks for
+    (cooked ...), but the goal asks it only of cooked__olive_oil.n.01". A made thing whose name has
+    the object's kind counts as it (``cooked__bratwurst``), and so does any of the word's states
+    ("hang the leotard": draped on a hanger). Qwen 1.5B answered "fry up those brats" with cooked
+    oil in the pan and the brats uncooked."""
+    read = read_instruction(instruction)
+    scene = set(problem.objects.values())
+    scene_words = dict(scene_mentions(instruction, scene))
+    by_word: dict[int, list[StateWord]] = {}
+    for word in words:
+        if word.particle is None and ":" not in word.predicate:
+            by_word.setdefault(word.position, []).append(word)
+    out = []
+    for position, alternatives in by_word.items():
+        k = position + 1
+        while k < len(read.words) and read.clause_of[k] == read.clause_of[position] and (
+                read.words[k] in _DETERMINERS or read.words[k] in ("up", "off", "out", "down")):
+            k += 1
+        same = k < len(read.words) and read.clause_of[k] == read.clause_of[position]
+        thing = read.object_at(k) if same else None
+        if same and thing is None and read.words[k] in scene_words:  # "those brats": a word only the scene explains
+            thing = Mention(read.words[k], scene_words[read.words[k]], k, k + 1)
+        if thing is None or thing.start != k or is_substance(thing.synset, "omnigibson"):
+            continue
+        kinds = {t for t in scene if grounds_in(thing.phrase, thing.synset, {t}, loose=False)}
+        if not kinds:
+            continue
+        heads = {type_word(t).split()[-1] for t in kinds}
+        states = {(w.predicate, w.polarity) for w in alternatives}
+        subjects: set[str] = set()
+        for atom, positive, types in goal_atoms(problem.goal):
+            if (atom.predicate, positive) in states and atom.args:
+                # of the thing, or with it: "clean the mold off the wall" is (not (covered ?wall ?mold))
+                argument_kinds = [argument_type(a, types, problem.objects) or a for a in atom.args]
+                subjects |= (set(argument_kinds) & kinds) or {argument_kinds[0]}
+            elif atom.predicate == "real" and positive and atom.args:
+                arg = atom.args[0]  # as in goal_polarities: a made thing may be declared by the goal alone
+                typ = argument_type(arg, types, problem.objects) or arg.lstrip("?").rsplit("_", 1)[0]
+                made = PRODUCT_STATES.get(typ.split(".n.")[0].split("__")[0])
+                if made is not None and made in states:
+                    subjects.add(typ)
+        if subjects and not any(t in kinds or type_word(t).split()[-1] in heads for t in subjects):
+            asked = " or ".join(_literal(w.predicate, w.polarity) for w in alternatives)
+            out.append(f"the instruction says '{alternatives[0].said}' of the {thing.phrase}, which asks for "
+                       f"{asked}, but the goal asks it only of " + ", ".join(sorted(subjects)))
+    return out
+
+
+def _machine(synset: str) -> bool:
+    """A machine things are put in to be processed: it switches on and holds things (a washer, a
+    blender, an oven, a dishwasher; not a fridge, a bowl or a stove top)."""
+    info = synset_info(synset)
+    return info is not None and {"toggleable", "fillable"} <= info.abilities
 
 
 def _placement_target(read: ReadInstruction, place: PlacementWord, scene_words: dict[str, str]) -> Mention | None:
@@ -933,8 +1095,8 @@ def _placement_target(read: ReadInstruction, place: PlacementWord, scene_words: 
 
 def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
     """(word, type) for each word the reading leaves unread (no BEHAVIOR object is called just
-    that: ``rod``) that names exactly one scene type: the last word of its name, where the name has
-    more words (``fishing_rod``), or a WordNet lemma of it that mostly means something else
+    that: ``rod``) that names exactly one scene type: the last word of its name or of one of its
+    WordNet lemmas, where that has more words (``fishing_rod``; "checkout counter"), or a WordNet lemma of it that mostly means something else
     (``synsets.wordnet_scene_lemmas``: "tackle" is fishing gear, though first a football
     position; "closet" a wardrobe). "throw the rod and tackle in the boat" names the fishing rod
     and the fishing gear the scene has. Function words, the verbs the language checks read, and a
@@ -944,9 +1106,9 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
     heads: dict[str, set[str]] = {}
     rarer = wordnet_scene_lemmas()
     for typ in types:
-        name = words_of(type_word(typ))
-        if len(name) > 1:
-            heads.setdefault(name[-1], set()).add(typ)
+        for name in (words_of(type_word(typ)), *map(words_of, wordnet_lemmas().get(typ, ()))):
+            if len(name) > 1:  # "checkout counter", a WordNet lemma of checkout.n.03: "the counter"
+                heads.setdefault(name[-1], set()).add(typ)
         for lemma in rarer.get(typ, ()):
             heads.setdefault(lemma, set()).add(typ)
     verbs = STATE_VERBS.keys() | PLACEMENT_VERBS | TOGGLE_VERBS
@@ -965,8 +1127,49 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
 def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
     """(phrase, synset) of every object the instruction names: the words
     (``synsets.mentioned_synsets``), and the words only the scene's ``types`` explain
-    (:func:`scene_mentions`: "the rod")."""
-    return mentioned_synsets(instruction) + scene_mentions(instruction, types)
+    (:func:`scene_mentions`: "the rod"). A name whose reading the scene lacks is read as the one
+    scene type that is
+    * a WordNet lemma of it, one word, that mostly means something else
+      (``synsets.wordnet_scene_lemmas``): "wash the bike" is read first as a motorcycle, and the
+      scene has a bicycle;
+    * or a whole WordNet says it is a part of (``synsets.wordnet_part_holonyms``): "put the books
+      back on the shelves" with a bookcase, "lids on" with jars."""
+    types = set(types)
+    rarer: dict[str, set[str]] = {}
+    for typ in types:
+        for lemma in wordnet_scene_lemmas().get(typ, ()):
+            rarer.setdefault(lemma, set()).add(typ)
+    out = []
+    for phrase, synset in mentioned_synsets(instruction):
+        if grounds_in(phrase, synset, types) is None:
+            words = words_of(phrase)
+            lemma_of = next((rarer[f] for f in singulars(words[-1]) if len(rarer.get(f, ())) == 1),
+                            None) if len(words) == 1 else None
+            wholes = wordnet_part_holonyms().get(synset, ())
+            whole_of = {t for t in types if any(w == t or w in ancestors(t) for w in wholes)}
+            hit = lemma_of or (whole_of if len(whole_of) == 1 else None)
+            synset = next(iter(hit)) if hit else synset
+        out.append((phrase, synset))
+    return out + scene_mentions(instruction, types)
+
+
+#: Predicates whose first argument bears or holds a substance (a surface, a container, a source).
+SUBSTANCE_BEARERS = frozenset({"covered", "saturated", "filled", "contains", "insource"})
+
+
+def substance_subjects(problem: Problem) -> list[str]:
+    """Each goal literal that asks a substance to bear or hold one (``(covered ?stain_1 ?stain)``):
+    a substance is never covered, filled or soaked itself, so the literal says nothing a plan can
+    do, and it answers no state word (Qwen 1.5B wrote two for "wash the stain out of the hamper",
+    and never named the hamper). No released goal has one."""
+    out = []
+    for atom, _positive, types in goal_atoms(problem.goal):
+        if atom.predicate in SUBSTANCE_BEARERS and len(atom.args) == 2:
+            typ = argument_type(atom.args[0], types, problem.objects)
+            if typ is not None and is_substance(typ, "omnigibson"):
+                out.append(f"the goal has ({atom.predicate} {' '.join(atom.args)}), but {typ} is a substance, "
+                           f"which bears and holds nothing")
+    return list(dict.fromkeys(out))
 
 
 #: States that harm what they reach and that no action undoes: a drafted goal makes one true only
@@ -1066,11 +1269,12 @@ def removal_of(atom: Atom, types: dict[str, str], problem: Problem,
 
 def _list_clauses(read: ReadInstruction) -> list[int]:
     """Per word, its clause, where a clause that opens with a determiner or an object name goes on
-    the list of the one before it ("put the vest, the dress and the jersey on hangers")."""
+    the list of the one before it in its sentence ("put the vest, the dress and the jersey on hangers")."""
     out: list[int] = []
     for i, clause in enumerate(read.clause_of):
         opens = i == 0 or clause != read.clause_of[i - 1]
-        if opens and i and (read.words[i] in _DETERMINERS or read.object_at(i) is not None):
+        same_sentence = i > 0 and read.sentence_of[i] == read.sentence_of[i - 1]  # "... washer? Detergent's in ..."
+        if opens and same_sentence and (read.words[i] in _DETERMINERS or read.object_at(i) is not None):
             out.append(out[-1])
         else:
             out.append(out[-1] + 1 if opens and i else (out[-1] if out else 0))
@@ -1089,7 +1293,7 @@ def misplacements(instruction: str, problem: Problem, places: list[PlacementWord
     out = []
     for place in placement_words(instruction) if places is None else places:
         target = _placement_target(read, place, scene_words)
-        if target is None:
+        if target is None or not place.relation:
             continue
         used = {atom.predicate for atom, positive, types in goal_atoms(problem.goal)
                 if positive and atom.predicate in RELATION_WORDS.values() and len(atom.args) == 2
@@ -1110,8 +1314,33 @@ _STACKED = (("on", "top", "of", "the", "other"), ("on", "top", "of", "each", "ot
             ("on", "top", "of", "one", "another"))
 
 
+def _each_filled(read: ReadInstruction, problem: Problem) -> list[str]:
+    """*Something in each* ("a couple in **each jar**", "one on every plate"): a container named
+    right after "each" or "every" that follows "in"/"into"/"on"/"onto", of which the scene has
+    several, where the goal puts things in (or on) some but not all of them."""
+    out = []
+    for m in read.mentions:
+        k, before = _word_before(read, m)
+        if before not in ("each", "every") or k < 1 or read.words[k - 1] not in ("in", "into", "on", "onto"):
+            continue
+        kinds = {t for t in set(problem.objects.values()) if grounds_in(m.phrase, m.synset, {t}, loose=False)}
+        instances = {i for i, t in problem.objects.items() if t in kinds}
+        if len(instances) < 2:
+            continue
+        used: set[str] = set()
+        for atom, placed, types in goal_atoms(problem.goal):
+            if placed and atom.predicate in ("inside", "ontop", "contains", "filled") and len(atom.args) == 2:
+                holder = atom.args[1] if atom.predicate in ("inside", "ontop") else atom.args[0]
+                used.update(i for i in argument_instances(holder, types, problem.objects) if i in instances)
+        if used and used != instances:
+            out.append(f"the instruction puts something in each {m.phrase!r}, but the goal puts nothing in "
+                       + ", ".join(sorted(instances - used)))
+    return out
+
+
 def arrangements(instruction: str, problem: Problem) -> list[str]:
-    """Two arrangements the instruction states and the goal contradicts or leaves out:
+    """Three arrangements the instruction states and the goal contradicts or leaves out
+    (*something in each*: :func:`_each_filled`):
     * *one per container* ("one plant per pot", "each in its own pot"): the goal puts several
       things in (or on) one instance of that container, by a ``forall`` over a kind with several
       instances or by two ground literals;
@@ -1139,6 +1368,7 @@ def arrangements(instruction: str, problem: Problem) -> list[str]:
             if n > 1:
                 out.append(f"the instruction asks for one per {m.phrase!r}, but the goal puts {n} things in or on "
                            f"{container}")
+    out += _each_filled(read, problem)
     words = read.words
     if any(words[i:i + len(run)] == run for run in _STACKED for i in range(len(words))):
         stacked = any(atom.predicate == "ontop" and positive and len(atom.args) == 2

@@ -28,12 +28,15 @@ from symplan_core.perception.language import (
     alternatives,
     another_kind,
     asked_for_all,
+    carried,
     goal_coverage,
     goal_tools,
     goal_types,
     incidental_objects,
     made_types,
+    moved_by,
     parent_of,
+    placement_words,
     short_pairings,
     state_conflicts,
 )
@@ -130,6 +133,12 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     notes: list[str] = []
     # An LLM goal mentions an object by asking something of it: an idle negation does not count.
     in_goal = goal_types(omni_problem, skip_idle=not facts.curated_goal)
+    # what the goal moves along with its container, unless the instruction puts it on (not in)
+    # something on its own: "put the belt on the counter" is not the basket put there with the belt
+    # in it, while "load the groceries into the car" is the bags of groceries put in the car
+    placed = {m.phrase for place in placement_words(facts.instruction) if place.relation != "inside"
+              for m in moved_by(facts.instruction, place)} if facts.instruction else set()
+    riding = carried(omni_problem)
     made = made_types(omni_problem)  # what the goal brings into being (future objects)
     read = read_instruction(facts.instruction) if facts.instruction else None  # once, for both language checks
     tools = incidental_objects(read) | goal_tools(read, omni_problem) if read is not None else frozenset()
@@ -158,6 +167,9 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             continue
         if other := chosen_instead(phrase):
             notes.append(f"the instruction offers {phrase!r} or {other!r}; the drafted goal uses {other!r}")
+            continue
+        if phrase not in placed and (rider := grounds_in(phrase, synset, set(riding))):
+            notes.append(f"the instruction names {phrase!r} ({rider}), which the goal moves with {riding[rider]}")
             continue
         said = f"the instruction names {phrase!r} ({found_as(phrase, synset)}), which the drafted goal never mentions"
         if not facts.curated_goal or len(asked) == 1:

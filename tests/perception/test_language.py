@@ -23,6 +23,7 @@ from symplan_core.perception.language import (
     another_kind,
     arrangements,
     asked_for_all,
+    carried,
     empty_places,
     goal_coverage,
     goal_must_mention,
@@ -33,6 +34,7 @@ from symplan_core.perception.language import (
     instruction_objects,
     made_types,
     misplacements,
+    placed_elsewhere,
     placement_words,
     plural_mentions,
     prompt_hints,
@@ -40,11 +42,14 @@ from symplan_core.perception.language import (
     short_pairings,
     state_conflicts,
     state_words,
+    states_of_others,
+    substance_subjects,
     unasked_damage,
     unasked_switching,
 )
 from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
 from symplan_core.perception.rigs import render_task
+from symplan_core.perception.synsets import grounds_in
 from symplan_core.tasks import list_tasks, load_problem
 
 HOT_TUB_ON, HOT_TUB_OFF = "b1k/turning_on_the_hot_tub", "b1k/turning_off_the_hot_tub"
@@ -347,6 +352,9 @@ def test_a_goal_that_makes_another_kind_of_what_was_asked_for_is_told(behavior_d
     assert another_kind("fish stew", "fish_stew.n.01", made) is None
     lunch = to_omnigibson(load_problem("b1k/cooking_lunch"))  # diced beefsteak tomato: a diced tomato
     assert another_kind("diced tomato", "diced__tomato.n.01", made_types(lunch)) is None
+    hot_dogs = to_omnigibson(load_problem("b1k/set_up_a_hot_dog_bar"))  # said in the plural
+    assert another_kind("diced onions", "diced__onion.n.01", made_types(hot_dogs)) is None
+    assert another_kind("beef stews", "beef_stew.n.01", made) == "fish_stew.n.01"
     assert another_kind("pizza", "pizza.n.01", {"tomato_sauce.n.01"}) is None  # not a kind of the same thing
 
 
@@ -405,7 +413,8 @@ def test_a_placement_the_goal_states_by_another_relation_is_missing(behavior_dir
                                               "(inside ?tortilla.n.01 ?plate.n.04_1))))", objects, "omnigibson"))
     said = state_conflicts("stack the tortillas on the plate", inside)
     assert said.missing == ("the instruction says 'on the plate', which asks for (ontop ?x ?plate), but the goal "
-                            "has only (inside ...) there",) and not said.conflicts and not said.unanswered
+                            "has only (inside ...) there",) and not said.conflicts
+    assert said.unanswered == ("on the plate",)  # a retrieved goal so placed is asked back (ask_unanswered)
     assert state_conflicts("stack the tortillas on the plate", load_problem("b1k/fold_a_tortilla")).missing == ()
     # no verb that moves things ("make a latte in the mug"), or no placement at that target: nothing
     assert not misplacements("warm the tortillas on the plate", inside)
@@ -441,7 +450,10 @@ def test_a_state_is_not_answered_by_a_literal_that_already_holds(behavior_dir) -
         "already hold",)
     assert said("(not (covered ?vacuum.n.04_1 ?dust.n.01_1))") == ()  # the vacuum was dusty: a change
     # over a quantified variable some instance may still change: answered as before
-    assert said("(forall (?canister.n.02 - canister.n.02) (not (covered ?canister.n.02 ?dust.n.01_1)))") == ()
+    # (the canisters are not the vacuum the instruction names: that is states_of_others' reason)
+    assert said("(forall (?canister.n.02 - canister.n.02) (not (covered ?canister.n.02 ?dust.n.01_1)))") == (
+        "the instruction says 'dust' of the vacuum, which asks for (not (covered ...)), but the goal asks it only "
+        "of canister.n.02",)
     assert state_conflicts("dust off the vacuum", problem).missing == ()  # the released goal
     # a literal some action can make false is never idle: loading the car opens it, and "close it"
     # asks for it shut again, though it was shut at the start
@@ -675,3 +687,154 @@ def test_an_llm_goal_with_a_bottle_where_a_substance_belongs_is_rejected(greens)
     water = "(:goal (and (forall (?mustard.n.03 - mustard.n.03) (cooked ?mustard.n.03)) " \
             "(not (covered mustard.n.03_1 water.n.06_1))))"
     assert not any("takes a substance" in r for r in _llm_goal(greens, "Cook the mustard greens.", water).reasons)
+
+
+def test_a_wordnet_name_read_as_a_thing_the_scene_lacks_is_read_as_the_one_scene_thing_it_can_mean(behavior_dir) -> None:
+    # "bike" is first a motorcycle in WordNet; "wash the bike" in a scene with a bicycle means the
+    # bicycle (retrieval's right goal was accepted with a note, and an LLM goal refused for it)
+    bike = set(load_problem("b1k/wash_your_bike").objects.values())
+    assert ("bike", "bicycle.n.01") in instruction_objects("wash the bike", bike)
+    assert ("bike", "motorcycle.n.01") in instruction_objects("wash the bike", bike - {"bicycle.n.01"})
+    assert ("bike", "motorcycle.n.01") in instruction_objects("wash the bike", bike | {"motorcycle.n.01"})
+
+
+def test_a_part_the_scene_has_no_object_for_names_the_one_whole_wordnet_puts_it_in(behavior_dir) -> None:
+    # "back on the shelves" with a bookcase: the shelves are the bookcase's (WordNet's part holonyms)
+    books = set(load_problem("b1k/re_shelving_library_books").objects.values())
+    said = "Somebody left a stack of books on the table. Can you put them all back on the shelves?"
+    assert ("shelves", "bookcase.n.01") in instruction_objects(said, books)
+    assert ("shelves", "shelf.n.01") in instruction_objects(said, books | {"shelf.n.01"})  # a shelf of its own
+    # two wholes the word may be a part of: it does not say which
+    assert ("shelves", "shelf.n.01") in instruction_objects(said, books | {"cabinet.n.01"})
+    jars = set(load_problem("b1k/can_fruit").objects.values())
+    canning = "A couple of peaches in each jar with water, lids on, and into the cupboard."
+    assert {("lids", "hinged_jar.n.01"), ("cupboard", "cupboard.n.01")} <= set(instruction_objects(canning, jars))
+    assert grounds_in("cupboard", "cupboard.n.01", jars) == "cabinet.n.01"  # an everyday word for it
+
+
+def test_a_place_said_with_at_by_or_near_asks_for_something_put_there_by_any_relation(behavior_dir) -> None:
+    # held out, retrieval drafted "fix the mailbox" for "leave them at the mailbox", and it was accepted
+    said = "These two boxes need to go out today. Could you leave them at the mailbox for pickup?"
+    (at,) = placement_words(said)
+    assert at.said == "at" and at.relation == "" and at.target is not None and at.target.phrase == "mailbox"
+    fixed = _with_goal("b1k/sending_packages", "(:goal (and (not (broken ?mailbox.n.01_1))))")
+    assert empty_places(said, fixed) == [
+        "the instruction says 'at the mailbox', which asks for something put there, but the goal puts nothing there"]
+    check = state_conflicts(said, fixed)
+    assert check.unanswered == ("at the mailbox",) and not check.conflicts  # a question for a retrieved goal
+    # in it or next to it, as the released goal allows: no relation is the wrong one
+    released = to_omnigibson(load_problem("b1k/sending_packages"))
+    assert empty_places(said, released) == [] and misplacements(said, released) == []
+    inside = _with_goal("b1k/sending_packages", "(:goal (and (forall (?package.n.02 - package.n.02) "
+                        "(inside ?package.n.02 ?mailbox.n.01_1))))")
+    assert state_conflicts(said, inside).missing == ()
+    assert placement_words("look at the mailbox") == []  # no verb that moves things
+    assert [p.target for p in placement_words("put it away at once")] == [None]  # no place named
+
+
+def test_what_rides_in_a_container_the_goal_moves_is_moved_with_it(behavior_dir) -> None:
+    # "pay for the apples": the released goal puts the basket, with the apples in it, on the checkout
+    paying = to_omnigibson(load_problem("b1k/paying_for_purchases"))
+    assert carried(paying) == {"apple.n.01": "shopping_basket.n.01_1", "money.n.01": "shopping_basket.n.01_1"}
+    left = _with_goal("b1k/paying_for_purchases", "(:goal (and (ontop ?money.n.01_1 ?checkout.n.03_1)))")
+    assert carried(left) == {}  # the basket stays: nothing rides
+
+
+def test_a_goal_that_asks_a_substance_to_be_covered_is_refused_and_its_stain_is_no_source(behavior_dir) -> None:
+    # Qwen 1.5B's held-out draft for "Wash the stain out of the hamper ...": the stain "not covered"
+    # with detergent and with a stain; the hamper never named. Accepted, and wrong.
+    said = "Wash the stain out of the hamper with detergent in the washing machine."
+    drafted = _with_goal("b1k/clean_a_hamper", "(:goal (and (not (covered ?stain.n.01_1 ?detergent.n.02_1)) "
+                         "(not (toggled_on ?washer.n.03_1))))")
+    assert substance_subjects(drafted) == [
+        "the goal has (covered stain.n.01_1 detergent.n.02_1), but stain.n.01 is a substance, which bears and holds nothing"]
+    assert state_conflicts(said, drafted).conflicts == tuple(substance_subjects(drafted))
+    assert "hamper" not in incidental_objects(said)  # what the stain comes out of is what is cleaned
+    assert "dryer" in incidental_objects("take the clothes out of the dryer")  # a source, as before
+    for task in ("b1k/clean_a_hamper", "b1k/make_lemon_pepper_wings", "b1k/can_fruit"):  # released goals: none
+        assert substance_subjects(to_omnigibson(load_problem(task))) == []
+
+
+def test_a_hyphenated_name_is_read_when_written_open(behavior_dir) -> None:
+    said = "coat them with olive oil, melted butter, salt and lemon pepper seasoning"
+    assert ("lemon pepper seasoning", "lemon-pepper_seasoning.n.01") in instruction_objects(said, set())
+
+
+def test_a_state_word_asked_of_a_named_thing_is_not_answered_by_that_state_of_another(behavior_dir) -> None:
+    # Qwen 1.5B's held-out casual draft: cooked olive oil in the pan, the brats never cooked
+    said = "I'm starving. Could you fry up those brats from the fridge? Use a little olive oil in the pan."
+    oil = _with_goal("b1k/cook_sausages", "(:goal (and (real ?cooked__olive_oil.n.01_1) (forpairs (?bratwurst.n.01 - "
+                     "bratwurst.n.01) (?frying_pan.n.01 - frying_pan.n.01) (ontop ?bratwurst.n.01 ?frying_pan.n.01))))")
+    assert states_of_others(said, state_words(said), oil) == [
+        "the instruction says 'fry' of the brats, which asks for (cooked ...), but the goal asks it only of "
+        "cooked__olive_oil.n.01"]
+    released = to_omnigibson(load_problem("b1k/cook_sausages"))
+    assert states_of_others(said, state_words(said), released) == []
+    # every committed instruction against its released goal: none fires
+    data = Path(__file__).parent / "data"
+    for path in sorted(data.glob("instructions_*.jsonl")):
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            problem = to_omnigibson(load_problem(f"b1k/{row['activity']}"))
+            assert states_of_others(row["instruction"], state_words(row["instruction"]), problem) == [], row
+
+
+def test_a_thing_moved_to_a_named_place_and_put_elsewhere_is_refused(behavior_dir) -> None:
+    # Qwen 1.5B's held-out casual draft: the basket on the floor, the money on the checkout
+    said = "Okay, we're done shopping. Could you set the basket on the counter and hand over the cash?"
+    (on,) = placement_words(said)
+    assert on.target is None  # "counter" is read only against the scene: the checkout counter
+    floor = _with_goal("b1k/paying_for_purchases", "(:goal (and (ontop ?shopping_basket.n.01_1 ?floor.n.01_1) "
+                       "(ontop ?money.n.01_1 ?checkout.n.03_1)))")
+    assert placed_elsewhere(said, floor, on) == [
+        "the instruction puts the basket 'on the counter', but the goal puts it only at floor.n.01_1"]
+    assert placed_elsewhere(said, to_omnigibson(load_problem("b1k/paying_for_purchases")), on) == []
+    data = Path(__file__).parent / "data"
+    for path in sorted(data.glob("instructions_*.jsonl")):
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            problem = to_omnigibson(load_problem(f"b1k/{row['activity']}"))
+            assert [r for p in placement_words(row["instruction"])
+                    for r in placed_elsewhere(row["instruction"], problem, p)] == [], row
+
+
+def test_pouring_asks_for_something_poured_in_and_pouring_out_does_not(behavior_dir) -> None:
+    assert [(w.predicate, w.polarity) for w in state_words("can you pour us some beers?")] == [
+        ("filled", True), ("contains", True)]
+    assert state_words("pour out the old water") == []
+
+
+def test_something_in_each_container_leaves_none_of_them_empty(behavior_dir) -> None:
+    # Qwen 1.5B's held-out casual draft: every peach in the first jar, the second jar empty
+    said = "We've got way too many peaches, can you can them? A couple in each jar with water, lids on, and into the cupboard."
+    one_jar = _with_goal("b1k/can_fruit", "(:goal (and (forall (?peach.n.03 - peach.n.03) "
+                         "(inside ?peach.n.03 ?hinged_jar.n.01_1))))")
+    assert arrangements(said, one_jar) == [
+        "the instruction puts something in each 'jar', but the goal puts nothing in hinged_jar.n.01_2"]
+    assert arrangements(said, to_omnigibson(load_problem("b1k/can_fruit"))) == []
+
+
+def test_a_thing_the_instruction_places_itself_does_not_ride_in_its_container(behavior_dir) -> None:
+    # "put the belt and the money on the counter": the basket on the counter, with the belt in it,
+    # does not put the belt there (it rides only where the instruction does not place it)
+    said = "Put the belt and the money on the checkout counter."
+    basket = _with_goal("b1k/buy_a_belt", "(:goal (and (ontop ?shopping_basket.n.01_1 ?checkout.n.03_1) "
+                        "(ontop ?money.n.01_1 ?checkout.n.03_1)))")
+    assert carried(basket) == {"belt.n.02": "shopping_basket.n.01_1", "money.n.01": "shopping_basket.n.01_1"}
+    scene = render_task(load_problem("b1k/buy_a_belt"), seed=0)
+    goal = "(:goal (and (ontop ?shopping_basket.n.01_1 ?checkout.n.03_1) (ontop ?money.n.01_1 ?checkout.n.03_1)))"
+    refused = _llm_goal(scene, said, goal)
+    assert not refused.accepted and any("'belt'" in r and "never mentions" in r for r in refused.reasons)
+    assert not any("'belt'" in r for r in _llm_goal(scene, "pay for the belt", goal).reasons)
+
+
+def test_a_machine_things_go_in_for_the_goals_process_and_a_sentence_of_its_own_are_not_placements(behavior_dir) -> None:
+    raincoat = to_omnigibson(load_problem("b1k/clean_a_raincoat"))  # not covered: the washer is the means
+    said = "I got mud or something on my raincoat. Could you toss it in the washer for me? Detergent's in the cabinet."
+    assert empty_places(said, raincoat) == []
+    # "Detergent's in the cabinet" is a sentence of its own, not more of the list "toss it ..."
+    assert [p.said for p in placement_words(said)] == ["in"]
+    # a placement verb after a determiner is a noun: "a stack of books on the table" puts nothing there
+    assert placement_words("Somebody left a stack of books on the table.") == []
+    # a state verb after the verb that moves things says where its process happens
+    assert placement_words("Get the four pieces of tofu and cook all of them in the wok on the stove.") == []

@@ -414,11 +414,14 @@ def test_the_evaluation_counts_a_confirmed_goal_as_done_right_only_when_its_plan
         behavior_dir, camera_in: str) -> None:
     from symplan_core.perception.rigs.evaluation import EvalOptions, GivenInstruction, evaluate_instructions
 
+    # a request that does not say where the camera goes: the verifier accepts either goal, and
+    # only a question tells them apart (the released goal has the camera in the container)
     reply = (f"(:goal (and (inside ?digital_camera.n.01_1 ?{camera_in}.n.01_1) (inside ?tennis_racket.n.01_1 "
              "?car.n.01_1) (inside ?container.n.01_1 ?car.n.01_1) (not (open ?car.n.01_1))))")
     config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free", confirm="novel")
-    reports, summary = evaluate_instructions([GivenInstruction("loading_the_car", INSTRUCTION, "direct")],
-                                             EvalOptions(frames=2, holdout=True, perception=config),
+    given = GivenInstruction("loading_the_car", "load the camera, the box and the racket into the car and shut it",
+                             "direct")
+    reports, summary = evaluate_instructions([given], EvalOptions(frames=2, holdout=True, perception=config),
                                              goal_backend=_scripted(reply))
     (report,) = reports
     assert report.asked and report.asked_why == "novel-goal" and not report.accepted, report.reasons
