@@ -10,6 +10,12 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
   it", where the instruction takes nothing out and its placement words ask for that very relation:
   read as the placement.
 * :func:`drop_repeats`: a conjunct said twice is said once (a looping model repeats literals).
+* :func:`drop_contradicted`: a literal asked both true and false (``(inside ?book ?bookcase_1)`` and
+  its negation), where the instruction's placement or state words ask for one of the two: the
+  other is left out.
+* :func:`settle_relations`: one object related to one place in two ways (``attached`` and
+  ``ontop``), where a state word asks for some of them ("hang": attached or draped): the others
+  are left out.
 * :func:`settle_placements`: an object the goal puts in two places at once (``(inside ?battery
   ?cabinet)`` and ``(ontop ?battery ?shelf_1)``), where the instruction's placement words ("stick
   them in the cabinet") name some of those places and not the others: the others are dropped.
@@ -43,6 +49,7 @@ from symplan_core.perception.language import (
     removal_of,
     short_pairings,
     sounds_plural,
+    state_words,
 )
 from symplan_core.perception.synsets import grounds_in, read_instruction
 
@@ -63,8 +70,8 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, place_reversed_removals, drop_repeats, settle_placements,
-                              pair_with_one, drop_self_including, drop_repeats, widen_plurals)
+    steps: tuple[Step, ...] = (bind_named_instances, place_reversed_removals, drop_repeats, drop_contradicted,
+                              settle_relations, settle_placements, pair_with_one, drop_self_including, drop_repeats, widen_plurals)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
@@ -233,6 +240,102 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
         if isinstance(f, Atom) and f.predicate in WHERE_RELATIONS and len(f.args) == 2:
             typ = argument_type(f.args[1], types, problem.objects)
             return None if (_subject(f.args[0], types, some), f.predicate, typ) in drop else f
+        if isinstance(f, And):
+            parts = tuple(p for part in f.parts if (p := kept(part, types)) is not None)
+            return And(parts) if parts else None
+        if isinstance(f, Quantifier):
+            body = kept(f.body, {**types, **{p.var: p.type for p in f.params}})
+            return replace(f, body=body) if body is not None else None
+        return f  # negations, disjunctions: not a place the goal puts something
+
+    goal = kept(problem.goal, {})
+    return (goal, notes) if goal is not None else (problem.goal, [])
+
+
+def drop_contradicted(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A literal the goal asks both ways (``(inside ?book ?bookcase_1)`` and ``(not (inside ?book
+    ?bookcase_1))``, each for every book, or for one instance), where the instruction asks for one of
+    the two: the other is left out. No plan reaches both. The instruction asks for a placement
+    when a placement word names that relation (or any, "at") and that target; for a state when
+    its state words give that predicate one polarity; for neither polarity, nothing changes. Qwen
+    1.5B wrote both for "Take all six books off the table and put them back in the bookcase"."""
+    words = state_words(instruction)
+    places = placement_words(instruction, words)
+    said: dict[str, set[bool]] = {}
+    for word in words:
+        said.setdefault(word.predicate, set()).add(word.polarity)
+    some = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "exists" for p in q.params}
+
+    def key(atom: Atom, types: dict[str, str]) -> tuple[str, ...] | None:
+        subjects = tuple(_subject(a, types, some) for a in atom.args)
+        return None if None in subjects else (atom.predicate, *(s for s in subjects if s is not None))
+
+    asked: dict[tuple[str, ...], set[bool]] = {}
+    for atom, positive, types in goal_atoms(problem.goal):
+        if (k := key(atom, types)) is not None:
+            asked.setdefault(k, set()).add(positive)
+
+    def wanted(atom: Atom, types: dict[str, str]) -> bool | None:
+        """The polarity the instruction asks of this atom, or None."""
+        if atom.predicate in WHERE_RELATIONS and len(atom.args) == 2:
+            typ = argument_type(atom.args[1], types, problem.objects)
+            placed = typ is not None and any(
+                p.relation in (atom.predicate, "") and p.target is not None
+                and grounds_in(p.target.phrase, p.target.synset, {typ}, loose=False) for p in places)
+            return True if placed else None
+        polarities = said.get(atom.predicate, set())
+        return next(iter(polarities)) if len(polarities) == 1 else None
+
+    notes: list[str] = []
+
+    def kept(f: Formula, types: dict[str, str], positive: bool = True) -> Formula | None:
+        if isinstance(f, Atom):
+            k = key(f, types)
+            if k is None or len(asked.get(k, ())) < 2 or (want := wanted(f, types)) is None or want == positive:
+                return f
+            literal = f"({f.predicate} {' '.join(f.args)})"
+            notes.append(f"the goal asks {literal} both ways, and the instruction asks it "
+                         f"{'true' if want else 'false'}: {literal if positive else f'(not {literal})'} is left out")
+            return None
+        if isinstance(f, Not):
+            body = kept(f.body, types, not positive)
+            return Not(body) if body is not None else None
+        if isinstance(f, And):
+            parts = tuple(p for part in f.parts if (p := kept(part, types, positive)) is not None)
+            return And(parts) if parts else None
+        if isinstance(f, Quantifier):
+            body = kept(f.body, {**types, **{p.var: p.type for p in f.params}}, positive)
+            return replace(f, body=body) if body is not None else None
+        return f  # a disjunction or implication: read as written
+
+    goal = kept(problem.goal, {})
+    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+
+
+def settle_relations(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Where the goal relates one object to the same place in two ways (``(attached ?blind ?nail_1)``
+    and ``(ontop ?blind ?nail_1)``), and a state word of the instruction asks for some of those
+    relations and not the others ("hang" asks for ``attached`` or ``draped``): the others are left
+    out. An object is in a place one way, so no plan reaches both. Qwen 1.5B wrote both for "Hang
+    the window blind on the nail in the wall"."""
+    stated = {w.predicate for w in state_words(instruction) if w.polarity}
+    some = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "exists" for p in q.params}
+    ways: dict[tuple[str, str], set[str]] = {}
+    for atom, types in _where_literals(problem.goal):
+        subject, place = _subject(atom.args[0], types, some), _subject(atom.args[1], types, some)
+        if subject is not None and place is not None:
+            ways.setdefault((subject, place), set()).add(atom.predicate)
+    drop = {(pair, rel) for pair, rels in ways.items() if len(rels) > 1 and rels & stated
+            for rel in rels - stated}
+    if not drop:
+        return problem.goal, []
+    notes = [f"the goal relates {pair[0]} to {pair[1]} in {len(ways[pair])} ways, and the instruction asks for "
+             + " or ".join(sorted(ways[pair] & stated)) + f": ({rel} ...) is left out" for pair, rel in sorted(drop)]
+
+    def kept(f: Formula, types: dict[str, str]) -> Formula | None:
+        if isinstance(f, Atom) and f.predicate in WHERE_RELATIONS and len(f.args) == 2:
+            pair = (_subject(f.args[0], types, some), _subject(f.args[1], types, some))
+            return None if (pair, f.predicate) in drop else f
         if isinstance(f, And):
             parts = tuple(p for part in f.parts if (p := kept(part, types)) is not None)
             return And(parts) if parts else None
