@@ -266,6 +266,14 @@ def test_a_quantified_variable_its_body_never_uses_mentions_nothing(behavior_dir
     assert "peach.n.03" in goal_types(placed, skip_idle=True)
 
 
+def _committed_instructions():
+    """(instruction, its activity's released problem) for every committed development and untuned instruction."""
+    for path in sorted((Path(__file__).parent / "data").glob("instructions_*.jsonl")):
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            yield row["instruction"], to_omnigibson(load_problem(f"b1k/{row['activity']}"))
+
+
 def _with_goal(task: str, goal: str):
     problem = to_omnigibson(load_problem(task))
     return replace(problem, goal=parse_goal(goal, dict(problem.objects), "omnigibson"))
@@ -529,12 +537,8 @@ def test_a_place_named_outright_must_have_something_put_there(behavior_dir) -> N
     antlers = "Dust the antlers and hang them back on the nail on the wall."
     assert empty_places(antlers, to_omnigibson(load_problem("b1k/clean_deer_antlers"))) == []
     # every committed instruction of a B-1K activity against its released goal: none fires
-    data = Path(__file__).parent / "data"
-    for path in sorted(data.glob("instructions_*.jsonl")):
-        for line in path.read_text().splitlines():
-            row = json.loads(line)
-            released = to_omnigibson(load_problem(f"b1k/{row['activity']}"))
-            assert empty_places(row["instruction"], released) == [], row
+    for said, released in _committed_instructions():
+        assert empty_places(said, released) == [], said
 
 
 def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
@@ -771,12 +775,8 @@ def test_a_state_word_asked_of_a_named_thing_is_not_answered_by_that_state_of_an
     released = to_omnigibson(load_problem("b1k/cook_sausages"))
     assert states_of_others(said, state_words(said), released) == []
     # every committed instruction against its released goal: none fires
-    data = Path(__file__).parent / "data"
-    for path in sorted(data.glob("instructions_*.jsonl")):
-        for line in path.read_text().splitlines():
-            row = json.loads(line)
-            problem = to_omnigibson(load_problem(f"b1k/{row['activity']}"))
-            assert states_of_others(row["instruction"], state_words(row["instruction"]), problem) == [], row
+    for text, problem in _committed_instructions():
+        assert states_of_others(text, state_words(text), problem) == [], text
 
 
 def test_a_thing_moved_to_a_named_place_and_put_elsewhere_is_refused(behavior_dir) -> None:
@@ -789,13 +789,8 @@ def test_a_thing_moved_to_a_named_place_and_put_elsewhere_is_refused(behavior_di
     assert placed_elsewhere(said, floor, on) == [
         "the instruction puts the basket 'on the counter', but the goal puts it only at floor.n.01_1"]
     assert placed_elsewhere(said, to_omnigibson(load_problem("b1k/paying_for_purchases")), on) == []
-    data = Path(__file__).parent / "data"
-    for path in sorted(data.glob("instructions_*.jsonl")):
-        for line in path.read_text().splitlines():
-            row = json.loads(line)
-            problem = to_omnigibson(load_problem(f"b1k/{row['activity']}"))
-            assert [r for p in placement_words(row["instruction"])
-                    for r in placed_elsewhere(row["instruction"], problem, p)] == [], row
+    for text, problem in _committed_instructions():
+        assert [r for p in placement_words(text) for r in placed_elsewhere(text, problem, p)] == [], text
 
 
 def test_pouring_asks_for_something_poured_in_and_pouring_out_does_not(behavior_dir) -> None:
