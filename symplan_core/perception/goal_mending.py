@@ -24,6 +24,7 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
 * :func:`drop_self_including`: ``(forall (?firewood - firewood) (and (ontop ?firewood ?table_1)
   (nextto ?firewood ?firewood_2)))`` relates firewood_2 to itself; that literal is left out.
 * :func:`widen_plurals`: a plural the goal names by its first instance only is every one of them.
+* :func:`widen_exists`: a top-level ``exists`` over a kind the instruction asks all of is ``forall``.
 
 Every rewrite is recorded (the provenance's ``goal.mended`` and the draft's notes), and the verifier
 then judges the mended goal like any other: a rewrite never makes a goal accepted on its own.
@@ -71,7 +72,8 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     notes: list[str] = []
     goal = problem.goal
     steps: tuple[Step, ...] = (bind_named_instances, place_reversed_removals, drop_repeats, drop_contradicted,
-                              settle_relations, settle_placements, pair_with_one, drop_self_including, drop_repeats, widen_plurals)
+                              settle_relations, settle_placements, pair_with_one, drop_self_including,
+                              drop_repeats, widen_plurals, widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
@@ -440,6 +442,35 @@ def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str
             notes.append(f"the instruction says {mention.phrase!r}: the goal's {one} is read as every "
                          f"{typ} ({len(instances)} in the scene)")
     return (And(parts) if notes else problem.goal), notes
+
+
+def widen_exists(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Each top-level ``(exists (?t - T) body)`` over a kind the instruction asks all of
+    (``asked_for_all``: "my caps", "the mugs"), of which the scene has several, and that the body
+    only asks things of (never a place: "(inside ?rag ?sack)" is some sack), read as ``forall``:
+    "run them through the wash" for "my caps" drafted as one cap cleaned. The objects axis would
+    otherwise refuse it as asked of only one of them."""
+    asked = asked_for_all(instruction)
+    notes: list[str] = []
+    parts = []
+    for part in _parts(problem.goal):
+        if (isinstance(part, Quantifier) and part.kind == "exists" and len(part.params) == 1
+                and len(problem.instances_of(part.params[0].type)) > 1
+                and _only_subject(part.params[0].var, part.body)
+                and any(grounds_in(m.phrase, m.synset, {part.params[0].type}, loose=False) for m in asked)):
+            typ = part.params[0].type
+            notes.append(f"the instruction asks it of every {typ} ({len(problem.instances_of(typ))} in the scene): "
+                         "the goal's exists is read as forall")
+            part = replace(part, kind="forall")
+        parts.append(part)
+    return (And(tuple(parts)), notes) if notes else (problem.goal, [])
+
+
+def _only_subject(var: str, body: Formula) -> bool:
+    """``var`` is the first argument of every atom of ``body`` that uses it: what the goal asks
+    something of, never where something goes ("(exists (?sack) (inside ?rag ?sack))": some sack)."""
+    uses = [atom for atom, _, _ in goal_atoms(body) if var in atom.args]
+    return bool(uses) and all(atom.args[0] == var and var not in atom.args[1:] for atom in uses)
 
 
 def _is_literal(f: Formula) -> bool:

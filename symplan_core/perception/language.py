@@ -45,6 +45,7 @@ from symplan_core.bddl.checks import (
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.engine.predicates import BULK_TYPES, OBJECT_RELATIONS, SUBSTANCE_HOLDING
 from symplan_core.perception.synsets import (
+    WHERE_PREPOSITIONS,
     Mention,
     ReadInstruction,
     ancestors,
@@ -571,11 +572,17 @@ def _word_before(read: ReadInstruction, m: Mention) -> tuple[int, str]:
     return k, (words[k] if k >= 0 and clause[k] == clause[m.start] else "")
 
 
+#: Verbs that seek what "for" names ("look for the keys"): there "for" names the thing.
+_SEEKING = frozenset("look looking search searching hunt hunting check checking ask asking wait waiting reach".split())
+_BE = frozenset("is are was were".split())
+
+
 def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     """Object phrases a goal need not mention: tools ("with a rag", "using the sponge", and what
     the phrase goes on to list: "with some soap and a rag"), sources ("out of the dryer", "from the
     shelf", "empty the trash cans"), where a process happens ("bake it in the oven": see
-    :func:`_process_location`) and modifiers: an English compound's head is its last noun ("the
+    :func:`_process_location`), a purpose ("for pickup"), where something is ("the fruit's in the
+    fridge") and modifiers: an English compound's head is its last noun ("the
     stucco wall" is a wall; "make watermelon punch": the goal makes a punch). ``instruction``: the
     text, or its reading where the caller has one."""
     read = _reading(instruction)
@@ -599,11 +606,16 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
             while j > 0 and words[j] in _DETERMINERS and clause[j - 1] == clause[m.start]:
                 j -= 1
         emptied = j >= 0 and words[j] in _SOURCE_VERBS and clause[j] == clause[m.start]
+        # "for pickup", "for the baby": a purpose or whom it is for (not "look for the keys")
+        purpose = before == "for" and not (k > 0 and words[k - 1] in _SEEKING)
+        # "whatever fruit's in the fridge": where something is, said with "is" (not "make sure it is in")
+        described = (before in WHERE_PREPOSITIONS and k > 0 and words[k - 1] in _BE
+                     and "sure" not in words[:k])
         if (before in ("with", "using", "from") or out_of or emptied or listed) and not (
                 before in ("with", "and", "or") and _food(m.synset)):
             out.add(m.phrase)
             listed_after = m.end
-        elif before in ("in", "inside") and _process_location(read, k):
+        elif (before in ("in", "inside") and _process_location(read, k)) or purpose or described:
             out.add(m.phrase)
         elif after and after not in _AFTER_NOUN and not read.function[m.end]:
             out.add(m.phrase)  # a modifier: of a word we do not know, or of the next name ("stucco wall")
@@ -890,7 +902,7 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
     words = state_words(instruction) if words is None else list(words)
     particles = {w.particle for w in words if w.particle is not None}
     sentence = _list_clauses(read)
-    out = []
+    out: list[PlacementWord] = []
     for i in range(len(read.words)):
         if i in particles or read.object_at(i) is not None:
             continue
@@ -908,7 +920,12 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
                 after = range(i + len(phrase), min(i + len(phrase) + 4, len(read.words)))
                 target = next((m for k in after if read.clause_of[k] == read.clause_of[i]
                                and (m := read.object_at(k)) is not None), None)
-                out.append(PlacementWord(" ".join(phrase), predicate, target, i + len(phrase)))
+                earlier = out[-1] if out else None
+                if earlier is not None and earlier.end == i - 1 and read.words[i - 1] == "or":
+                    # "in or next to the mailbox": a choice of relations at one target, any will do
+                    out[-1] = PlacementWord(f"{earlier.said} or {' '.join(phrase)}", "", target, i + len(phrase))
+                else:
+                    out.append(PlacementWord(" ".join(phrase), predicate, target, i + len(phrase)))
                 break
     return out
 

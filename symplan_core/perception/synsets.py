@@ -292,12 +292,30 @@ class ReadInstruction:
         return next((m for m in self.mentions if m.start <= i < m.end), None)
 
 
+#: Prepositions that say where something is; after one, a word's "'s" is "is", not a possessive
+#: ("the fruit's in the fridge").
+WHERE_PREPOSITIONS = frozenset("in on at under inside by near next over behind".split())
+
+
+def _unclitic(words: list[str]) -> list[str]:
+    """"the car's" -> car; "the fruit's in the fridge" -> fruit is in the fridge."""
+    out = []
+    for i, w in enumerate(words):
+        if w.endswith("'s"):
+            out.append(w[:-2])
+            if i + 1 < len(words) and words[i + 1] in WHERE_PREPOSITIONS:
+                out.append("is")
+        else:
+            out.append(w)
+    return out
+
+
 @lru_cache(maxsize=256)
 def read_instruction(instruction: str, max_words: int = 4) -> ReadInstruction:
     """The reading :func:`mentioned_synsets` and the state words (``perception.language``) share."""
     # Clause by clause (punctuation ends a phrase and a word's neighbourhood); "the car's" -> car.
     pieces = re.split(f"({_CLAUSE.pattern})", instruction)  # clause texts, with the punctuation between
-    clauses = [[w[:-2] if w.endswith("'s") else w for w in words_of(part)] for part in pieces[0::2]]
+    clauses = [_unclitic(words_of(part)) for part in pieces[0::2]]
     ends = [0, *(bool(re.search(r"[.;!?\n]", mark)) for mark in pieces[1::2])]  # a sentence ends before it
     words = [w for clause in clauses for w in clause]
     function = [flag for clause in clauses for flag in function_words(clause)]

@@ -37,6 +37,7 @@ from symplan_core.perception.language import (
     moved_by,
     parent_of,
     placement_words,
+    removed_substances,
     short_pairings,
     state_conflicts,
 )
@@ -180,6 +181,10 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     if facts.instruction:  # every drafter: a retrieved goal over some of them is another task's
         reasons.extend(partial_plurals(omni_problem, facts, tools, read))
     lacking: list[str] = []
+    removed_dirt = sorted({argument_type(atom.args[1], types, omni) or atom.args[1]
+                           for atom, positive, types in goal_atoms(omni_problem.goal)
+                           if not positive and atom.predicate == "covered" and len(atom.args) == 2}
+                          & removed_substances())
     for phrase, synset in facts.instruction_objects:
         seen_as = seen_in_scene[phrase, synset]
         if seen_as and facts.activity and not grounds_in(phrase, synset, facts.activity_types):
@@ -195,6 +200,11 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         wanted = sorted({task for t, task in facts.wanted.items() if grounds_in(phrase, synset, {t}, loose=False)})
         # A tool, source or modifier (``incidental_objects``) is never what a goal is about.
         incidental = phrase in tools and not needed and not wanted
+        if not (needed or wanted or facts.curated_goal) and is_substance(synset, "omnigibson") and removed_dirt:
+            # "I got mud or something on my raincoat": the scene's dirt is a stain, and the goal removes it
+            notes.append(f"the instruction names {phrase!r} ({synset}), which the scene has none of; the goal "
+                         f"removes {', '.join(removed_dirt)}")
+            continue
         if needed or wanted or (not facts.curated_goal and not incidental):
             lacking.append(phrase)
         if needed:

@@ -21,6 +21,7 @@ from symplan_core.perception.goal_mending import (
     place_reversed_removals,
     settle_placements,
     settle_relations,
+    widen_exists,
     widen_plurals,
 )
 from symplan_core.perception.language import unasked_removals
@@ -217,3 +218,13 @@ def test_a_place_related_two_ways_keeps_the_way_a_state_word_asks(behavior_dir) 
     assert _text(goal) == "(:goal (and (attached ?window_blind.n.01_1 ?wall_nail.n.01_1)))" and len(notes) == 1
     assert settle_relations("put the blind on the nail", drafted) == (drafted.goal, [])  # no state word asks
     assert "(ontop" not in _text(mend_goal(said, drafted).goal)
+
+
+def test_an_exists_over_a_kind_asked_all_of_is_read_as_forall(behavior_dir) -> None:
+    said = "My caps are filthy after the game. Can you run them through the wash?"
+    drafted = _drafted("b1k/wash_a_baseball_cap", "(:goal (and (exists (?baseball_cap.n.01 - baseball_cap.n.01) "
+                       "(not (covered ?baseball_cap.n.01 ?dirt.n.02_1)))))")
+    goal, notes = widen_exists(said, drafted)
+    assert _text(goal) == ("(:goal (and (forall (?baseball_cap.n.01 - baseball_cap.n.01) (not (covered "
+                           "?baseball_cap.n.01 ?dirt.n.02_1)))))") and len(notes) == 1
+    assert widen_exists("wash one of my caps", drafted) == (drafted.goal, [])  # a count: one is asked

@@ -640,10 +640,15 @@ def test_a_plural_asked_of_one_with_exists_or_of_all_where_it_already_holds_is_p
     assert "pill_bottle.n.01" in goal_coverage(drafted)[1]  # not skipping what holds: the forall covers them
     scene = render_task(load_problem("b1k/picking_up_prescriptions"), seed=0)
     meds = "I need my meds from the pharmacy, could you bag up the pill bottles and the allergy pills for me?"
-    one = _llm_goal(scene, meds, "(:goal (and (exists (?pill_bottle.n.01 - pill_bottle.n.01) "
-                                 "(inside ?pill_bottle.n.01 ?sack.n.01_1))))")
+    # (a plain exists over the bottles is mended to forall, goal_mending.widen_exists; one that also
+    # uses its variable as a place is not, and is refused)
+    one = _llm_goal(scene, meds, "(:goal (and (exists (?pill_bottle.n.01 - pill_bottle.n.01) (and (inside "
+                                 "?pill_bottle.n.01 ?sack.n.01_1) (nextto ?sack.n.01_1 ?pill_bottle.n.01)))))")
     assert not one.accepted
     assert any("'pill bottles'" in r and "asks it of only one of them (exists)" in r for r in one.reasons), one.reasons
+    widened = _llm_goal(scene, meds, "(:goal (and (exists (?pill_bottle.n.01 - pill_bottle.n.01) "
+                                     "(inside ?pill_bottle.n.01 ?sack.n.01_1))))")
+    assert any("exists is read as forall" in n for n in widened.provenance["goal"]["mended"])
     every_one = _llm_goal(scene, meds, "(:goal (and (forall (?pill_bottle.n.01 - pill_bottle.n.01) "
                                        "(inside ?pill_bottle.n.01 ?sack.n.01_1))))")
     assert not any("'pill bottles'" in r for r in every_one.reasons), every_one.reasons
@@ -733,6 +738,10 @@ def test_a_place_said_with_at_by_or_near_asks_for_something_put_there_by_any_rel
                         "(inside ?package.n.02 ?mailbox.n.01_1))))")
     assert state_conflicts(said, inside).missing == ()
     assert placement_words("look at the mailbox") == []  # no verb that moves things
+    # a choice of relations: "in or next to the mailbox" asks for something there by either
+    (either,) = placement_words("Take the two packages off the coffee table and put them in or next to the mailbox.")
+    assert either.said == "in or next to" and either.relation == ""
+    assert either.target is not None and either.target.phrase == "mailbox"
     assert [p.target for p in placement_words("put it away at once")] == [None]  # no place named
 
 
@@ -833,3 +842,12 @@ def test_a_machine_things_go_in_for_the_goals_process_and_a_sentence_of_its_own_
     assert placement_words("Somebody left a stack of books on the table.") == []
     # a state verb after the verb that moves things says where its process happens
     assert placement_words("Get the four pieces of tofu and cook all of them in the wok on the stove.") == []
+
+
+def test_a_purpose_and_where_something_is_are_not_what_the_goal_is_about(behavior_dir) -> None:
+    leave = "These two boxes need to go out today. Could you leave them at the mailbox for pickup?"
+    assert "pickup" in incidental_objects(leave)  # "for pickup": a purpose
+    assert "keys" not in incidental_objects("look for the keys and put them on the table")
+    punch = "Whatever fruit's in the fridge is fine, just toss it in the blender and pour me a glass."
+    assert "fridge" in incidental_objects(punch)  # "fruit's in the fridge": where it is ("'s" is "is")
+    assert "box" not in incidental_objects("make sure the toys are in the box")  # asked, not described

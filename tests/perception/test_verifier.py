@@ -217,3 +217,25 @@ def test_an_llm_goal_cannot_vouch_for_an_ability_or_move_a_fixture(behavior_dir,
     drafted = verdicts(problem, DraftFacts(sources(problem), curated_goal=False))
     assert curated["goal"].passed is True
     assert drafted["goal"].passed is False and "no strict-pass plan" in drafted["goal"].reasons[0]
+
+
+def test_dirt_the_scene_lacks_is_a_note_when_the_llm_goal_removes_the_dirt_it_has(behavior_dir) -> None:
+    # "I got mud or something on my raincoat": the scene's dirt is a stain
+    from symplan_core.llm import FunctionBackend
+    from symplan_core.perception import PerceptionConfig, make_detector, perceive
+    from symplan_core.perception.rigs import render_task
+    from symplan_core.tasks import load_problem
+
+    scene = render_task(load_problem("b1k/clean_a_raincoat"), seed=0)
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_decoding="free")
+
+    def judged(goal: str):
+        return perceive(scene.frames(2), "wipe the mud off my raincoat", make_detector(
+            "fiducial", fiducial_map=scene.fiducial_map), scene.intrinsics, config,
+            goal_backend=FunctionBackend(lambda _p: goal, name="scripted"))
+
+    cleaned = judged("(:goal (and (not (covered ?raincoat.n.01_1 ?stain.n.01_1))))")
+    assert cleaned.accepted, cleaned.reasons
+    assert any("'mud'" in n and "removes stain.n.01" in n for n in cleaned.provenance["notes"])
+    moved = judged("(:goal (and (ontop ?raincoat.n.01_1 ?floor.n.01_1)))")
+    assert any("'mud'" in r and "no such object" in r for r in moved.reasons)
