@@ -277,8 +277,9 @@ def evaluate(
                                                                             "(default 3; --holdout leaves the "
                                                                             "evaluated one out)."),
     ask_unanswered: bool = typer.Option(False, "--ask-unanswered/--no-ask-unanswered",
-                                        help="A retrieved goal that never answers a state word of the instruction "
-                                             "is asked back for a yes (counted as asked) instead of accepted."),
+                                        help="A retrieved goal that never answers a state word of the instruction, "
+                                             "or puts nothing where it says ('at the mailbox'), is asked back "
+                                             "for a yes (counted as asked) instead of accepted."),
     mention_objects: bool = typer.Option(True, "--mention-objects/--no-mention-objects",
                                          help="--drafter llm|hybrid: a draft that leaves out an object the "
                                               "instruction names (one the verifier requires) is decoded again from "

@@ -60,7 +60,8 @@ class PerceptionConfig(BaseModel):
                                      "paper's dialogue), not done; never: it is done as accepted")
     ask_unanswered: bool = Field(
         default=False, description="a retrieved goal that passes every check but never answers a state word of the "
-                                   "instruction ('fold the sheets', and the closest known task does not fold them) "
+                                   "instruction ('fold the sheets', and the closest known task does not fold them), "
+                                   "or puts nothing where it says ('leave them at the mailbox') "
                                    "is asked back as a yes/no question with the goal in words, not done (off here, "
                                    "so the measured tables stay comparable; on for the robot node)")
     hybrid_clear: float = Field(
