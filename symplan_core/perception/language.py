@@ -51,7 +51,6 @@ from symplan_core.perception.synsets import (
     ancestors,
     grounds_in,
     is_substance,
-    mentioned_synsets,
     read_instruction,
     singulars,
     wordnet_lemmas,
@@ -1149,20 +1148,26 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
     * a WordNet lemma of it, one word, that mostly means something else
       (``synsets.wordnet_scene_lemmas``): "wash the bike" is read first as a motorcycle, and the
       scene has a bicycle;
-    * or a whole WordNet says it is a part of (``synsets.wordnet_part_holonyms``): "put the books
-      back on the shelves" with a bookcase, "lids on" with jars."""
+    * or, named as where something goes, a whole WordNet says it is a part of
+      (``synsets.wordnet_part_holonyms``): "put the books back on the shelves" with a bookcase
+      ("lids on" with jars is no place, and stays unread)."""
     types = set(types)
     rarer: dict[str, set[str]] = {}
     for typ in types:
         for lemma in wordnet_scene_lemmas().get(typ, ()):
             rarer.setdefault(lemma, set()).add(typ)
+    read = read_instruction(instruction)
+    places = {word for phrase in RELATION_WORDS for word in phrase} | {w for p in ANY_PLACE_WORDS for w in p}
     out = []
-    for phrase, synset in mentioned_synsets(instruction):
+    for m in read.mentions:
+        phrase, synset = m.phrase, m.synset
         if grounds_in(phrase, synset, types) is None:
             words = words_of(phrase)
             lemma_of = next((rarer[f] for f in singulars(words[-1]) if len(rarer.get(f, ())) == 1),
                             None) if len(words) == 1 else None
-            wholes = wordnet_part_holonyms().get(synset, ())
+            # a part only where something goes ("back on the shelves"): "lids on" is no place, and
+            # the jars' lids are their open state, not a thing the goal can name
+            wholes = wordnet_part_holonyms().get(synset, ()) if _word_before(read, m)[1] in places else ()
             whole_of = {t for t in types if any(w == t or w in ancestors(t) for w in wholes)}
             hit = lemma_of or (whole_of if len(whole_of) == 1 else None)
             synset = next(iter(hit)) if hit else synset
