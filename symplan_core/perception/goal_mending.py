@@ -97,6 +97,28 @@ def _renamed(f: Formula, names: dict[str, str]) -> Formula:
     return f  # or / imply: an LLM goal that uses them is read as written
 
 
+def _without(goal: Formula, dropped: Callable[[Atom, dict[str, str], bool], bool]) -> Formula | None:
+    """``goal`` with each atom for which ``dropped(atom, variable types, polarity)`` holds left out,
+    and each ``and``, ``not`` or quantifier left empty by that; None if nothing is left.
+    Disjunctions and implications are read as written."""
+
+    def kept(f: Formula, types: dict[str, str], positive: bool) -> Formula | None:
+        if isinstance(f, Atom):
+            return None if dropped(f, types, positive) else f
+        if isinstance(f, Not):
+            body = kept(f.body, types, not positive)
+            return Not(body) if body is not None else None
+        if isinstance(f, And):
+            parts = tuple(p for part in f.parts if (p := kept(part, types, positive)) is not None)
+            return And(parts) if parts else None
+        if isinstance(f, Quantifier):
+            body = kept(f.body, {**types, **{p.var: p.type for p in f.params}}, positive)
+            return replace(f, body=body) if body is not None else None
+        return f
+
+    return kept(goal, {}, True)
+
+
 def _parts(goal: Formula) -> tuple[Formula, ...]:
     return goal.parts if isinstance(goal, And) else (goal,)
 
@@ -238,19 +260,12 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
     if not drop:
         return problem.goal, []
 
-    def kept(f: Formula, types: dict[str, str]) -> Formula | None:
-        if isinstance(f, Atom) and f.predicate in WHERE_RELATIONS and len(f.args) == 2:
-            typ = argument_type(f.args[1], types, problem.objects)
-            return None if (_subject(f.args[0], types, some), f.predicate, typ) in drop else f
-        if isinstance(f, And):
-            parts = tuple(p for part in f.parts if (p := kept(part, types)) is not None)
-            return And(parts) if parts else None
-        if isinstance(f, Quantifier):
-            body = kept(f.body, {**types, **{p.var: p.type for p in f.params}})
-            return replace(f, body=body) if body is not None else None
-        return f  # negations, disjunctions: not a place the goal puts something
+    def left_out(atom: Atom, types: dict[str, str], positive: bool) -> bool:
+        return (positive and atom.predicate in WHERE_RELATIONS and len(atom.args) == 2
+                and (_subject(atom.args[0], types, some), atom.predicate,
+                     argument_type(atom.args[1], types, problem.objects)) in drop)
 
-    goal = kept(problem.goal, {})
+    goal = _without(problem.goal, left_out)
     return (goal, notes) if goal is not None else (problem.goal, [])
 
 
@@ -290,27 +305,16 @@ def drop_contradicted(instruction: str, problem: Problem) -> tuple[Formula, list
 
     notes: list[str] = []
 
-    def kept(f: Formula, types: dict[str, str], positive: bool = True) -> Formula | None:
-        if isinstance(f, Atom):
-            k = key(f, types)
-            if k is None or len(asked.get(k, ())) < 2 or (want := wanted(f, types)) is None or want == positive:
-                return f
-            literal = f"({f.predicate} {' '.join(f.args)})"
-            notes.append(f"the goal asks {literal} both ways, and the instruction asks it "
-                         f"{'true' if want else 'false'}: {literal if positive else f'(not {literal})'} is left out")
-            return None
-        if isinstance(f, Not):
-            body = kept(f.body, types, not positive)
-            return Not(body) if body is not None else None
-        if isinstance(f, And):
-            parts = tuple(p for part in f.parts if (p := kept(part, types, positive)) is not None)
-            return And(parts) if parts else None
-        if isinstance(f, Quantifier):
-            body = kept(f.body, {**types, **{p.var: p.type for p in f.params}}, positive)
-            return replace(f, body=body) if body is not None else None
-        return f  # a disjunction or implication: read as written
+    def unwanted(atom: Atom, types: dict[str, str], positive: bool) -> bool:
+        k = key(atom, types)
+        if k is None or len(asked.get(k, ())) < 2 or (want := wanted(atom, types)) is None or want == positive:
+            return False
+        literal = f"({atom.predicate} {' '.join(atom.args)})"
+        notes.append(f"the goal asks {literal} both ways, and the instruction asks it "
+                     f"{'true' if want else 'false'}: {literal if positive else f'(not {literal})'} is left out")
+        return True
 
-    goal = kept(problem.goal, {})
+    goal = _without(problem.goal, unwanted)
     return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
 
 
@@ -334,19 +338,11 @@ def settle_relations(instruction: str, problem: Problem) -> tuple[Formula, list[
     notes = [f"the goal relates {pair[0]} to {pair[1]} in {len(ways[pair])} ways, and the instruction asks for "
              + " or ".join(sorted(ways[pair] & stated)) + f": ({rel} ...) is left out" for pair, rel in sorted(drop)]
 
-    def kept(f: Formula, types: dict[str, str]) -> Formula | None:
-        if isinstance(f, Atom) and f.predicate in WHERE_RELATIONS and len(f.args) == 2:
-            pair = (_subject(f.args[0], types, some), _subject(f.args[1], types, some))
-            return None if (pair, f.predicate) in drop else f
-        if isinstance(f, And):
-            parts = tuple(p for part in f.parts if (p := kept(part, types)) is not None)
-            return And(parts) if parts else None
-        if isinstance(f, Quantifier):
-            body = kept(f.body, {**types, **{p.var: p.type for p in f.params}})
-            return replace(f, body=body) if body is not None else None
-        return f  # negations, disjunctions: not a place the goal puts something
+    def unasked(atom: Atom, types: dict[str, str], positive: bool) -> bool:
+        return (positive and atom.predicate in WHERE_RELATIONS and len(atom.args) == 2
+                and ((_subject(atom.args[0], types, some), _subject(atom.args[1], types, some)), atom.predicate) in drop)
 
-    goal = kept(problem.goal, {})
+    goal = _without(problem.goal, unasked)
     return (goal, notes) if goal is not None else (problem.goal, [])
 
 
