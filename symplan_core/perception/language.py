@@ -907,8 +907,7 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
             continue
         if 0 < i < len(read.words) - 1 and read.words[i - 1] in PLACEMENT_VERBS and read.words[i + 1] in POSSESSIVES:
             continue
-        movers = [j for j in range(i) if read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
-                  and sentence[j] == sentence[i] and not (j and read.words[j - 1] in _DETERMINERS)]  # "a stack of"
+        movers = [j for j in range(i) if sentence[j] == sentence[i] and _moves_things(read, j)]
         if not movers:
             continue  # no verb that moves things before it in its clause: not where something goes
         if any(movers[-1] < w.position < i and read.words[w.position] not in PLACEMENT_VERBS for w in words):
@@ -966,11 +965,7 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
             continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
         if _machine(kind) and processes:
             continue  # "toss it in the blender", "throw it in the washer": where the goal's process happens
-        there = {i for i, t in problem.objects.items() if grounds_in(target.phrase, target.synset, {t}, loose=False)}
-        # what the scene already holds there counts as the place: a dress draped on a hanger that
-        # hangs in the wardrobe is "in the closet"
-        there |= {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
-                  and len(lit.args) == 2 and lit.args[1] in there}
+        there = _at_target(problem, target)
         kinds = {problem.objects[i] for i in there}
         related = any(types[a] in kinds if a in types else a.lstrip("?") in there
                       for atom, positive, types in goal_atoms(problem.goal) if positive and len(atom.args) == 2
@@ -989,8 +984,7 @@ def moved_by(instruction: str, place: PlacementWord) -> list[Mention]:
     in between ("put a steak on each slice and **each slice** on a plate")."""
     read = read_instruction(instruction)
     at = place.end - len(place.said.split())  # the preposition
-    verb = max((j for j in range(at) if read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
-                and read.clause_of[j] == read.clause_of[at] and not (j and read.words[j - 1] in _DETERMINERS)),
+    verb = max((j for j in range(at) if read.clause_of[j] == read.clause_of[at] and _moves_things(read, j)),
                default=None)
     if verb is None:
         return []
@@ -1011,12 +1005,9 @@ def placed_elsewhere(instruction: str, problem: Problem, place: PlacementWord) -
     target = _placement_target(read, place, dict(scene_mentions(instruction, scene)))
     if target is None or place.end < 0 or is_substance(target.synset, "omnigibson"):
         return []
-    kinds = {t for t in scene if grounds_in(target.phrase, target.synset, {t}, loose=False)}
-    if not kinds:
+    there = _at_target(problem, target)
+    if not there:
         return []
-    there = {i for i, t in problem.objects.items() if t in kinds}
-    there |= {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
-              and len(lit.args) == 2 and lit.args[1] in there}
     # where the goal puts each thing; a place the goal puts in or on another is at that one too
     # (the racket in the box, the box in the car: the racket is in the car)
     held_by: dict[str, set[str]] = {}
@@ -1087,6 +1078,22 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
             out.append(f"the instruction says '{alternatives[0].said}' of the {thing.phrase}, which asks for "
                        f"{asked}, but the goal asks it only of " + ", ".join(sorted(subjects)))
     return out
+
+
+def _at_target(problem: Problem, target: Mention) -> set[str]:
+    """The instances a placement target names, and what the initial state has at them, which
+    counts as the place too: a dress draped on a hanger that hangs in the wardrobe is "in the
+    closet"."""
+    there = {i for i, t in problem.objects.items() if grounds_in(target.phrase, target.synset, {t}, loose=False)}
+    return there | {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
+                    and len(lit.args) == 2 and lit.args[1] in there}
+
+
+def _moves_things(read: ReadInstruction, j: int) -> bool:
+    """Word ``j`` is a verb that moves things: not part of an object's name, nor a noun after a
+    determiner ("left a stack of books")."""
+    return (read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
+            and not (j and read.words[j - 1] in _DETERMINERS))
 
 
 def _machine(synset: str) -> bool:
