@@ -509,13 +509,13 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             unanswered.append(said_as)
     # "fry the brats", and the goal cooks the oil (a word the goal answers for nothing is said above)
     missing += states_of_others(instruction, [w for w in words if w.said not in unanswered], problem)
-    for place in placement_words(instruction, words):
-        unplaced = [*misplacements(instruction, problem, [place]),  # "on the plate", and the goal puts them in it
-                    *empty_places(instruction, problem, [place]),  # "in it", "at the mailbox", and nothing put there
-                    *placed_elsewhere(instruction, problem, place)]  # "the basket on the counter", and it on the floor
-        missing += unplaced
-        # the words as said, quoted first in each reason ("the instruction says 'in the oven', ...")
-        unanswered += [m.group(1) for reason in unplaced if (m := _SAID.search(reason))]
+    places = placement_words(instruction, words)
+    unplaced = [*misplacements(instruction, problem, places),  # "on the plate", and the goal puts them in it
+                *empty_places(instruction, problem, places),  # "in it", "at the mailbox", and nothing put there
+                *placed_elsewhere(instruction, problem, places)]  # "the basket on the counter", and it on the floor
+    missing += unplaced
+    # the words as said, quoted first in each reason ("the instruction says 'in the oven', ...")
+    unanswered += [m.group(1) for reason in unplaced if (m := _SAID.search(reason))]
     missing += arrangements(instruction, problem)  # "one per pot", "one on top of the other"
     missing += unasked_damage(words, problem)
     missing += unasked_switching(instruction, words, problem)
@@ -978,36 +978,34 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     return out
 
 
-def moved_by(instruction: str, place: PlacementWord) -> list[Mention]:
+def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord] | None = None) -> list[Mention]:
     """The things (not substances) a placement moves: the names between the verb that moves things
     and the preposition ("set **the basket** on the counter"), after an earlier placement's target
-    in between ("put a steak on each slice and **each slice** on a plate")."""
+    in between ("put a steak on each slice and **each slice** on a plate"). ``places``: the
+    instruction's :func:`placement_words`, where the caller has them."""
     read = read_instruction(instruction)
     at = place.end - len(place.said.split())  # the preposition
     verb = max((j for j in range(at) if read.clause_of[j] == read.clause_of[at] and _moves_things(read, j)),
                default=None)
     if verb is None:
         return []
-    start = max([verb + 1, *((p.target.end if p.target else p.end) for p in placement_words(instruction)
+    start = max([verb + 1, *((p.target.end if p.target else p.end)
+                             for p in (placement_words(instruction) if places is None else places)
                              if verb < p.end <= at)])
     return [m for m in read.mentions if start <= m.start and m.end <= at and m != place.target
             and not is_substance(m.synset, "omnigibson")]
 
 
-def placed_elsewhere(instruction: str, problem: Problem, place: PlacementWord) -> list[str]:
+def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
     """A thing the instruction moves to a named target ("set **the basket** on the counter": the
     names between the verb that moves things and the preposition) that the goal puts somewhere
     else, and nowhere at the target (or at what the initial state holds there): Qwen 1.5B put the
     basket on the floor and the money on the checkout. A thing the goal does not place at all is
-    the objects axis's business."""
+    the objects axis's business. ``places``: the instruction's :func:`placement_words`, where the
+    caller has them."""
     read = read_instruction(instruction)
-    scene = set(problem.objects.values())
-    target = _placement_target(read, place, dict(scene_mentions(instruction, scene)))
-    if target is None or place.end < 0 or is_substance(target.synset, "omnigibson"):
-        return []
-    there = _at_target(problem, target)
-    if not there:
-        return []
+    places = placement_words(instruction) if places is None else places
+    scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
     # where the goal puts each thing; a place the goal puts in or on another is at that one too
     # (the racket in the box, the box in the car: the racket is in the car)
     held_by: dict[str, set[str]] = {}
@@ -1016,16 +1014,21 @@ def placed_elsewhere(instruction: str, problem: Problem, place: PlacementWord) -
             for thing in argument_instances(atom.args[0], types, problem.objects):
                 held_by.setdefault(thing, set()).update(argument_instances(atom.args[1], types, problem.objects))
     out = []
-    for m in moved_by(instruction, place):
-        things = {i for i, t in problem.objects.items() if grounds_in(m.phrase, m.synset, {t}, loose=False)}
-        places = set().union(*(held_by.get(i, set()) for i in things))
-        reached, frontier = set(places), set(places)
-        while frontier:
-            frontier = set().union(*(held_by.get(i, set()) for i in frontier)) - reached
-            reached |= frontier
-        if places and not reached & there:
-            out.append(f"the instruction puts the {m.phrase} '{place.said} the {target.phrase}', but the goal puts "
-                       f"it only at {', '.join(sorted(places))}")
+    for place in places:
+        target = _placement_target(read, place, scene_words)
+        if target is None or place.end < 0 or is_substance(target.synset, "omnigibson"):
+            continue
+        there = _at_target(problem, target)
+        for m in moved_by(instruction, place, places) if there else ():
+            things = {i for i, t in problem.objects.items() if grounds_in(m.phrase, m.synset, {t}, loose=False)}
+            put = set().union(*(held_by.get(i, set()) for i in things))
+            reached, frontier = set(put), set(put)
+            while frontier:
+                frontier = set().union(*(held_by.get(i, set()) for i in frontier)) - reached
+                reached |= frontier
+            if put and not reached & there:
+                out.append(f"the instruction puts the {m.phrase} '{place.said} the {target.phrase}', but the goal "
+                           f"puts it only at {', '.join(sorted(put))}")
     return out
 
 
@@ -1126,14 +1129,12 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
     word right before an object's name ("dust the fireplace logs": a modifier) are never such
     names."""
     read = read_instruction(instruction)
-    heads: dict[str, set[str]] = {}
-    rarer = wordnet_scene_lemmas()
+    types = set(types)
+    heads = _rarer_lemmas(types)
     for typ in types:
         for name in (words_of(type_word(typ)), *map(words_of, wordnet_lemmas().get(typ, ()))):
             if len(name) > 1:  # "checkout counter", a WordNet lemma of checkout.n.03: "the counter"
                 heads.setdefault(name[-1], set()).add(typ)
-        for lemma in rarer.get(typ, ()):
-            heads.setdefault(lemma, set()).add(typ)
     verbs = STATE_VERBS.keys() | PLACEMENT_VERBS | TOGGLE_VERBS
     out = []
     for i, word in enumerate(read.words):
@@ -1141,10 +1142,25 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
             continue
         if i + 1 < len(read.words) and read.object_at(i + 1) is not None:
             continue  # a modifier of the name after it ("the fireplace logs" are logs), as in incidental_objects
-        hit = next((heads[f] for f in (word, *singulars(word)) if len(heads.get(f, ())) == 1), None)
-        if hit:
-            out.append((word, next(iter(hit))))
+        if hit := _the_one(heads, word):
+            out.append((word, hit))
     return out
+
+
+def _rarer_lemmas(types: set[str]) -> dict[str, set[str]]:
+    """Word -> the scene types it is a one-word WordNet lemma of that mostly means something else
+    (``synsets.wordnet_scene_lemmas``)."""
+    out: dict[str, set[str]] = {}
+    for typ in types:
+        for lemma in wordnet_scene_lemmas().get(typ, ()):
+            out.setdefault(lemma, set()).add(typ)
+    return out
+
+
+def _the_one(index: dict[str, set[str]], word: str) -> str | None:
+    """The one type ``index`` has for ``word`` or one of the singulars it may be the plural of."""
+    hit = next((index[f] for f in singulars(word) if len(index.get(f, ())) == 1), None)
+    return next(iter(hit)) if hit else None
 
 
 def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
@@ -1159,10 +1175,7 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
       (``synsets.wordnet_part_holonyms``): "put the books back on the shelves" with a bookcase
       ("lids on" with jars is no place, and stays unread)."""
     types = set(types)
-    rarer: dict[str, set[str]] = {}
-    for typ in types:
-        for lemma in wordnet_scene_lemmas().get(typ, ()):
-            rarer.setdefault(lemma, set()).add(typ)
+    rarer = _rarer_lemmas(types)
     read = read_instruction(instruction)
     places = {word for phrase in RELATION_WORDS for word in phrase} | {w for p in ANY_PLACE_WORDS for w in p}
     out = []
@@ -1170,14 +1183,12 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
         phrase, synset = m.phrase, m.synset
         if grounds_in(phrase, synset, types) is None:
             words = words_of(phrase)
-            lemma_of = next((rarer[f] for f in singulars(words[-1]) if len(rarer.get(f, ())) == 1),
-                            None) if len(words) == 1 else None
+            lemma_of = _the_one(rarer, words[0]) if len(words) == 1 else None
             # a part only where something goes ("back on the shelves"): "lids on" is no place, and
             # the jars' lids are their open state, not a thing the goal can name
             wholes = wordnet_part_holonyms().get(synset, ()) if _word_before(read, m)[1] in places else ()
             whole_of = {t for t in types if any(w == t or w in ancestors(t) for w in wholes)}
-            hit = lemma_of or (whole_of if len(whole_of) == 1 else None)
-            synset = next(iter(hit)) if hit else synset
+            synset = lemma_of or (next(iter(whole_of)) if len(whole_of) == 1 else synset)
         out.append((phrase, synset))
     return out + scene_mentions(instruction, types)
 

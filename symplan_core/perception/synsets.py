@@ -175,10 +175,7 @@ EVERYDAY_LEMMAS: dict[str, tuple[str, ...]] = {"clothing.n.01": ("clothes",), "c
 def wordnet_lemmas() -> dict[str, list[str]]:
     """BEHAVIOR synset -> its other WordNet 3.0 lemmas (packaged; see the module docstring), with
     :data:`EVERYDAY_LEMMAS` added."""
-    import json
-    from importlib import resources
-
-    lemmas = json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_lemmas.json").read_text())
+    lemmas = _packaged_table("wordnet_lemmas.json")
     for synset, words in EVERYDAY_LEMMAS.items():
         known = lemmas.setdefault(synset, [])
         known.extend(w for w in words if w not in known)
@@ -186,15 +183,11 @@ def wordnet_lemmas() -> dict[str, list[str]]:
 
 
 @lru_cache(maxsize=1)
-@lru_cache(maxsize=1)
 def wordnet_scene_lemmas() -> dict[str, list[str]]:
     """BEHAVIOR synset -> its one-word WordNet 3.0 lemmas whose most frequent noun sense is another
     synset ("tackle" of fishing_gear.n.01, "closet" of wardrobe.n.01; packaged, built with
     :func:`wordnet_lemmas`' table): read only as a type the scene has (``language.scene_mentions``)."""
-    import json
-    from importlib import resources
-
-    return json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_scene_lemmas.json").read_text())
+    return _packaged_table("wordnet_scene_lemmas.json")
 
 
 @lru_cache(maxsize=1)
@@ -202,10 +195,15 @@ def wordnet_part_holonyms() -> dict[str, list[str]]:
     """BEHAVIOR synset -> the wholes WordNet 3.0 says it is a part of, where BEHAVIOR names them
     (``shelf.n.01``: bookcase, cabinet, ...; packaged, built by ``scripts/build_wordnet_lemmas.py``):
     a part the scene has no object for names the scene's whole (``language.instruction_objects``)."""
+    return _packaged_table("wordnet_part_holonyms.json")
+
+
+def _packaged_table(name: str) -> dict[str, list[str]]:
+    """One of the WordNet tables ``scripts/build_wordnet_lemmas.py`` packages in ``behavior_data``."""
     import json
     from importlib import resources
 
-    return json.loads(resources.files("symplan_core").joinpath("behavior_data/wordnet_part_holonyms.json").read_text())
+    return json.loads(resources.files("symplan_core").joinpath(f"behavior_data/{name}").read_text())
 
 
 def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding:

@@ -137,8 +137,9 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     # what the goal moves along with its container, unless the instruction puts it on (not in)
     # something on its own: "put the belt on the counter" is not the basket put there with the belt
     # in it, while "load the groceries into the car" is the bags of groceries put in the car
-    placed = {m.phrase for place in placement_words(facts.instruction) if place.relation != "inside"
-              for m in moved_by(facts.instruction, place)} if facts.instruction else set()
+    places = placement_words(facts.instruction) if facts.instruction else []
+    placed = {m.phrase for place in places if place.relation != "inside"
+              for m in moved_by(facts.instruction, place, places)}
     riding = carried(omni_problem)
     made = made_types(omni_problem)  # what the goal brings into being (future objects)
     read = read_instruction(facts.instruction) if facts.instruction else None  # once, for both language checks

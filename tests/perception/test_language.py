@@ -796,11 +796,11 @@ def test_a_thing_moved_to_a_named_place_and_put_elsewhere_is_refused(behavior_di
     assert on.target is None  # "counter" is read only against the scene: the checkout counter
     floor = _with_goal("b1k/paying_for_purchases", "(:goal (and (ontop ?shopping_basket.n.01_1 ?floor.n.01_1) "
                        "(ontop ?money.n.01_1 ?checkout.n.03_1)))")
-    assert placed_elsewhere(said, floor, on) == [
+    assert placed_elsewhere(said, floor, [on]) == placed_elsewhere(said, floor) == [
         "the instruction puts the basket 'on the counter', but the goal puts it only at floor.n.01_1"]
-    assert placed_elsewhere(said, to_omnigibson(load_problem("b1k/paying_for_purchases")), on) == []
+    assert placed_elsewhere(said, to_omnigibson(load_problem("b1k/paying_for_purchases"))) == []
     for text, problem in _committed_instructions():
-        assert [r for p in placement_words(text) for r in placed_elsewhere(text, problem, p)] == [], text
+        assert placed_elsewhere(text, problem) == [], text
 
 
 def test_pouring_asks_for_something_poured_in_and_pouring_out_does_not(behavior_dir) -> None:
