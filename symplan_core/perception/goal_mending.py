@@ -216,6 +216,11 @@ def _where_literals(goal: Formula) -> list[tuple[Atom, dict[str, str]]]:
             if positive and atom.predicate in WHERE_RELATIONS and len(atom.args) == 2]
 
 
+def _exists_vars(goal: Formula) -> set[str]:
+    """The variables ``exists`` binds anywhere in ``goal`` (for :func:`_subject`)."""
+    return {p.var for q in iter_quantifiers(goal) if q.kind == "exists" for p in q.params}
+
+
 def _subject(arg: str, types: dict[str, str], some: set[str]) -> str | None:
     """What a placement atom places: an instance, or every instance of a variable's type; None for
     a variable that some quantifier binds with ``exists`` (``some``): two such clauses may speak of
@@ -235,7 +240,7 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
     if not targets:
         return problem.goal, []
     places: dict[str, set[tuple[str, str]]] = {}
-    some = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "exists" for p in q.params}
+    some = _exists_vars(problem.goal)
     for atom, types in _where_literals(problem.goal):
         typ = argument_type(atom.args[1], types, problem.objects)
         subject = _subject(atom.args[0], types, some)
@@ -281,7 +286,7 @@ def drop_contradicted(instruction: str, problem: Problem) -> tuple[Formula, list
     said: dict[str, set[bool]] = {}
     for word in words:
         said.setdefault(word.predicate, set()).add(word.polarity)
-    some = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "exists" for p in q.params}
+    some = _exists_vars(problem.goal)
 
     def key(atom: Atom, types: dict[str, str]) -> tuple[str, ...] | None:
         subjects = tuple(_subject(a, types, some) for a in atom.args)
@@ -325,7 +330,7 @@ def settle_relations(instruction: str, problem: Problem) -> tuple[Formula, list[
     out. An object is in a place one way, so no plan reaches both. Qwen 1.5B wrote both for "Hang
     the window blind on the nail in the wall"."""
     stated = {w.predicate for w in state_words(instruction) if w.polarity}
-    some = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "exists" for p in q.params}
+    some = _exists_vars(problem.goal)
     ways: dict[tuple[str, str], set[str]] = {}
     for atom, types in _where_literals(problem.goal):
         subject, place = _subject(atom.args[0], types, some), _subject(atom.args[1], types, some)
