@@ -146,3 +146,15 @@ def test_compiled_goals_agree_with_evaluation_on_every_behavior_goal(behavior_di
                     assert test(holds_fn) == evaluator.evaluate(conjunct, holds_fn), (path.name, seed)
                     checked += 1
     assert checked > 10_000
+
+
+def test_a_goal_naming_an_undeclared_object_or_an_unbound_variable_is_a_task_error():
+    # Qwen 1.5B wrote `(nextto ?water_glass.n.02 ?sink.n.01)` with no quantifier over the sink:
+    # before, it compiled and the reference planner crashed with a KeyError far from the cause.
+    from symplan_core.errors import TaskError
+
+    with pytest.raises(TaskError, match=r"'sink.n.01', which is neither a declared object nor a variable"):
+        task_with([], "(forall (?rag.n.01 - rag.n.01) (nextto ?rag.n.01 ?sink.n.01))")
+    with pytest.raises(TaskError, match=r"'cup.n.01_1'"):
+        task_with([], "(ontop cup.n.01_1 floor.n.01_1)")
+    assert task_with([], "(forall (?rag.n.01 - rag.n.01) (nextto ?rag.n.01 ?bowl.n.01_1))")  # ?inst is an instance
