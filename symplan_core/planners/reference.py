@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from symplan_core.bddl.writer import write_formula
 from symplan_core.engine.checks import CUT_PRODUCTS, Failure, closed_container, is_on, processes_between
 from symplan_core.engine.execute import check_preconditions, floor_of
 from symplan_core.engine.plan_text import Call
@@ -373,6 +374,13 @@ _REPAIR_RANK = {check: rank for rank, check in enumerate(
      "has_substance", "heated", "cooled", "away", "ingredients", "source", "cleaner", "wet", "near"))}
 
 
+def _still_false(task: CompiledTask, reached: list[bool], shown: int = 3) -> str:
+    """The goal conjuncts the end state leaves false, one line each: which parts undo the others."""
+    false = [" ".join(write_formula(c).split()) for c, ok in zip(task.conjuncts, reached, strict=True) if not ok]
+    more = f" and {len(false) - shown} more" if len(false) > shown else ""
+    return "still false at the end: " + "; ".join(false[:shown]) + more
+
+
 def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> PlanResult:
     """Plan for a compiled task; the result is re-verified by the engine."""
     start = time.monotonic()
@@ -384,10 +392,12 @@ def plan_task(task: CompiledTask, name: str = "", time_budget: float = 5.0) -> P
             targets += dependent_targets(targets, task.world)
             targets.sort(key=lambda t: _PRIORITY.get(t.predicate, 3) + (0 if t.positive else 0.5))
             achieve_in_order(search, targets)
-            if all(task.goal_report(search.state)[0]):
+            reached = task.goal_report(search.state)[0]
+            if all(reached):
                 break
             if attempt == 2:
-                raise PlanningFailed("goal still unsatisfied after three passes (goals undo each other)")
+                raise PlanningFailed("goal still unsatisfied after three passes (goals undo each other): "
+                                     + _still_false(task, reached))
         result.solved = True
     except PlanningFailed as exc:
         result.reason = str(exc)

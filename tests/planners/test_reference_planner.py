@@ -80,6 +80,23 @@ def test_unsolvable_task_says_which_literal_has_no_achiever():
     assert "folded" in result.reason and "no achieving action" in result.reason
 
 
+_TWO_PLACES_TASK = """(define (problem two_places-0) (:domain omnigibson)
+  (:objects book.n.02_1 book.n.02_2 - book.n.02 bookcase.n.01_1 - bookcase.n.01 table.n.02_1 - table.n.02
+            floor.n.01_1 - floor.n.01 agent.n.01_1 - agent.n.01)
+  (:init (ontop book.n.02_1 table.n.02_1) (ontop book.n.02_2 table.n.02_1) (ontop table.n.02_1 floor.n.01_1)
+         (ontop bookcase.n.01_1 floor.n.01_1) (inroom floor.n.01_1 kitchen) (ontop agent.n.01_1 floor.n.01_1))
+  (:goal (and (forall (?book.n.02 - book.n.02) (inside ?book.n.02 ?bookcase.n.01_1))
+              (forall (?book.n.02 - book.n.02) (ontop ?book.n.02 ?table.n.02_1)))))"""
+
+
+def test_goals_that_undo_each_other_are_named_in_the_reason():
+    # Qwen 1.5B put the books both in the bookcase and on the table: the reason says which part is left false
+    result = plan_task(compile_task(parse_problem(_TWO_PLACES_TASK), "single"))
+    assert not result.solved and "goals undo each other" in result.reason
+    assert "still false at the end: (forall (?book.n.02 - book.n.02) (inside ?book.n.02 ?bookcase.n.01_1) )" \
+        in result.reason
+
+
 _FIXTURE_TASK = """(define (problem move_fixture-0) (:domain omnigibson)
   (:objects countertop.n.01_1 - countertop.n.01 cabinet.n.01_1 - cabinet.n.01
             floor.n.01_1 - floor.n.01 agent.n.01_1 - agent.n.01)
