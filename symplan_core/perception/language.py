@@ -1020,7 +1020,7 @@ def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementW
             continue
         there = _at_target(problem, target)
         for m in moved_by(instruction, place, places) if there else ():
-            things = {i for i, t in problem.objects.items() if grounds_in(m.phrase, m.synset, {t}, loose=False)}
+            things = m.instances_in(problem.objects)
             put = set().union(*(held_by.get(i, set()) for i in things))
             reached, frontier = set(put), set(put)
             while frontier:
@@ -1087,7 +1087,7 @@ def _at_target(problem: Problem, target: Mention) -> set[str]:
     """The instances a placement target names, and what the initial state has at them, which
     counts as the place too: a dress draped on a hanger that hangs in the wardrobe is "in the
     closet"."""
-    there = {i for i, t in problem.objects.items() if grounds_in(target.phrase, target.synset, {t}, loose=False)}
+    there = target.instances_in(problem.objects)
     return there | {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
                     and len(lit.args) == 2 and lit.args[1] in there}
 
@@ -1363,8 +1363,7 @@ def _each_filled(read: ReadInstruction, problem: Problem) -> list[str]:
         k, before = _word_before(read, m)
         if before not in ("each", "every") or k < 1 or read.words[k - 1] not in ("in", "into", "on", "onto"):
             continue
-        kinds = {t for t in set(problem.objects.values()) if grounds_in(m.phrase, m.synset, {t}, loose=False)}
-        instances = {i for i, t in problem.objects.items() if t in kinds}
+        instances = m.instances_in(problem.objects)
         if len(instances) < 2:
             continue
         used: set[str] = set()

@@ -21,6 +21,7 @@ phrases the detector was prompted with, so those rarely need the synonyms.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -279,6 +280,11 @@ class Mention:
     synset: str
     start: int
     end: int
+
+    def instances_in(self, objects: Mapping[str, str]) -> set[str]:
+        """The instances of ``objects`` (instance -> synset) this name means, strictly (:func:`grounds_in`
+        without ``loose``: "pizza" is no pizza box)."""
+        return {i for i, t in objects.items() if grounds_in(self.phrase, self.synset, {t}, loose=False)}
 
 
 @dataclass(frozen=True)

@@ -267,7 +267,7 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
             if facts.sources.get(i, "detection") in ("detection", "prior")}
     out = []
     for mention in asked_for_all(facts.instruction, read, tools) if facts.instruction else ():
-        things = sorted(i for i, t in seen.items() if grounds_in(mention.phrase, mention.synset, {t}, loose=False))
+        things = sorted(mention.instances_in(seen))
         if len(things) < 2:
             continue
         covered = [i for i in things if i in named or seen[i] in quantified]
