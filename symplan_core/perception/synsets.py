@@ -170,12 +170,12 @@ def _open_form(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 #: its garments (dress, vest, blouse, tights) under clothing.n.01; "cupboard" is cupboard.n.01 ("a small
 #: room or cabinet used for storage"), which no BEHAVIOR type is below, while B-1K's are cabinet.n.01.
 #: "the dishes" are the tableware, bowls, mugs, cups and glasses of a meal, where WordNet's dish.n.01
-#: has none of them below it (a plate is flatware, a mug a drinking vessel); a cap is a hat to most
-#: people, where WordNet files both under headdress.n.01 as siblings.
+#: has none of them below it (a plate is flatware, a mug a drinking vessel); a mug is a cup and a cap
+#: a hat to most people, where WordNet files each beside the other, not under it.
 EVERYDAY_LEMMAS: dict[str, tuple[str, ...]] = {
     "clothing.n.01": ("clothes",), "cabinet.n.01": ("cupboard",),
-    **dict.fromkeys(("tableware.n.01", "bowl.n.01", "mug.n.04", "cup.n.01", "glass.n.02"), ("dish",)),
-    "cap.n.01": ("hat",)}
+    **dict.fromkeys(("tableware.n.01", "bowl.n.01", "cup.n.01", "glass.n.02"), ("dish",)),
+    "mug.n.04": ("dish", "cup"), "cap.n.01": ("hat",)}
 
 
 @lru_cache(maxsize=1)
