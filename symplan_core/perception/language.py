@@ -272,18 +272,24 @@ def _negated(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
 
 
 def goal_polarities(goal: Formula, objects: dict[str, str] | None = None,
-                    initially: frozenset[tuple[str, tuple[str, ...]]] | None = None) -> dict[str, set[bool]]:
+                    initially: frozenset[tuple[str, tuple[str, ...]]] | None = None,
+                    instances: dict[str, str] | None = None) -> dict[str, set[bool]]:
     """Predicate -> the polarities the goal uses it with (through ``not``; ``imply``'s antecedent
     is a condition, not a goal, and is left out). With ``objects`` (instance -> type), ``covered``
     counts only for what goals remove (:func:`removed_substances`: dust, stains, mud, ...); covering
     with what they apply (disinfectant, polish, salt) is ``covered:applied``: cleaning a lens may
     mean disinfecting it. With ``initially`` (the initial state's true facts,
     :func:`initial_facts`), a literal over named instances that already holds there and that no
-    action can make false is left out (:func:`idle_literal`): it asks for nothing."""
+    action can make false is left out (:func:`idle_literal`): it asks for nothing. So is a container
+    asked to hold what each of its instances already holds (:func:`holds_for_every`): Qwen 1.5B
+    answered "pour three beers" with ``(filled ?beer_bottle ?beer_1)``, the bottles full from the start.
+    ``instances``: the scene's instances, where ``objects`` is left out to read ``covered`` as it is."""
     out: dict[str, set[bool]] = {}
     removed = removed_substances() if objects is not None else frozenset()
     for atom, positive, types in goal_atoms(goal):
-        if initially is not None and idle_literal(atom, positive, types, initially, objects or {}):
+        if initially is not None and (idle_literal(atom, positive, types, initially, objects or {}) or (
+                positive and atom.predicate in SUBSTANCE_HOLDING
+                and holds_for_every(atom, positive, types, initially, instances or objects or {}))):
             continue
         key = atom.predicate
         if objects is not None and key == "covered" and len(atom.args) == 2:
@@ -485,7 +491,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     # it off" is not answered by (not (covered canister dust)) when no dust was on the canister.
     initially = initial_facts(problem)
     changes = goal_polarities(problem.goal, problem.objects, initially)
-    changes_anywhere = goal_polarities(problem.goal, None, initially)
+    changes_anywhere = goal_polarities(problem.goal, None, initially, problem.objects)
     conflicts, missing, unanswered = [], [], []
     for predicate, by_polarity in said.items():
         if len(by_polarity) != 1:
