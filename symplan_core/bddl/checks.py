@@ -83,6 +83,14 @@ def argument_instances(arg: str, types: Mapping[str, str], objects: Mapping[str,
     return [arg]
 
 
+def undeclared_arguments(atom: Atom, objects: Mapping[str, str]) -> list[str]:
+    """The arguments of ``atom`` that name an instance ``objects`` does not declare (a bound
+    ``?variable`` and the room of ``inroom`` name none; the parser reads an unbound ``?name`` as
+    ``name``, an instance)."""
+    return [arg for k, arg in enumerate(atom.args)
+            if not arg.startswith("?") and not (k == 1 and atom.predicate in ROOM_PREDICATES) and arg not in objects]
+
+
 def _check_atom(atom: Atom, problem: Problem, vocab: dict[str, int], where: str) -> Iterator[Diagnostic]:
     arity = vocab.get(atom.predicate)
     if arity is None:
@@ -91,11 +99,8 @@ def _check_atom(atom: Atom, problem: Problem, vocab: dict[str, int], where: str)
     elif arity != len(atom.args):
         yield Diagnostic("error", "arity",
                          f"{atom.predicate} takes {arity} argument(s), got {len(atom.args)} in {where}", atom.pos)
-    for k, arg in enumerate(atom.args):
-        if arg.startswith("?") or (k == 1 and atom.predicate in ROOM_PREDICATES):
-            continue
-        if arg not in problem.objects:
-            yield Diagnostic("error", "undeclared-instance", f"instance {arg!r} in {where} is not declared", atom.pos)
+    for arg in undeclared_arguments(atom, problem.objects):
+        yield Diagnostic("error", "undeclared-instance", f"instance {arg!r} in {where} is not declared", atom.pos)
 
 
 def check_problem(problem: Problem) -> list[Diagnostic]:

@@ -11,11 +11,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from symplan_core.bddl.checks import iter_atoms
+from symplan_core.bddl.checks import iter_atoms, undeclared_arguments
 from symplan_core.bddl.environment import NameMap
 from symplan_core.bddl.model import Atom, Literal, Problem
 from symplan_core.bddl.normalize import SUBSTANCE_RULES, substance_instance, to_omnigibson
-from symplan_core.bddl.vocabulary import ROOM_PREDICATES
 from symplan_core.engine.actions import ActionSpec, action_set
 from symplan_core.engine.checks import Check
 from symplan_core.engine.errors import SKIPPED_KINDS, ErrorKind, Finding
@@ -120,14 +119,6 @@ class VerifyResult:
         }
 
 
-def undeclared_goal_names(problem: Problem) -> list[str]:
-    """The names ``problem``'s goal uses as objects that it does not declare (a ``?name`` no
-    quantifier binds reads as an instance name, so an unbound variable is one of them)."""
-    return sorted({arg for atom in iter_atoms(problem.goal) for k, arg in enumerate(atom.args)
-                   if not arg.startswith("?") and arg not in problem.objects
-                   and not (k == 1 and atom.predicate in ROOM_PREDICATES)})
-
-
 class CompiledTask:
     """A task ready for verification: world, initial state, goal and action set."""
 
@@ -146,7 +137,8 @@ class CompiledTask:
         #: batch scores the same calls many times); never mutated by a caller
         self._resolved: dict[tuple[str, tuple[str, ...]], BoundCall] = {}
         self._assumption_texts: dict[str, tuple[str, str, str]] = {}
-        undeclared = undeclared_goal_names(self.problem)
+        undeclared = sorted({arg for atom in iter_atoms(self.problem.goal)
+                             for arg in undeclared_arguments(atom, self.problem.objects)})
         if undeclared:  # else the goal asks of nothing, and planners fail far from the cause
             raise TaskError(f"the goal names {', '.join(map(repr, undeclared))}, which is neither a declared "
                             "object nor a variable a quantifier binds")
