@@ -148,6 +148,11 @@ RELATION_WORDS: dict[tuple[str, ...], str] = {
 #: Placement prepositions that name a place but no one relation ("leave them at the mailbox": in
 #: it or next to it): a goal must put something there (:func:`empty_places`), by any relation.
 ANY_PLACE_WORDS: tuple[tuple[str, ...], ...] = (("at",), ("by",), ("near",))
+#: Every placement phrase with its relation ("" for :data:`ANY_PLACE_WORDS`), longest first (so
+#: "on top of" is read before "on"), and the words they are spelled with.
+_PLACE_PHRASES = tuple(sorted([*RELATION_WORDS.items(), *((phrase, "") for phrase in ANY_PLACE_WORDS)],
+                              key=lambda kv: -len(kv[0])))
+_PLACE_WORDS = frozenset(word for phrase, _ in _PLACE_PHRASES for word in phrase)
 
 
 def _forms(verb: str) -> set[str]:
@@ -918,8 +923,7 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
             continue  # no verb that moves things before it in its clause: not where something goes
         if any(movers[-1] < w.position < i and read.words[w.position] not in PLACEMENT_VERBS for w in words):
             continue  # a state verb after it: "get the tofu and cook it in the wok" says where it cooks
-        spelled = [*RELATION_WORDS.items(), *((phrase, "") for phrase in ANY_PLACE_WORDS)]
-        for phrase, predicate in sorted(spelled, key=lambda kv: -len(kv[0])):
+        for phrase, predicate in _PLACE_PHRASES:
             if tuple(read.words[i:i + len(phrase)]) == phrase:
                 after = range(i + len(phrase), min(i + len(phrase) + 4, len(read.words)))
                 target = next((m for k in after if read.clause_of[k] == read.clause_of[i]
@@ -1183,7 +1187,6 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
     types = set(types)
     rarer = _rarer_lemmas(types)
     read = read_instruction(instruction)
-    places = {word for phrase in RELATION_WORDS for word in phrase} | {w for p in ANY_PLACE_WORDS for w in p}
     out = []
     for m in read.mentions:
         phrase, synset = m.phrase, m.synset
@@ -1192,7 +1195,7 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
             lemma_of = _the_one(rarer, words[0]) if len(words) == 1 else None
             # a part only where something goes ("back on the shelves"): "lids on" is no place, and
             # the jars' lids are their open state, not a thing the goal can name
-            wholes = wordnet_part_holonyms().get(synset, ()) if _word_before(read, m)[1] in places else ()
+            wholes = wordnet_part_holonyms().get(synset, ()) if _word_before(read, m)[1] in _PLACE_WORDS else ()
             whole_of = {t for t in types if any(w == t or w in ancestors(t) for w in wholes)}
             synset = lemma_of or (next(iter(whole_of)) if len(whole_of) == 1 else synset)
         out.append((phrase, synset))
