@@ -21,6 +21,8 @@ Preconditions (``check:arg[:extra]``; reasons in ``docs/engine.md``)
     ``substance:s``        s is a substance (water, stain, ...)
     ``solid:t``            t is not a substance (nothing is put on, attached to, poured onto or painted
                            on a stain or dust)
+    ``bears:t``            t is not a place things only hang on (a wall nail, a hanger:
+                           ``predicates.HANGING_PLACES``)
     ``holding:FLAG``       some held object has FLAG (``cut`` needs a slicer)
     ``has_substance:o``    o is filled with / contains some substance
     ``heated:o``           o sits (transitively) on/in a heat source that is on
@@ -83,7 +85,7 @@ BASE_ACTIONS: tuple[ActionSpec, ...] = (
        "Go to obj; reaches obj and what is (transitively) on, in, under or hung on it."),
     _a("grasp", "obj", "exists:obj graspable:obj near:obj accessible:obj free_hand:obj", "grasp:obj",
        "Pick obj up with a free hand; it leaves its support.", redundant="already:held:obj"),
-    _a("place_on_top", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt solid:tgt near:tgt", "place:ontop:obj:tgt",
+    _a("place_on_top", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt solid:tgt bears:tgt near:tgt", "place:ontop:obj:tgt",
        "Put the held obj on top of tgt."),
     _a("place_inside", "obj tgt", "graspable:obj held:obj apart:obj:tgt exists:tgt ability:tgt:container near:tgt accessible:tgt "
        "open_if_openable:tgt", "place:inside:obj:tgt", "Put the held obj inside tgt (open it first if it opens)."),

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from symplan_core.engine.errors import ErrorKind
-from symplan_core.engine.predicates import SUBSTANCE_HOLDING
+from symplan_core.engine.predicates import HANGING_PLACES, SUBSTANCE_HOLDING
 from symplan_core.engine.state import State
 from symplan_core.engine.world import WASHERS, WATER_TAPS, World
 
@@ -207,6 +207,17 @@ def _solid(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
         return None
     return _affordance("solid", f"{a[0]} is a substance, not a thing to put, attach or pour something on, "
                                 "or to paint or water", "choose an object or fixture as the target")
+
+
+def _bears(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
+    """A wall nail or a hanger holds what hangs on it: nothing is set on top of it (Qwen 1.5B put
+    a wreath on top of a nail and a dress on top of a hanger)."""
+    relation = HANGING_PLACES.get(w.objects.get(a[0], ""))
+    if relation is None:
+        return None
+    verb = "attach" if relation == "attached" else "drape"
+    return _affordance("bears", f"{a[0]} holds things hung on it ({relation}), not set on top of it",
+                       f"{verb}(obj, {a[0]}) instead")
 
 
 def _holding(flag: str) -> Check:
@@ -530,12 +541,12 @@ CHECKS: dict[str, Check] = {
     "accessible": _accessible, "apart": _apart, "open_if_openable": _open_if_openable, "substance": _substance,
     "has_substance": _has_substance, "heated": _heated, "source": _source, "held_substance": _held_substance,
     "flame": _flame, "cooled": _cooled, "ingredients": _ingredients, "cleaner": _cleaner, "wet": _wet,
-    "solid": _solid,
+    "solid": _solid, "bears": _bears,
 }
 CHECK_FACTORIES: dict[str, Callable[[str], Check]] = {"ability": _ability, "holding": _holding, "type": _kind,
                                                       "away": _away_from, "asked": _asked}
 #: Checks that read an argument's affordances (and permit when they are unknown).
-AFFORDANCE_CHECKS = frozenset({"graspable", "ability", "substance", "open_if_openable", "type", "solid"})
+AFFORDANCE_CHECKS = frozenset({"graspable", "ability", "substance", "open_if_openable", "type", "solid", "bears"})
 #: Checks that read only the static world, never the state (nor the hand capacity): a bound call
 #: runs them once (``execute.bind``). A check added here must never read its state argument.
-STATIC_CHECKS = frozenset({"graspable", "ability", "substance", "type", "solid", "asked"})
+STATIC_CHECKS = frozenset({"graspable", "ability", "substance", "type", "solid", "bears", "asked"})

@@ -7,7 +7,7 @@ some producing action accepts there. The goal drafter's grammar uses it so that 
 ask for what no action can do (a battery on fire, a book inside a printer).
 
 Only the static checks count, the ones that read an argument's affordances (``ability:``,
-``type:``, ``graspable``: a fixture is never put anywhere, ``solid``, ``substance``): they hold or
+``type:``, ``graspable``: a fixture is never put anywhere, ``solid``, ``bears``, ``substance``): they hold or
 fail for an object whatever the plan does. ``nextto`` is symmetric in the engine's state (placing
 the cup next to the sink makes ``(nextto sink cup)`` true), so each of its places takes what
 either place accepts. A producing action whose scene-wide need no object of the world can ever
@@ -34,7 +34,7 @@ from symplan_core.engine.predicates import DERIVED_FROM, SYMMETRIC_RELATIONS
 from symplan_core.engine.world import World
 
 #: The precondition checks that decide, from the world alone, whether an object fits a place.
-_PLACE_CHECKS = ("ability", "type", "graspable", "solid", "substance")
+_PLACE_CHECKS = ("ability", "type", "graspable", "solid", "bears", "substance")
 #: Precondition check -> the ability some object of the scene must have for it ever to pass
 #: (``holding:FLAG`` needs an object with FLAG): ``checks._heated``, ``_flame``, ``_cooled``. A flame
 #: can also come from something already burning; the world does not say what burns at the start,

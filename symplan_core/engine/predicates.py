@@ -14,6 +14,10 @@ SYMMETRIC_RELATIONS = ("nextto",)
 #: Relations an object drops when it is picked up besides its support. ``under`` is one of
 #: them: an object under a table stands on the floor (its support) beneath it.
 ATTACHMENT_RELATIONS = ("overlaid", "draped", "attached", "under")
+#: Places that hold things only hung on them, with the relation they hold by. In the released
+#: B-100 and B-1K goals a wall nail is the place of 23 ``attached`` literals and a hanger of 17
+#: ``draped`` ones, and neither is ever what another object rests on, in or under.
+HANGING_PLACES = {"wall_nail.n.01": "attached", "hanger.n.02": "draped"}
 #: Binary relations between two objects that moving the first one changes.
 OBJECT_RELATIONS = frozenset(PLACEMENT_RELATIONS + ATTACHMENT_RELATIONS + ("touching",))
 #: ``(P container substance)``: the container holds or supplies the substance.

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from symplan_core.bddl import And, Atom, Literal, Problem
 from symplan_core.bddl.normalize import to_omnigibson
+from symplan_core.bddl.checks import argument_type, goal_atoms
 from symplan_core.engine.actions import action_set
 from symplan_core.engine.goal_places import can_make, goal_places, producers, scene_needs
+from symplan_core.engine.predicates import HANGING_PLACES
 from symplan_core.engine.world import build_world
-from symplan_core.tasks import load_problem
+from symplan_core.tasks import list_tasks, load_problem
 
 PREDICATES = ("open", "on_fire", "inside", "ontop", "filled", "covered", "folded", "cooked", "toggled_on")
 
@@ -27,6 +29,29 @@ def test_each_place_takes_what_the_producing_actions_ability_checks_accept() -> 
     # only what can be picked up is put anywhere (shelf, cabinet and floor are fixtures); only a container holds
     assert places["inside"] == (batteries, frozenset({"cabinet.n.01_1"}))
     assert places["ontop"] == (batteries, frozenset(_world().objects))  # anything solid carries it
+
+
+def test_nothing_is_set_on_top_of_a_place_things_only_hang_on() -> None:
+    world = _world("b1k/decorating_outside_for_holidays")
+    nails = {o for o, t in world.objects.items() if t == "wall_nail.n.01"}
+    places = goal_places(world, ["ontop", "attached"])
+    assert nails and not nails & places["ontop"][1]
+    assert nails <= places["attached"][1]
+
+
+def test_released_goals_hang_things_on_nails_and_hangers_and_set_nothing_on_them() -> None:
+    # the data behind HANGING_PLACES: every released literal with a nail or a hanger in its second
+    # place is that place's hanging relation, and there are many of each
+    found = {typ: 0 for typ in HANGING_PLACES}
+    for bench in ("b100", "b1k"):
+        for name in list_tasks(bench):
+            problem = load_problem(name if "/" in name else f"{bench}/{name}")
+            for atom, _positive, types in goal_atoms(problem.goal):
+                place = argument_type(atom.args[-1], types, problem.objects) if len(atom.args) == 2 else None
+                if place in HANGING_PLACES:
+                    assert atom.predicate == HANGING_PLACES[place], (problem.name, atom)
+                    found[place] += 1
+    assert min(found.values()) >= 10, found
 
 
 def test_a_predicate_no_action_adds_is_unrestricted() -> None:

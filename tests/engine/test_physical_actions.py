@@ -51,6 +51,13 @@ CASES = {
                                    (AFF, "")),
     "attach_a_lid_to_a_stockpot": (SYRUP, LID_IN_HAND + ["navigate(stockpot_1)", "attach(lid_1, stockpot_1)"],
                                    (AFF, "")),
+    # a wall nail and a hanger hold what hangs on them: nothing is set on top of one
+    "set_a_wreath_on_a_nail": ("b1k/decorating_outside_for_holidays",
+                               ["navigate(wreath_1)", "grasp(wreath_1)", "navigate(wall_nail_1)",
+                                "place_on_top(wreath_1, wall_nail_1)"], (AFF, "")),
+    "set_a_dress_on_a_hanger": ("b1k/putting_clothes_into_closet",
+                                ["navigate(dress_1)", "grasp(dress_1)", "navigate(hanger_1)",
+                                 "place_on_top(dress_1, hanger_1)"], (AFF, "")),
     # a substance comes from a source within reach
     "fill_from_nowhere": (PEPPERS, ["navigate(frying_pan_1)", "fill(frying_pan_1, hummus_1)"],
                           (MISSING, "(near agent hummus__box_1)")),
