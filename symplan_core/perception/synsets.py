@@ -171,11 +171,15 @@ def _open_form(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 #: room or cabinet used for storage"), which no BEHAVIOR type is below, while B-1K's are cabinet.n.01.
 #: "the dishes" are the tableware, bowls, mugs, cups and glasses of a meal, where WordNet's dish.n.01
 #: has none of them below it (a plate is flatware, a mug a drinking vessel); a mug is a cup and a cap
-#: a hat to most people, where WordNet files each beside the other, not under it.
+#: a hat to most people, where WordNet files each beside the other, not under it. WordNet's only "disc"
+#: is a gramophone record, while B-1K's discs are DVDs (videodisk.n.01); B-1K fills canister.n.02 with
+#: beans to can them, in what people call jars; and its pruner.n.02 (WordNet: a lopper) is what a
+#: gardener calls clippers, where WordNet's clipper.n.04 has no BEHAVIOR object.
 EVERYDAY_LEMMAS: dict[str, tuple[str, ...]] = {
     "clothing.n.01": ("clothes",), "cabinet.n.01": ("cupboard",),
     **dict.fromkeys(("tableware.n.01", "bowl.n.01", "cup.n.01", "glass.n.02"), ("dish",)),
-    "mug.n.04": ("dish", "cup"), "cap.n.01": ("hat",)}
+    "mug.n.04": ("dish", "cup"), "cap.n.01": ("hat",), "videodisk.n.01": ("disc", "disk"),
+    "canister.n.02": ("jar",), "pruner.n.02": ("clippers",)}
 
 
 @lru_cache(maxsize=1)

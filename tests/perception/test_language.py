@@ -744,6 +744,18 @@ def test_the_dishes_are_the_scenes_tableware_bowls_and_mugs_a_mug_is_a_cup_and_a
     assert grounds_in("cups", "cup.n.01", {"mug.n.04", "cabinet.n.01"}, loose=False) == "mug.n.04"
 
 
+def test_discs_jars_and_clippers_are_the_scenes_dvds_canisters_and_pruners(behavior_dir) -> None:
+    # held out, "stack the discs" (two DVDs), "scoop them into the two jars" (canisters) and "pack the
+    # clippers and shears" (a pruner) were refused as naming objects the scene lacks
+    hobby = set(load_problem("b1k/unpacking_hobby_equipment").objects.values())
+    assert grounds_in("discs", "phonograph_record.n.01", hobby, loose=False) == "videodisk.n.01"
+    assert grounds_in("jars", "jar.n.01", set(load_problem("b1k/can_beans").objects.values()),
+                      loose=False) == "canister.n.02"
+    kit = set(load_problem("b1k/put_togethera_basic_pruning_kit").objects.values())
+    assert grounds_in("clippers", "clipper.n.04", kit, loose=False) == "pruner.n.02"
+    assert grounds_in("discs", "phonograph_record.n.01", {"book.n.02", "bookcase.n.01"}, loose=False) is None
+
+
 def test_a_place_said_with_at_by_or_near_asks_for_something_put_there_by_any_relation(behavior_dir) -> None:
     # held out, retrieval drafted "fix the mailbox" for "leave them at the mailbox", and it was accepted
     said = "These two boxes need to go out today. Could you leave them at the mailbox for pickup?"
