@@ -220,21 +220,57 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     def pairs_with(i: int) -> list[int]:  # two variables: at least one over a repeated category
         return [j for j, other in enumerate(categories) if j != i and (categories[i] in multi or other in multi)]
 
+    def var_fits(fits: str | tuple[str, ...], typ: str) -> bool:  # a variable over typ may stand in the place
+        return fits == ANY or typ in fit_types[fits]
+
+    def relating(i: int, j: int) -> list[str]:
+        """The atoms with the variable over category i in one place and over j in the other: a
+        ``forpairs`` matches the two kinds one to one, so its body relates them (every forpairs body
+        of the released B-1K goals is such an atom, alone or in an ``and``). One alternative per
+        order, over the predicate groups that take it (the grammar's size stays that of its scopes)."""
+        out = []
+        for first, second in ((i, j), (j, i)):
+            fitting = [f"p{k}" for k, signature in enumerate(groups) if len(signature) == 2
+                       and var_fits(signature[0], categories[first]) and var_fits(signature[1], categories[second])]
+            if fitting:
+                out.append(f'"(" ({" | ".join(fitting)}) '
+                           f'{literal(" ?" + categories[first] + " ?" + categories[second] + ")")}')
+        return out
+
     # One variable in scope (any category); two when one of them is over a repeated category.
     for i, typ in enumerate(categories):
         s = f"-{i}"
         others = pairs_with(i)
         head = f'("(forall " | "(exists ") {var(i)} " " b{s} ")"'
-        rules.append(f"q{i} ::= {head}" + (f' | "(forpairs " {var(i)} " " qv{s}' if others else ""))
+        related = {j: relating(i, j) for j in others}
+        paired = [j for j in others if related[j]]
+        rules.append(f"q{i} ::= {head}" + (f' | "(forpairs " {var(i)} " " pv{s}' if paired else ""))
+        for j in paired:
+            rules.append(f"pa{s}-{j} ::= " + " | ".join(related[j]))
+            rules.append(f"f{s}-{j} ::= pa{s}-{j} | " + _among_others(f"pa{s}-{j}", f"{s}-{j}"))
         rules.append(f"t{s} ::= obj | {literal('?' + typ)}")
         atom_rules(s, f"t{s}", (typ,))
-        body = [f"l{s}", f'"(and" (" " bc{s}){_AND_PARTS} ")"', f'"(or" (" " bo{s}){_OR_PARTS} ")"']
         inner = [f"l{s}", f'"(or" (" " bo{s}){_OR_PARTS} ")"']
+        # The body uses its variable: a quantifier over a kind its body never names asks nothing of
+        # that kind (Qwen 1.5B wrapped unrelated literals in one: (exists (?tofu) (contains ?fridge ?water))).
+        used = [f'"(" p{k} " " ' + ' " " '.join(literal("?" + typ) if q == p else place_term(f, f"t{s}", (typ,))
+                                                 for q, f in enumerate(signature)) + ' ")"'
+                for k, signature in enumerate(groups) for p in range(len(signature)) if var_fits(signature[p], typ)]
+        if used:
+            rules.append(f"u{s} ::= " + " | ".join(used))
+            rules.append(f'ul{s} ::= u{s} | "(not " u{s} ")"')
+            user = f"(ul{s} | qi{s})" if others else f"ul{s}"
+            body = [f"ul{s}", f'"(and" (" " bc{s}){{0,5}} " " {user} (" " bc{s}){{0,5}} ")"',
+                    f'"(or" (" " bo{s}){_OR_PARTS} ")"']
+        else:
+            body = [f"l{s}", f'"(and" (" " bc{s}){_AND_PARTS} ")"', f'"(or" (" " bo{s}){_OR_PARTS} ")"']
         if others:
             body.append(f"qi{s}")
             inner.append(f"qi{s}")
             rules.append(f'qi{s} ::= ("(forall " | "(exists ") qv{s}')
             rules.append(f"qv{s} ::= " + " | ".join(f'{var(j)} " " b{s}-{j} ")"' for j in others))
+            if paired:
+                rules.append(f"pv{s} ::= " + " | ".join(f'{var(j)} " " f{s}-{j} ")"' for j in paired))
         rules.append(f"b{s} ::= " + " | ".join(body))
         rules.append(f"bc{s} ::= " + " | ".join(inner))
         rules.append(f'bo{s} ::= l{s} | "(and" (" " l{s}){_AND_PARTS} ")"')
@@ -247,7 +283,7 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     negatable = [a for a in held if a.predicate in vocab and len(a.args) == vocab[a.predicate]
                  and all(x in objects for x in a.args)]
     named = _mention_rules(rules, mentions, objects, instances, substances, groups, categories, pairs_with,
-                           place_term, var, negatable, lambda fits, typ: fits == ANY or typ in fit_types[fits])
+                           place_term, var, negatable, var_fits)
     named += _state_rules(rules, states, objects, instances, substances, groups, categories, pairs_with,
                           place_term, var)
     if named:
