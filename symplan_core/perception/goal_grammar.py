@@ -50,6 +50,7 @@ from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.engine.predicates import SUBSTANCE_ARGUMENT
 from symplan_core.engine.world import AGENT_TYPE
 from symplan_core.llm.grammar import literal
+from symplan_core.perception.language import SUBSTANCE_BEARERS
 from symplan_core.perception.synsets import is_substance
 
 #: A place any scene instance (ANY) or any substance (SUB) may fill.
@@ -119,8 +120,11 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
                  max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = (),
                  places: Places | None = None, mentions: Sequence[Collection[str]] = (),
                  held: Collection[Atom] = (), said: str = "",
-                 states: Sequence[Collection[StateAnswer]] = ()) -> GoalGrammar:
+                 states: Sequence[Collection[StateAnswer]] = (),
+                 negated_only: Collection[str] = ()) -> GoalGrammar:
     """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
+    ``negated_only``: predicates a literal may only negate (the damage states a request never asks
+    for, ``language.unasked_damage``: the verifier refuses a goal that makes one true).
     ``products``: instances of ``objects`` that the goal may ask into being with a top-level
     ``(real ?x)`` conjunct (``additions.scene_additions``' future objects). ``places``
     (:func:`scene_places`): a predicate's argument place takes only the instances listed there,
@@ -156,18 +160,24 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     substances = sorted(i for i, t in objects.items() if is_substance(t, "omnigibson"))
     # Each place of each predicate: ANY instance, SUB (any substance), or the instances that fit it
     # (``places``); predicates with the same places share one alternative of every atom rule.
+    # A substance bears, holds and touches nothing (``language.substance_subjects``; the engine puts
+    # nothing next to one): the holder place of covered/saturated/filled/contains and touching's two
+    # take what is not one.
+    solid = {x for x in instances if x not in set(substances)}
     groups: dict[tuple[str | tuple[str, ...], ...], list[str]] = {}
+    negated_groups: dict[tuple[str | tuple[str, ...], ...], list[str]] = {}  # of ``negated_only``
     for pred, arity in sorted(vocab.items()):
         allowed_places = (places or {}).get(pred) or (None,) * arity
         fitted: list[str | tuple[str, ...]] = []
         for i, allowed in enumerate(allowed_places[:arity]):
             pool, whole = (substances, SUB) if SUBSTANCE_ARGUMENT.get(pred) == i else (instances, ANY)
-            fits = [x for x in pool if allowed is None or x in allowed]
+            bears = (pred in SUBSTANCE_BEARERS and i == 0) or pred == "touching"
+            fits = [x for x in pool if (allowed is None or x in allowed) and (not bears or x in solid)]
             if not fits:
                 break
             fitted.append(whole if fits == pool else tuple(fits))
         if len(fitted) == arity:  # every place has something to fill it
-            groups.setdefault(tuple(fitted), []).append(pred)
+            (negated_groups if pred in negated_only else groups).setdefault(tuple(fitted), []).append(pred)
     if not groups:
         raise GoalGrammarError(f"domain {domain!r} has no usable predicates")
 
@@ -178,8 +188,9 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     if substances:
         rules.append("sub ::= " + " | ".join(literal("?" + i) for i in substances))
     fit_rule: dict[str | tuple[str, ...], str] = {}
-    for k, (signature, preds) in enumerate(groups.items()):
-        rules.append(f"p{k} ::= " + " | ".join(literal(p) for p in preds))
+    for name, (signature, preds) in [*((f"p{k}", g) for k, g in enumerate(groups.items())),
+                                     *((f"pn{k}", g) for k, g in enumerate(negated_groups.items()))]:
+        rules.append(f"{name} ::= " + " | ".join(literal(p) for p in preds))
         for place in signature:
             if place not in (ANY, SUB) and place not in fit_rule:
                 fit_rule[place] = f"r{len(fit_rule)}"
@@ -198,10 +209,13 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
         return choices[0] if len(choices) == 1 else "(" + " | ".join(choices) + ")"
 
     def atom_rules(scope: str, term: str, bound: tuple[str, ...] = ()) -> None:
-        alts = [f'"(" p{k} " " ' + ' " " '.join(place_term(f, term, bound) for f in signature) + ' ")"'
-                for k, signature in enumerate(groups)]
-        rules.append(f"a{scope} ::= " + " | ".join(alts))
-        rules.append(f'l{scope} ::= a{scope} | "(not " a{scope} ")"')
+        def alts(prefix: str, of: Mapping[tuple[str | tuple[str, ...], ...], list[str]]) -> str:
+            return " | ".join(f'"(" {prefix}{k} " " ' + ' " " '.join(place_term(f, term, bound) for f in signature)
+                              + ' ")"' for k, signature in enumerate(of))
+        rules.append(f"a{scope} ::= " + alts("p", groups))
+        if negated_groups:
+            rules.append(f"an{scope} ::= " + alts("pn", negated_groups))
+        rules.append(f'l{scope} ::= a{scope} | "(not " a{scope} ")"' + (f' | "(not " an{scope} ")"' if negated_groups else ""))
 
     def var(i: int) -> str:
         return literal(f"(?{categories[i]} - {categories[i]})")

@@ -124,6 +124,22 @@ def test_a_quantifiers_body_uses_its_variables_and_a_forpairs_body_relates_them(
                                     "(cooked ?apple.n.01)))))")
 
 
+def test_a_substance_bears_nothing_and_unasked_damage_is_only_negated() -> None:
+    """What the verifier refuses in any goal is not offered: a substance covered, soaked or touching
+    (Qwen 1.5B: (covered ?black_bean ?water), (touching ?lampshade ?dust)), and a damage state the
+    request never asks for (the cooked olive oil on fire)."""
+    scene = {**SCENE, "water.n.06_1": "water.n.06", "dust.n.01_1": "dust.n.01"}
+    plain, careful = goal_grammar(scene).text, goal_grammar(scene, negated_only={"on_fire", "broken"}).text
+    for refused in ("(covered ?water.n.06_1 ?dust.n.01_1)", "(saturated ?dust.n.01_1 ?water.n.06_1)",
+                    "(touching ?apple.n.01_1 ?dust.n.01_1)"):
+        assert not grammar_accepts(plain, f"(:goal (and {refused}))"), refused
+    for kept in ("(covered ?apple.n.01_1 ?dust.n.01_1)", "(not (covered ?bowl.n.01_1 ?water.n.06_1))",
+                 "(touching ?apple.n.01_1 ?bowl.n.01_2)", "(not (broken ?bowl.n.01_1))"):
+        assert grammar_accepts(careful, f"(:goal (and {kept}))"), kept
+    for damage in ("(broken ?bowl.n.01_1)", "(forall (?apple.n.01 - apple.n.01) (on_fire ?apple.n.01))"):
+        assert grammar_accepts(plain, f"(:goal (and {damage}))") and not grammar_accepts(careful, f"(:goal (and {damage}))")
+
+
 # Every 25th B-1K activity, the scenes with the most objects and categories, a nested exists.
 # Goals that use what the grammar leaves out on purpose (future objects, forn, imply, rooms) are not drawn.
 LEFT_OUT = ("(real ", "(forn ", "(fornpairs ", "(imply ", "(inroom ")
