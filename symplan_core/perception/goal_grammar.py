@@ -237,19 +237,33 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     def var_fits(fits: str | tuple[str, ...], typ: str) -> bool:  # a variable over typ may stand in the place
         return fits == ANY or typ in fit_types[fits]
 
+    kind_rule: dict[tuple[str | tuple[str, ...], str], str] = {}
+
+    def kind_term(fits: str | tuple[str, ...], typ: str) -> str:
+        """A place filled by the kind ``typ``: its variable, or one of its instances that fits there
+        (BEHAVIOR writes ``(forall (?log - log) (ontop ?log_1 ...))`` too, which mending reads as
+        the variable, ``goal_mending.bind_named_instances``)."""
+        key = (fits, typ)
+        if key not in kind_rule:
+            pool = substances if fits == SUB else instances if fits == ANY else fits
+            kind_rule[key] = f"k{len(kind_rule)}"
+            rules.append(f"{kind_rule[key]} ::= " + " | ".join(
+                literal("?" + x) for x in (typ, *(x for x in pool if objects[x] == typ))))
+        return kind_rule[key]
+
     def relating(i: int, j: int) -> list[str]:
-        """The atoms with the variable over category i in one place and over j in the other: a
-        ``forpairs`` matches the two kinds one to one, so its body relates them (every forpairs body
-        of the released B-1K goals is such an atom, alone or in an ``and``). One alternative per
-        order, over the predicate groups that take it (the grammar's size stays that of its scopes)."""
-        out = []
-        for first, second in ((i, j), (j, i)):
-            fitting = [f"p{k}" for k, signature in enumerate(groups) if len(signature) == 2
-                       and var_fits(signature[0], categories[first]) and var_fits(signature[1], categories[second])]
-            if fitting:
-                out.append(f'"(" ({" | ".join(fitting)}) '
-                           f'{literal(" ?" + categories[first] + " ?" + categories[second] + ")")}')
-        return out
+        """The atoms with the kind of category i in one place and of j in the other (each its
+        variable or an instance, :func:`kind_term`): a ``forpairs`` matches the two kinds one to
+        one, so its body relates them (every forpairs body of the released B-1K goals is such an
+        atom, alone or in an ``and``)."""
+        by_places: dict[tuple[str, str], list[str]] = {}  # predicates with the same kind terms share one
+        for k, signature in enumerate(groups):
+            for a, (first, second) in enumerate(((i, j), (j, i))):
+                if len(signature) == 2 and var_fits(signature[a], categories[first]) \
+                        and var_fits(signature[1 - a], categories[second]):
+                    terms = (kind_term(signature[a], categories[first]), kind_term(signature[1 - a], categories[second]))
+                    by_places.setdefault(terms, []).append(f"p{k}")
+        return [f'"(" ({" | ".join(preds)}) " " {first} " " {second} ")"' for (first, second), preds in by_places.items()]
 
     # One variable in scope (any category); two when one of them is over a repeated category.
     for i, typ in enumerate(categories):
@@ -265,9 +279,10 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
         rules.append(f"t{s} ::= obj | {literal('?' + typ)}")
         atom_rules(s, f"t{s}", (typ,))
         inner = [f"l{s}", f'"(or" (" " bo{s}){_OR_PARTS} ")"']
-        # The body uses its variable: a quantifier over a kind its body never names asks nothing of
-        # that kind (Qwen 1.5B wrapped unrelated literals in one: (exists (?tofu) (contains ?fridge ?water))).
-        used = [f'"(" p{k} " " ' + ' " " '.join(literal("?" + typ) if q == p else place_term(f, f"t{s}", (typ,))
+        # The body names its kind (its variable, or an instance of it): a quantifier over a kind its
+        # body never names asks nothing of that kind (Qwen 1.5B wrapped unrelated literals in one:
+        # (exists (?tofu) (contains ?fridge ?water))).
+        used = [f'"(" p{k} " " ' + ' " " '.join(kind_term(f, typ) if q == p else place_term(f, f"t{s}", (typ,))
                                                  for q, f in enumerate(signature)) + ' ")"'
                 for k, signature in enumerate(groups) for p in range(len(signature)) if var_fits(signature[p], typ)]
         if used:

@@ -108,16 +108,19 @@ def test_a_quantifiers_body_uses_its_variables_and_a_forpairs_body_relates_them(
     for kept in (f"{pair}(inside ?apple.n.01 ?bowl.n.01))", f"{pair}(ontop ?bowl.n.01 ?apple.n.01))",
                  f"{pair}(and (cooked ?apple.n.01) (inside ?apple.n.01 ?bowl.n.01)))"):
         assert grammar_accepts(grammar, f"(:goal (and {kept}))"), kept
-    for refused in (f"{pair}(cooked ?apple.n.01))", f"{pair}(inside ?apple.n.01_1 ?bowl.n.01_2))",
+    for refused in (f"{pair}(cooked ?apple.n.01))", f"{pair}(inside ?apple.n.01_1 ?electric_refrigerator.n.01_1))",
                     f"{pair}(and (cooked ?apple.n.01) (open ?electric_refrigerator.n.01_1)))",
                     f"{pair}(not (inside ?apple.n.01 ?bowl.n.01)))"):
         assert not grammar_accepts(grammar, f"(:goal (and {refused}))"), refused
     # one variable: its body names it (Qwen 1.5B: (exists (?tofu) (contains ?fridge ?water)))
     for refused in ("(forall (?apple.n.01 - apple.n.01) (open ?electric_refrigerator.n.01_1))",
-                    "(exists (?bowl.n.01 - bowl.n.01) (and (cooked ?apple.n.01_1) (inside ?apple.n.01_2 ?bowl.n.01_1)))"):
+                    "(exists (?bowl.n.01 - bowl.n.01) (and (cooked ?apple.n.01_1) (open ?electric_refrigerator.n.01_1)))"):
         assert not grammar_accepts(grammar, f"(:goal (and {refused}))"), refused
+    # an instance of the kind stands for its variable, as in BEHAVIOR's own goals (mending binds it)
     for kept in ("(forall (?apple.n.01 - apple.n.01) (not (cooked ?apple.n.01)))",
-                 "(exists (?bowl.n.01 - bowl.n.01) (and (cooked ?apple.n.01_1) (inside ?apple.n.01_1 ?bowl.n.01)))"):
+                 "(exists (?bowl.n.01 - bowl.n.01) (and (cooked ?apple.n.01_1) (inside ?apple.n.01_1 ?bowl.n.01)))",
+                 "(forall (?apple.n.01 - apple.n.01) (inside ?apple.n.01_1 ?electric_refrigerator.n.01_1))",
+                 f"{pair}(inside ?apple.n.01_1 ?bowl.n.01))"):
         assert grammar_accepts(grammar, f"(:goal (and {kept}))"), kept
     # nested quantifiers over the same two kinds stay as free as before
     assert grammar_accepts(grammar, "(:goal (and (forall (?apple.n.01 - apple.n.01) (exists (?bowl.n.01 - bowl.n.01) "
@@ -185,16 +188,16 @@ def test_the_engines_places_keep_out_what_no_action_can_make_true() -> None:
 
 def test_the_grammar_stays_bounded_for_the_biggest_b1k_scenes() -> None:
     """make_garlic_mushrooms has the most objects (65), cook_seafood_paella the most categories (36)
-    and so the biggest grammar of every B-1K scene (199 KB plain, 368 KB with the engine's places;
+    and so the biggest grammar of every B-1K scene (256 KB plain, 412 KB with the engine's places;
     docs/perception.md)."""
     sizes = {a: goal_grammar(_scene_objects(f"b1k/{a}")) for a in ("make_garlic_mushrooms", "cook_seafood_paella")}
     for grammar in sizes.values():
-        assert grammar.size_bytes < 224_000 and grammar.rules < 2500, grammar
+        assert grammar.size_bytes < 280_000 and grammar.rules < 2700, grammar
     for activity in sizes:  # the engine's places add one alternative per group of predicates to each scope
         objects = _scene_objects(f"b1k/{activity}")
         init = to_omnigibson(load_problem(f"b1k/{activity}")).init
         placed = goal_grammar(objects, places=scene_places(objects, init))
-        assert placed.size_bytes < 400_000 and placed.rules < 2500, placed
+        assert placed.size_bytes < 450_000 and placed.rules < 2700, placed
     assert sizes["make_garlic_mushrooms"].objects == 65 and sizes["cook_seafood_paella"].categories == 36
 
 
