@@ -50,7 +50,6 @@ from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.engine.predicates import SUBSTANCE_ARGUMENT
 from symplan_core.engine.world import AGENT_TYPE
 from symplan_core.llm.grammar import literal
-from symplan_core.perception.language import SUBSTANCE_BEARERS
 from symplan_core.perception.synsets import is_substance
 
 #: A place any scene instance (ANY) or any substance (SUB) may fill.
@@ -120,11 +119,8 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
                  max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = (),
                  places: Places | None = None, mentions: Sequence[Collection[str]] = (),
                  held: Collection[Atom] = (), said: str = "",
-                 states: Sequence[Collection[StateAnswer]] = (),
-                 negated_only: Collection[str] = ()) -> GoalGrammar:
+                 states: Sequence[Collection[StateAnswer]] = ()) -> GoalGrammar:
     """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
-    ``negated_only``: predicates a literal may only negate (the damage states a request never asks
-    for, ``language.unasked_damage``: the verifier refuses a goal that makes one true).
     ``products``: instances of ``objects`` that the goal may ask into being with a top-level
     ``(real ?x)`` conjunct (``additions.scene_additions``' future objects). ``places``
     (:func:`scene_places`): a predicate's argument place takes only the instances listed there,
@@ -160,24 +156,18 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     substances = sorted(i for i, t in objects.items() if is_substance(t, "omnigibson"))
     # Each place of each predicate: ANY instance, SUB (any substance), or the instances that fit it
     # (``places``); predicates with the same places share one alternative of every atom rule.
-    # A substance bears, holds and touches nothing (``language.substance_subjects``; the engine puts
-    # nothing next to one): the holder place of covered/saturated/filled/contains and touching's two
-    # take what is not one.
-    solid = {x for x in instances if x not in set(substances)}
     groups: dict[tuple[str | tuple[str, ...], ...], list[str]] = {}
-    negated_groups: dict[tuple[str | tuple[str, ...], ...], list[str]] = {}  # of ``negated_only``
     for pred, arity in sorted(vocab.items()):
         allowed_places = (places or {}).get(pred) or (None,) * arity
         fitted: list[str | tuple[str, ...]] = []
         for i, allowed in enumerate(allowed_places[:arity]):
             pool, whole = (substances, SUB) if SUBSTANCE_ARGUMENT.get(pred) == i else (instances, ANY)
-            bears = (pred in SUBSTANCE_BEARERS and i == 0) or pred == "touching"
-            fits = [x for x in pool if (allowed is None or x in allowed) and (not bears or x in solid)]
+            fits = [x for x in pool if allowed is None or x in allowed]
             if not fits:
                 break
             fitted.append(whole if fits == pool else tuple(fits))
         if len(fitted) == arity:  # every place has something to fill it
-            (negated_groups if pred in negated_only else groups).setdefault(tuple(fitted), []).append(pred)
+            groups.setdefault(tuple(fitted), []).append(pred)
     if not groups:
         raise GoalGrammarError(f"domain {domain!r} has no usable predicates")
 
@@ -188,9 +178,8 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     if substances:
         rules.append("sub ::= " + " | ".join(literal("?" + i) for i in substances))
     fit_rule: dict[str | tuple[str, ...], str] = {}
-    for name, (signature, preds) in [*((f"p{k}", g) for k, g in enumerate(groups.items())),
-                                     *((f"pn{k}", g) for k, g in enumerate(negated_groups.items()))]:
-        rules.append(f"{name} ::= " + " | ".join(literal(p) for p in preds))
+    for k, (signature, preds) in enumerate(groups.items()):
+        rules.append(f"p{k} ::= " + " | ".join(literal(p) for p in preds))
         for place in signature:
             if place not in (ANY, SUB) and place not in fit_rule:
                 fit_rule[place] = f"r{len(fit_rule)}"
@@ -209,13 +198,10 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
         return choices[0] if len(choices) == 1 else "(" + " | ".join(choices) + ")"
 
     def atom_rules(scope: str, term: str, bound: tuple[str, ...] = ()) -> None:
-        def alts(prefix: str, of: Mapping[tuple[str | tuple[str, ...], ...], list[str]]) -> str:
-            return " | ".join(f'"(" {prefix}{k} " " ' + ' " " '.join(place_term(f, term, bound) for f in signature)
-                              + ' ")"' for k, signature in enumerate(of))
-        rules.append(f"a{scope} ::= " + alts("p", groups))
-        if negated_groups:
-            rules.append(f"an{scope} ::= " + alts("pn", negated_groups))
-        rules.append(f'l{scope} ::= a{scope} | "(not " a{scope} ")"' + (f' | "(not " an{scope} ")"' if negated_groups else ""))
+        alts = [f'"(" p{k} " " ' + ' " " '.join(place_term(f, term, bound) for f in signature) + ' ")"'
+                for k, signature in enumerate(groups)]
+        rules.append(f"a{scope} ::= " + " | ".join(alts))
+        rules.append(f'l{scope} ::= a{scope} | "(not " a{scope} ")"')
 
     def var(i: int) -> str:
         return literal(f"(?{categories[i]} - {categories[i]})")
@@ -234,72 +220,21 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     def pairs_with(i: int) -> list[int]:  # two variables: at least one over a repeated category
         return [j for j, other in enumerate(categories) if j != i and (categories[i] in multi or other in multi)]
 
-    def var_fits(fits: str | tuple[str, ...], typ: str) -> bool:  # a variable over typ may stand in the place
-        return fits == ANY or typ in fit_types[fits]
-
-    kind_rule: dict[tuple[str | tuple[str, ...], str], str] = {}
-
-    def kind_term(fits: str | tuple[str, ...], typ: str) -> str:
-        """A place filled by the kind ``typ``: its variable, or one of its instances that fits there
-        (BEHAVIOR writes ``(forall (?log - log) (ontop ?log_1 ...))`` too, which mending reads as
-        the variable, ``goal_mending.bind_named_instances``)."""
-        key = (fits, typ)
-        if key not in kind_rule:
-            pool = substances if fits == SUB else instances if fits == ANY else fits
-            kind_rule[key] = f"k{len(kind_rule)}"
-            rules.append(f"{kind_rule[key]} ::= " + " | ".join(
-                literal("?" + x) for x in (typ, *(x for x in pool if objects[x] == typ))))
-        return kind_rule[key]
-
-    def relating(i: int, j: int) -> list[str]:
-        """The atoms with the kind of category i in one place and of j in the other (each its
-        variable or an instance, :func:`kind_term`): a ``forpairs`` matches the two kinds one to
-        one, so its body relates them (every forpairs body of the released B-1K goals is such an
-        atom, alone or in an ``and``)."""
-        by_places: dict[tuple[str, str], list[str]] = {}  # predicates with the same kind terms share one
-        for k, signature in enumerate(groups):
-            for a, (first, second) in enumerate(((i, j), (j, i))):
-                if len(signature) == 2 and var_fits(signature[a], categories[first]) \
-                        and var_fits(signature[1 - a], categories[second]):
-                    terms = (kind_term(signature[a], categories[first]), kind_term(signature[1 - a], categories[second]))
-                    by_places.setdefault(terms, []).append(f"p{k}")
-        return [f'"(" ({" | ".join(preds)}) " " {first} " " {second} ")"' for (first, second), preds in by_places.items()]
-
     # One variable in scope (any category); two when one of them is over a repeated category.
     for i, typ in enumerate(categories):
         s = f"-{i}"
         others = pairs_with(i)
         head = f'("(forall " | "(exists ") {var(i)} " " b{s} ")"'
-        related = {j: relating(i, j) for j in others}
-        paired = [j for j in others if related[j]]
-        rules.append(f"q{i} ::= {head}" + (f' | "(forpairs " {var(i)} " " pv{s}' if paired else ""))
-        for j in paired:
-            rules.append(f"pa{s}-{j} ::= " + " | ".join(related[j]))
-            rules.append(f"f{s}-{j} ::= pa{s}-{j} | " + _among_others(f"pa{s}-{j}", f"{s}-{j}"))
+        rules.append(f"q{i} ::= {head}" + (f' | "(forpairs " {var(i)} " " qv{s}' if others else ""))
         rules.append(f"t{s} ::= obj | {literal('?' + typ)}")
         atom_rules(s, f"t{s}", (typ,))
+        body = [f"l{s}", f'"(and" (" " bc{s}){_AND_PARTS} ")"', f'"(or" (" " bo{s}){_OR_PARTS} ")"']
         inner = [f"l{s}", f'"(or" (" " bo{s}){_OR_PARTS} ")"']
-        # The body names its kind (its variable, or an instance of it): a quantifier over a kind its
-        # body never names asks nothing of that kind (Qwen 1.5B wrapped unrelated literals in one:
-        # (exists (?tofu) (contains ?fridge ?water))).
-        used = [f'"(" p{k} " " ' + ' " " '.join(kind_term(f, typ) if q == p else place_term(f, f"t{s}", (typ,))
-                                                 for q, f in enumerate(signature)) + ' ")"'
-                for k, signature in enumerate(groups) for p in range(len(signature)) if var_fits(signature[p], typ)]
-        if used:
-            rules.append(f"u{s} ::= " + " | ".join(used))
-            rules.append(f'ul{s} ::= u{s} | "(not " u{s} ")"')
-            user = f"(ul{s} | qi{s})" if others else f"ul{s}"
-            body = [f"ul{s}", f'"(and" (" " bc{s}){{0,5}} " " {user} (" " bc{s}){{0,5}} ")"',
-                    f'"(or" (" " bo{s}){_OR_PARTS} ")"']
-        else:
-            body = [f"l{s}", f'"(and" (" " bc{s}){_AND_PARTS} ")"', f'"(or" (" " bo{s}){_OR_PARTS} ")"']
         if others:
             body.append(f"qi{s}")
             inner.append(f"qi{s}")
             rules.append(f'qi{s} ::= ("(forall " | "(exists ") qv{s}')
             rules.append(f"qv{s} ::= " + " | ".join(f'{var(j)} " " b{s}-{j} ")"' for j in others))
-            if paired:
-                rules.append(f"pv{s} ::= " + " | ".join(f'{var(j)} " " f{s}-{j} ")"' for j in paired))
         rules.append(f"b{s} ::= " + " | ".join(body))
         rules.append(f"bc{s} ::= " + " | ".join(inner))
         rules.append(f'bo{s} ::= l{s} | "(and" (" " l{s}){_AND_PARTS} ")"')
@@ -312,7 +247,7 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     negatable = [a for a in held if a.predicate in vocab and len(a.args) == vocab[a.predicate]
                  and all(x in objects for x in a.args)]
     named = _mention_rules(rules, mentions, objects, instances, substances, groups, categories, pairs_with,
-                           place_term, var, negatable, var_fits)
+                           place_term, var, negatable, lambda fits, typ: fits == ANY or typ in fit_types[fits])
     named += _state_rules(rules, states, objects, instances, substances, groups, categories, pairs_with,
                           place_term, var)
     if named:

@@ -1226,20 +1226,14 @@ def substance_subjects(problem: Problem) -> list[str]:
 DAMAGE_STATES = ("on_fire", "broken", "burnt")
 
 
-def unasked_damage_states(words: Iterable[StateWord]) -> frozenset[str]:
-    """The damage states (:data:`DAMAGE_STATES`) no state word of the instruction asks to make true
-    (the goal drafter's grammar offers them only negated)."""
-    return frozenset(DAMAGE_STATES) - {w.predicate for w in words if w.polarity}
-
-
 def unasked_damage(words: Iterable[StateWord], problem: Problem) -> list[str]:
     """Each damage state (:data:`DAMAGE_STATES`) the goal makes true and no state word of the
     instruction (``words``) asks for: Qwen 1.5B set the cooked salt on fire for "season the ham with
     salt ... and bake it"."""
-    unasked = unasked_damage_states(words)
+    asked = {w.predicate for w in words if w.polarity}
     out = []
     for atom, positive, types in goal_atoms(problem.goal):
-        if positive and atom.predicate in unasked:
+        if positive and atom.predicate in DAMAGE_STATES and atom.predicate not in asked:
             what = argument_type(atom.args[0], types, problem.objects) if atom.args else None
             out.append(f"the goal makes ({atom.predicate} {atom.args[0] if atom.args else ''}) true "
                        f"({what or 'something'}), which the instruction never asks for")

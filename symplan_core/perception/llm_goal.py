@@ -304,14 +304,12 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     from symplan_core.llm.constrained import generate_constrained
     from symplan_core.llm.decoding import DecodingError
     from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar, scene_places
-    from symplan_core.perception.language import state_words, unasked_damage_states
 
     writable = {**objects, **{i: a.type for i, a in (extra or {}).items()}}
     products = [i for i, a in (extra or {}).items() if a.made]
     places = scene_places(writable, init, domain)
-    negated_only = unasked_damage_states(state_words(instruction))  # the verifier refuses them made true
     try:
-        grammar = goal_grammar(writable, domain, products=products, places=places, negated_only=negated_only)
+        grammar = goal_grammar(writable, domain, products=products, places=places)
     except GoalGrammarError as exc:
         return LLMDraft(None, "", f"no goal grammar for this scene: {exc}")
     names = tuple(ex.activity for ex in examples)
@@ -359,8 +357,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
                 break
             try:
                 more = goal_grammar(writable, domain, products=products, places=places, mentions=missing,
-                                    held=held, said=said[len("(:goal (and"):-2], states=unanswered,
-                                    negated_only=negated_only)
+                                    held=held, said=said[len("(:goal (and"):-2], states=unanswered)
             except GoalGrammarError:
                 break
             if not more.mentions:
