@@ -7,7 +7,7 @@ some producing action accepts there. The goal drafter's grammar uses it so that 
 ask for what no action can do (a battery on fire, a book inside a printer).
 
 Only the static checks count, the ones that read an argument's affordances (``ability:``,
-``type:``, ``graspable``: a fixture is never put anywhere, ``solid``, ``bears``, ``substance``): they hold or
+``type:``, ``graspable``: a fixture is never put anywhere, ``solid``, ``substance``): they hold or
 fail for an object whatever the plan does. ``nextto`` is symmetric in the engine's state (placing
 the cup next to the sink makes ``(nextto sink cup)`` true), so each of its places takes what
 either place accepts. A producing action whose scene-wide need no object of the world can ever
@@ -21,7 +21,10 @@ goals holds its substance in a fillable object. (A made substance also lies ``co
 its ingredient lay, a chopping board say: no released goal asks for it, and the grammar leaves it
 out.) Any other predicate that no action adds (``covered``, made by pouring or overlaying, removed
 by cleaning) or a place that a producer leaves unchecked is unrestricted (``None``): the grammar
-stays a superset of the goals the engine can reach.
+stays a superset of the goals the engine can reach. ``bears`` (nothing is set on top of a wall nail
+or a hanger) is left out on purpose: a model that writes ``(ontop ?wreath ?wall_nail_1)`` means
+hanging it, and mending reads it so (``goal_mending.hang_on_hanging_places``); closed off, the
+model wrote the wreath on the floor instead.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from symplan_core.engine.predicates import DERIVED_FROM, SYMMETRIC_RELATIONS
 from symplan_core.engine.world import World
 
 #: The precondition checks that decide, from the world alone, whether an object fits a place.
-_PLACE_CHECKS = ("ability", "type", "graspable", "solid", "bears", "substance")
+_PLACE_CHECKS = ("ability", "type", "graspable", "solid", "substance")
 #: Precondition check -> the ability some object of the scene must have for it ever to pass
 #: (``holding:FLAG`` needs an object with FLAG): ``checks._heated``, ``_flame``, ``_cooled``. A flame
 #: can also come from something already burning; the world does not say what burns at the start,

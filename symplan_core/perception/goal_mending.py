@@ -6,6 +6,8 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
 * :func:`bind_named_instances`: a quantifier whose variable its body never uses, and whose body
   names one instance of the variable's type instead (``(forall (?log - log) (not (covered ?log_1
   ?dust_1)))``): the instance is read as the variable.
+* :func:`hang_on_hanging_places`: ``(ontop ?wreath ?wall_nail_1)`` for "put up the wreath ... on
+  those nails": a wall nail or a hanger holds things hung on it, so it is read as ``attached``/``draped``.
 * :func:`place_reversed_removals`: ``(not (inside ?lotion ?basket_1))`` for "drop the lotion ... in
   it", where the instruction takes nothing out and its placement words ask for that very relation:
   read as the placement.
@@ -38,7 +40,7 @@ from dataclasses import dataclass, replace
 
 from symplan_core.bddl import And, Atom, Formula, Not, Param, Problem, Quantifier
 from symplan_core.bddl.checks import argument_type, goal_atoms, iter_quantifiers
-from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, SUPPORT_RELATIONS
+from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, HANGING_PLACES, SUPPORT_RELATIONS
 from symplan_core.perception.language import (
     asked_for_all,
     asks_removal,
@@ -71,7 +73,8 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, place_reversed_removals, drop_repeats, drop_contradicted,
+    steps: tuple[Step, ...] = (bind_named_instances, hang_on_hanging_places, place_reversed_removals, drop_repeats,
+                              drop_contradicted,
                               settle_relations, settle_placements, pair_with_one, drop_self_including,
                               drop_repeats, widen_plurals, widen_exists)
     for step in steps:
@@ -378,6 +381,36 @@ def pair_with_one(instruction: str, problem: Problem) -> tuple[Formula, list[str
                     break
         parts.append(part)
     return (And(tuple(parts)) if notes else problem.goal), notes
+
+
+def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """``(ontop ?x ?p)`` where ``?p`` is a wall nail or a hanger, which hold things only hung on
+    them (``predicates.HANGING_PLACES``): read as that place's relation (``attached``, ``draped``).
+    Qwen 1.5B wrote ``(ontop ?wreath ?wall_nail_1)`` for "put up the wreath ... on those nails" and
+    ``(ontop ?vest ?hanger_1)`` for "put the vest ... on hangers"; the engine sets nothing on top of
+    either, and the goal grammar offers the form so that the model writes what it means."""
+    notes: list[str] = []
+
+    def visit(f: Formula, types: dict[str, str]) -> Formula:
+        if isinstance(f, Atom):
+            if f.predicate == "ontop" and len(f.args) == 2:
+                place = argument_type(f.args[1], types, problem.objects)
+                relation = HANGING_PLACES.get(place or "")
+                if relation is not None:
+                    notes.append(f"(ontop {' '.join(f.args)}) read as ({relation} {' '.join(f.args)}): "
+                                 f"{place} holds things hung on it")
+                    return Atom(relation, f.args)
+            return f
+        if isinstance(f, Not):
+            return Not(visit(f.body, types))
+        if isinstance(f, And):
+            return And(tuple(visit(p, types) for p in f.parts))
+        if isinstance(f, Quantifier):
+            return replace(f, body=visit(f.body, {**types, **{p.var: p.type for p in f.params}}))
+        return f  # or / imply: read as written
+
+    goal = visit(problem.goal, {})
+    return (goal, notes) if notes else (problem.goal, [])
 
 
 def drop_self_including(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:

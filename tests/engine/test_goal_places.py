@@ -31,12 +31,13 @@ def test_each_place_takes_what_the_producing_actions_ability_checks_accept() -> 
     assert places["ontop"] == (batteries, frozenset(_world().objects))  # anything solid carries it
 
 
-def test_nothing_is_set_on_top_of_a_place_things_only_hang_on() -> None:
+def test_a_place_things_only_hang_on_is_still_offered_to_a_drafter_for_mending() -> None:
+    # the engine sets nothing on top of a nail (bears), but a drafted (ontop ?wreath ?nail) means
+    # hanging it, and goal_mending reads it so: closed off, Qwen 1.5B put the wreath on the floor
     world = _world("b1k/decorating_outside_for_holidays")
     nails = {o for o, t in world.objects.items() if t == "wall_nail.n.01"}
     places = goal_places(world, ["ontop", "attached"])
-    assert nails and not nails & places["ontop"][1]
-    assert nails <= places["attached"][1]
+    assert nails and nails <= places["ontop"][1] and nails <= places["attached"][1]
 
 
 def test_released_goals_hang_things_on_nails_and_hangers_and_set_nothing_on_them() -> None:

@@ -16,6 +16,7 @@ from symplan_core.perception.goal_mending import (
     drop_contradicted,
     drop_repeats,
     drop_self_including,
+    hang_on_hanging_places,
     mend_goal,
     pair_with_one,
     place_reversed_removals,
@@ -37,6 +38,19 @@ def _drafted(task: str, goal: str):
 
 def _text(goal) -> str:
     return compact_goal(goal)
+
+
+def test_something_set_on_a_nail_or_a_hanger_is_hung_on_it(behavior_dir) -> None:
+    said = "Could you put up the wreath, the bow and some holly on those nails?"
+    drafted = _drafted("b1k/decorating_outside_for_holidays", "(:goal (and (ontop ?wreath.n.01_1 ?wall_nail.n.01_1) "
+                       "(forall (?wall_nail.n.01 - wall_nail.n.01) (ontop ?bow.n.08_1 ?wall_nail.n.01))))")
+    goal, notes = hang_on_hanging_places(said, drafted)
+    assert _text(goal) == ("(:goal (and (attached ?wreath.n.01_1 ?wall_nail.n.01_1) (forall (?wall_nail.n.01 - "
+                           "wall_nail.n.01) (attached ?bow.n.08_1 ?wall_nail.n.01))))") and len(notes) == 2
+    closet = _drafted("b1k/putting_clothes_into_closet", "(:goal (and (ontop ?vest.n.01_1 ?hanger.n.02_1)))")
+    assert _text(hang_on_hanging_places("hang up the vest", closet)[0]) == "(:goal (and (draped ?vest.n.01_1 ?hanger.n.02_1)))"
+    shelf = _drafted("b1k/decorating_outside_for_holidays", "(:goal (and (ontop ?wreath.n.01_1 ?floor.n.01_1)))")
+    assert hang_on_hanging_places(said, shelf) == (shelf.goal, [])  # anywhere else, read as written
 
 
 def test_a_quantifier_whose_body_names_an_instance_instead_of_its_variable_binds_it(behavior_dir) -> None:
