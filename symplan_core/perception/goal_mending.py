@@ -73,10 +73,9 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, hang_on_hanging_places, place_reversed_removals, drop_repeats,
-                              drop_contradicted,
-                              settle_relations, settle_placements, pair_with_one, drop_self_including,
-                              drop_repeats, widen_plurals, widen_exists)
+    steps: tuple[Step, ...] = (bind_named_instances, hang_on_hanging_places, place_reversed_removals,
+                              drop_repeats, drop_contradicted, settle_relations, settle_placements, pair_with_one,
+                              drop_self_including, drop_repeats, widen_plurals, widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said

@@ -4,8 +4,8 @@ table: a literal no action can make true for an object is never offered to a goa
 from __future__ import annotations
 
 from symplan_core.bddl import And, Atom, Literal, Problem
-from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.checks import argument_type, goal_atoms
+from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.engine.actions import action_set
 from symplan_core.engine.goal_places import can_make, goal_places, producers, scene_needs
 from symplan_core.engine.predicates import HANGING_PLACES
