@@ -209,16 +209,10 @@ def _solid(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
                                 "or to paint or water", "choose an object or fixture as the target")
 
 
-def hanging_relation(world: World, obj: str) -> str | None:
-    """How ``obj`` holds things where it only holds them hung on it (a wall nail: ``attached``, a
-    hanger: ``draped``; ``predicates.HANGING_PLACES``), else None: nothing is set on top of it."""
-    return HANGING_PLACES.get(world.objects.get(obj, ""))
-
-
 def _bears(w: World, _s: State, a: Sequence[str], _cap: int) -> Failure | None:
     """A wall nail or a hanger holds what hangs on it: nothing is set on top of it (Qwen 1.5B put
     a wreath on top of a nail and a dress on top of a hanger)."""
-    relation = hanging_relation(w, a[0])
+    relation = HANGING_PLACES.get(w.objects.get(a[0], ""))
     if relation is None:
         return None
     verb = "attach" if relation == "attached" else "drape"

@@ -13,14 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from symplan_core.bddl.writer import write_formula
-from symplan_core.engine.checks import (
-    CUT_PRODUCTS,
-    Failure,
-    closed_container,
-    hanging_relation,
-    is_on,
-    processes_between,
-)
+from symplan_core.engine.checks import CUT_PRODUCTS, Failure, closed_container, is_on, processes_between
 from symplan_core.engine.execute import check_preconditions, floor_of
 from symplan_core.engine.plan_text import Call
 from symplan_core.engine.predicates import (
@@ -186,8 +179,11 @@ class _Search:
         spare = [h for h in self.state.held if h not in keep] or list(self.state.held)
         obj = spare[0]
         surface = self.state.at if self.state.at not in (None, obj) else None
-        if surface is not None and not self.w.is_substance(surface) and hanging_relation(self.w, surface) is None \
-                and closed_container(self.w, self.state, surface) is None:
+        # where the robot stands, if the engine lets it set things there (not a stain, not a wall
+        # nail) and it is not shut away in a closed container
+        if surface is not None and closed_container(self.w, self.state, surface) is None \
+                and not check_preconditions(self.t.actions["place_on_top"], self.w, self.state, [obj, surface],
+                                            self.t.capacity):
             self.do("place_on_top", obj, surface)
         else:
             floor = self.here or floor_of(self.w, obj)  # the room the robot is in, not another
