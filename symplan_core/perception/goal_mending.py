@@ -86,17 +86,23 @@ def _args(f: Formula) -> set[str]:
     return {a for atom, _, _ in goal_atoms(f) for a in atom.args}
 
 
+def _mapped(f: Formula, change: Callable[[Atom, dict[str, str]], Atom], types: dict[str, str] | None = None) -> Formula:
+    """``f`` with each atom replaced by ``change(atom, the types of the variables in scope)``."""
+    types = types or {}
+    if isinstance(f, Atom):
+        return change(f, types)
+    if isinstance(f, Not):
+        return Not(_mapped(f.body, change, types))
+    if isinstance(f, And):
+        return And(tuple(_mapped(p, change, types) for p in f.parts))
+    if isinstance(f, Quantifier):
+        return replace(f, body=_mapped(f.body, change, {**types, **{p.var: p.type for p in f.params}}))
+    return f  # or / imply: an LLM goal that uses them is read as written
+
+
 def _renamed(f: Formula, names: dict[str, str]) -> Formula:
     """``f`` with each argument in ``names`` (compared without a leading ``?``) renamed."""
-    if isinstance(f, Atom):
-        return Atom(f.predicate, tuple(names.get(a.lstrip("?"), a) for a in f.args))
-    if isinstance(f, Not):
-        return Not(_renamed(f.body, names))
-    if isinstance(f, And):
-        return And(tuple(_renamed(p, names) for p in f.parts))
-    if isinstance(f, Quantifier):
-        return replace(f, body=_renamed(f.body, names))
-    return f  # or / imply: an LLM goal that uses them is read as written
+    return _mapped(f, lambda atom, _types: Atom(atom.predicate, tuple(names.get(a.lstrip("?"), a) for a in atom.args)))
 
 
 def _without(goal: Formula, dropped: Callable[[Atom, dict[str, str], bool], bool]) -> Formula | None:
@@ -390,25 +396,18 @@ def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula
     either, and the goal grammar offers the form so that the model writes what it means."""
     notes: list[str] = []
 
-    def visit(f: Formula, types: dict[str, str]) -> Formula:
-        if isinstance(f, Atom):
-            if f.predicate == "ontop" and len(f.args) == 2:
-                place = argument_type(f.args[1], types, problem.objects)
-                relation = HANGING_PLACES.get(place or "")
-                if relation is not None:
-                    notes.append(f"(ontop {' '.join(f.args)}) read as ({relation} {' '.join(f.args)}): "
-                                 f"{place} holds things hung on it")
-                    return Atom(relation, f.args)
-            return f
-        if isinstance(f, Not):
-            return Not(visit(f.body, types))
-        if isinstance(f, And):
-            return And(tuple(visit(p, types) for p in f.parts))
-        if isinstance(f, Quantifier):
-            return replace(f, body=visit(f.body, {**types, **{p.var: p.type for p in f.params}}))
-        return f  # or / imply: read as written
+    def hung(atom: Atom, types: dict[str, str]) -> Atom:
+        if atom.predicate != "ontop" or len(atom.args) != 2:
+            return atom
+        place = argument_type(atom.args[1], types, problem.objects)
+        relation = HANGING_PLACES.get(place or "")
+        if relation is None:
+            return atom
+        notes.append(f"(ontop {' '.join(atom.args)}) read as ({relation} {' '.join(atom.args)}): "
+                     f"{place} holds things hung on it")
+        return Atom(relation, atom.args)
 
-    goal = visit(problem.goal, {})
+    goal = _mapped(problem.goal, hung)
     return (goal, notes) if notes else (problem.goal, [])
 
 
