@@ -109,6 +109,10 @@ def perceive(
     samples: int = typer.Option(0, "--samples", min=0, max=8, help="--goal llm: when the verifier refuses the "
                                                                    "greedy goal, sample up to this many more and "
                                                                    "keep the first it accepts."),
+    agreement: int = typer.Option(0, "--agreement", min=0, max=8, help="--goal llm: hold an accepted goal against "
+                                                                       "this many sampled ones; when an accepted "
+                                                                       "sample asks for something else, ask which "
+                                                                       "was meant (exit 3)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="--goal llm: the most tokens of one "
                                                                            "goal draft (default: the config's, "
                                                                            "320); a reply cut there has no goal "
@@ -152,8 +156,8 @@ def perceive(
     from symplan_core.perception import perceive as run_perceive
 
     config = _config(config_file, goal=goal, llm=llm, judge=judge, robot=robot, confirm=confirm,
-                     llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
-                     keyframes={"max_frames": max_key_frames})
+                     llm_redrafts=redrafts, llm_samples=samples, llm_agreement=agreement,
+                     llm_max_tokens=max_tokens, keyframes={"max_frames": max_key_frames})
     stream: Iterable[Frame]
     try:
         if rawlog is not None:
@@ -268,6 +272,11 @@ def evaluate(
     samples: int = typer.Option(0, "--samples", min=0, max=8, help="--drafter llm|hybrid: when the verifier "
                                                                    "refuses the greedy goal, sample up to this many "
                                                                    "more (seeds 1..N) and keep the first it accepts."),
+    agreement: int = typer.Option(0, "--agreement", min=0, max=8, help="--drafter llm|hybrid: hold an accepted LLM "
+                                                                       "goal against this many sampled ones (seeds "
+                                                                       "1..N); when an accepted sample asks for "
+                                                                       "something else, a question with both "
+                                                                       "(counted as asked)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="--drafter llm|hybrid: the most tokens "
                                                                            "of one goal draft (default 320); a reply "
                                                                            "cut there has no goal unless it was "
@@ -315,8 +324,8 @@ def evaluate(
     if drafter is not None and drafter not in ("retrieval", "llm", "hybrid"):
         fail("--drafter must be retrieval, llm or hybrid")
     config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
-                     confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_max_tokens=max_tokens,
-                     ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects,
+                     confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_agreement=agreement,
+                     llm_max_tokens=max_tokens, ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects,
                      llm_answer_states=answer_states, llm_examples=examples)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")

@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from symplan_core.bddl import And, Atom, Literal, Problem
 from symplan_core.bddl.normalize import to_igibson, to_omnigibson
 from symplan_core.bddl.writer import write_literal, write_problem
+from symplan_core.engine import compile_task, verify
+from symplan_core.engine.plan_text import format_call
 from symplan_core.perception.detection import Detection, Detector
 from symplan_core.perception.errors import DepthError, FrameError, NoDetectionsError, PerceptionError
 from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pose
@@ -87,6 +89,13 @@ class PerceptionConfig(BaseModel):
                     "reason a new draft can mend, draw up to this many more goals from the same prompt by sampling "
                     "(llm_sample_temperature, seeds 1..N) and keep the first one the verifier accepts")
     llm_sample_temperature: float = Field(default=0.8, gt=0, le=2, description="temperature of llm_samples draws")
+    llm_agreement: int = Field(
+        default=0, ge=0, le=8,
+        description="grammar decoding: an accepted LLM goal that no retrieved goal corroborates is held against this "
+                    "many more goals drawn from the same prompt (llm_sample_temperature, seeds 1..N); when one the "
+                    "verifier accepts asks for something else (the two goals' plans do not each reach the other's "
+                    "goal), the result is a question with the differing goals as candidates, not done "
+                    "('samples-disagree': the model is not sure what was meant)")
     llm_mention_objects: bool = Field(
         default=True,
         description="grammar decoding: a goal that leaves out an object the instruction names, which the verifier "
@@ -184,6 +193,7 @@ class Clarification:
 
     question: str
     #: close-scores | top-rejected | llm-retrieval-disagree | unconfirmed | novel-goal | guessed-goal | unasked-state
+    #: | samples-disagree
     why: str
     candidates: list[Candidate]
 
@@ -425,7 +435,14 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
         corroborated = retrieved.accepted and _goal_key(hybrid_llm) == _goal_key(drafts[0])
     if (clarification is None and result.accepted and not corroborated
             and result.provenance["goal"].get("source") == "llm"):
-        clarification = _guessed(result) or (_confirm(result) if config.confirm == "novel" else None)
+        clarification = _guessed(result)
+        if clarification is None and config.llm_agreement and config.llm_decoding == "grammar":
+            def sampled(seed: int) -> PerceptionResult:
+                return verified(_drafts(observed, instruction, config, goal_backend, None, "llm", sample=seed)[0])
+
+            clarification = _samples_disagree(result, sampled, config.llm_agreement, config.robot)
+        if clarification is None and config.confirm == "novel":
+            clarification = _confirm(result)
     if (clarification is None and config.ask_unanswered and result.accepted
             and result.provenance["goal"].get("source") == "retrieval"):
         clarification = _unanswered(result)
@@ -496,6 +513,49 @@ def _confirm(result: PerceptionResult) -> Clarification:
     (``novel-goal``), as the paper's dialogue does ("Should each basket include candle, cookie,
     cheese, bow?" - "Yes."). Its one candidate is the accepted draft itself."""
     return _state_back(result, "This is a task I have no example of.", "novel-goal", "llm", None)
+
+
+def plan_reaches(plan: Any, problem: Problem, robot: str, names: dict[str, str] | None = None) -> bool:
+    """Whether the reference planner's ``plan`` strict-passes ``problem`` (its instances renamed
+    through ``names`` first, where the plan was made over another naming of the same scene)."""
+    if plan is None or not plan.solved:
+        return False
+    names = names or {}
+    text = "\n".join(format_call(action, [names.get(a, a) for a in args]) for action, args in plan.calls)
+    return verify(compile_task(problem, robot=robot), text).strict_pass
+
+
+def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> Clarification | None:
+    """``llm_agreement``: the accepted LLM goal held against ``n`` goals sampled from the same
+    prompt. A sampled goal the verifier accepts agrees when each goal's plan reaches the other's
+    goal (the same task, however it is written); refused samples say nothing. When an accepted
+    sample disagrees, the model is not sure what was meant: a question with the greedy goal and each
+    differing goal (``samples-disagree``), instead of a guess. Every draw is recorded in the
+    provenance (``goal.agreement``)."""
+    assert result.problem is not None  # accepted
+    record: list[dict[str, Any]] = []
+    differing: list[PerceptionResult] = []
+    for seed in range(1, n + 1):
+        alt = sampled(seed)
+        entry: dict[str, Any] = {"seed": seed, "accepted": alt.accepted,
+                                 "reply": alt.provenance["goal"].get("reply", "")}
+        if alt.accepted and alt.problem is not None:
+            entry["reaches_sample"] = plan_reaches(result.plan, alt.problem, robot)
+            entry["sample_reaches"] = plan_reaches(alt.plan, result.problem, robot)
+            if not (entry["reaches_sample"] and entry["sample_reaches"]) and all(
+                    not (plan_reaches(alt.plan, d.problem, robot) and plan_reaches(d.plan, alt.problem, robot))
+                    for d in differing if d.problem is not None):
+                differing.append(alt)
+        record.append(entry)
+    result.provenance["goal"]["agreement"] = record
+    if not differing:
+        return None
+    listed = [result, *differing]
+    candidates = [Candidate(i, "llm" if i == 1 else f"llm-sample-{i - 1}", None, _problem_words(r.problem), r)
+                  for i, r in enumerate(listed, 1) if r.problem is not None]
+    question = ("I am not sure what you mean. Which is it? "
+                + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates))
+    return Clarification(question, "samples-disagree", candidates)
 
 
 def _guessed(result: PerceptionResult) -> Clarification | None:

@@ -30,12 +30,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from symplan_core.bddl.checks import iter_atoms
 from symplan_core.bddl.model import And, Atom, Formula, Param, Problem
 from symplan_core.bddl.normalize import map_formula, to_omnigibson
-from symplan_core.engine import compile_task, verify
-from symplan_core.engine.plan_text import format_call
+from symplan_core.engine import compile_task
 from symplan_core.perception.errors import PerceptionError
 from symplan_core.perception.fiducial import FiducialDetector
 from symplan_core.perception.goal_grammar import compact_goal
-from symplan_core.perception.pipeline import PerceptionConfig, perceive
+from symplan_core.perception.pipeline import PerceptionConfig, perceive, plan_reaches
 from symplan_core.perception.regrounding import VISUAL
 from symplan_core.perception.rigs.synthetic import NoiseConfig, render_task
 from symplan_core.prompts import goal_to_english
@@ -344,10 +343,7 @@ def released_names(provenance: dict, truth: dict[int, str]) -> dict[str, str]:
 
 
 def _plan_transfers(plan, truth: dict[str, str], released: Problem, robot: str) -> bool:
-    if plan is None or not plan.solved:
-        return False
-    text = "\n".join(format_call(action, [truth.get(a, a) for a in args]) for action, args in plan.calls)
-    return verify(compile_task(released, robot=robot), text).strict_pass
+    return plan_reaches(plan, released, robot, truth)
 
 
 def summarize(reports: list[TaskReport]) -> dict:
@@ -430,6 +426,8 @@ def by_style(reports: list[TaskReport]) -> dict[str, dict]:
             "guess_declined": sum(r.asked_why == "guessed-goal" and not r.resolved for r in rs),
             "state_asked": sum(r.asked_why == "unasked-state" for r in rs),
             "state_declined": sum(r.asked_why == "unasked-state" and not r.resolved for r in rs),
+            "agreement_asked": sum(r.asked_why == "samples-disagree" for r in rs),
+            "agreement_declined": sum(r.asked_why == "samples-disagree" and not r.resolved for r in rs),
             "done_right": sum((r.accepted and r.plan_transfer) or r.resolved for r in rs),
             "llm_drafted": sum(r.drafted_by == "llm" for r in rs),
             "redrafted": sum(r.redrafts > 0 for r in rs),
@@ -452,6 +450,8 @@ STYLE_ROWS = (("accepted", "accepted"), ("accepted_equivalent", "accepted and go
               ("guess_declined", "of those: declined (would have been accepted but wrong without the question)"),
               ("state_asked", "of these asked: a retrieved goal that never answers a state word, for a yes"),
               ("state_declined", "of those: declined (would have been accepted but wrong without the question)"),
+              ("agreement_asked", "of these asked: goals sampled from the same prompt disagree (--agreement)"),
+              ("agreement_declined", "of those: none of the candidates reaches the released goal"),
               ("done_right", "**done right**: accepted and plan-transfer, or asked and resolved"),
               ("retrieved_equivalent", "drafted goal equivalent (accepted or not)"),
               ("llm_drafted", "goal drafted by the LLM (llm, hybrid)"),
