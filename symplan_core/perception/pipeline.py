@@ -530,11 +530,11 @@ def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> 
     prompt. A sampled goal the verifier accepts agrees when each goal's plan reaches the other's
     goal (the same task, however it is written); refused samples say nothing. When an accepted
     sample disagrees, the model is not sure what was meant: a question with the greedy goal and each
-    differing goal (``samples-disagree``), instead of a guess. Every draw is recorded in the
-    provenance (``goal.agreement``)."""
+    differing goal (``samples-disagree``; ``llm-sample-SEED``), instead of a guess. Every draw is
+    recorded in the provenance (``goal.agreement``)."""
     assert result.problem is not None  # accepted
     record: list[dict[str, Any]] = []
-    differing: list[PerceptionResult] = []
+    differing: list[tuple[int, PerceptionResult]] = []
     for seed in range(1, n + 1):
         alt = sampled(seed)
         entry: dict[str, Any] = {"seed": seed, "accepted": alt.accepted,
@@ -543,16 +543,16 @@ def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> 
             entry["reaches_sample"] = plan_reaches(result.plan, alt.problem, robot)
             entry["sample_reaches"] = plan_reaches(alt.plan, result.problem, robot)
             if not (entry["reaches_sample"] and entry["sample_reaches"]) and all(
-                    not (plan_reaches(alt.plan, d.problem, robot) and plan_reaches(d.plan, alt.problem, robot))
-                    for d in differing if d.problem is not None):
-                differing.append(alt)
+                    not (plan_reaches(alt.plan, other.problem, robot) and plan_reaches(other.plan, alt.problem, robot))
+                    for _seed, other in differing if other.problem is not None):
+                differing.append((seed, alt))
         record.append(entry)
     result.provenance["goal"]["agreement"] = record
     if not differing:
         return None
-    listed = [result, *differing]
-    candidates = [Candidate(i, "llm" if i == 1 else f"llm-sample-{i - 1}", None, _problem_words(r.problem), r)
-                  for i, r in enumerate(listed, 1) if r.problem is not None]
+    listed = [("llm", result), *((f"llm-sample-{seed}", alt) for seed, alt in differing)]
+    candidates = [Candidate(i, name, None, _problem_words(r.problem), r)
+                  for i, (name, r) in enumerate(listed, 1) if r.problem is not None]
     question = ("I am not sure what you mean. Which is it? "
                 + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates))
     return Clarification(question, "samples-disagree", candidates)

@@ -172,7 +172,7 @@ class CameraSceneSource:
         notify("perceiving", 0, f"{len(key)} key frames of {len(frames)} recent frames")
         config = PerceptionConfig(goal=perception.goal, llm=perception.llm or None, judge=perception.judge or None,
                                   confirm=perception.confirm, llm_redrafts=perception.redrafts,
-                                  llm_samples=perception.samples,
+                                  llm_samples=perception.samples, llm_agreement=perception.agreement,
                                   ask_unanswered=perception.ask_unanswered, robot=request.robot or self.robot, keyframes=keyframes)
         if self.detector is None:  # wait_for_frames reports why first; this keeps the promise explicit
             raise SceneError(f"camera: detector unavailable: {self.feed.detector_error}")

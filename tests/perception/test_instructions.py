@@ -116,7 +116,8 @@ def test_dev_instructions_in_the_corpus_become_the_released_goal_in_every_style(
                                              "accepted_wrong": 0, "retrieved_equivalent": 3, "asked": 0,
                                              "asked_resolved": 0, "confirm_asked": 0, "confirm_declined": 0,
                                              "guess_asked": 0, "guess_declined": 0,
-                                             "state_asked": 0, "state_declined": 0, "done_right": 3,
+                                             "state_asked": 0, "state_declined": 0,
+                                             "agreement_asked": 0, "agreement_declined": 0, "done_right": 3,
                                              "llm_drafted": 0, "redrafted": 0, "redrafted_transfer": 0,
                                              "sampled": 0, "sampled_accepted": 0, "sampled_transfer": 0}
     assert "| accepted and goal-equivalent | 3/3 | 3/3 | 3/3 |" in style_markdown(summary)

@@ -362,6 +362,67 @@ def test_no_sample_is_drawn_for_an_instruction_naming_an_object_the_scene_lacks(
     assert not result.accepted and len(backend.prompts) == 1  # no goal over this scene can hold a bicycle
 
 
+# -- agreement: an accepted goal held against goals sampled from the same prompt --------------------
+
+#: WHOLE's conjuncts in another order: the same task, written differently.
+REORDERED = ("(:goal (and (inside ?container.n.01_1 ?car.n.01_1) (inside ?digital_camera.n.01_1 ?container.n.01_1) "
+             "(not (open ?car.n.01_1)) (inside ?tennis_racket.n.01_1 ?car.n.01_1)))")
+#: Passes every check too, but packs the racket into the container: another task than WHOLE.
+RACKET_PACKED = ("(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1) (inside ?tennis_racket.n.01_1 "
+                 "?container.n.01_1) (inside ?container.n.01_1 ?car.n.01_1) (not (open ?car.n.01_1))))")
+
+
+def test_an_accepted_goal_that_the_sampled_goals_agree_with_is_done(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(WHOLE, REORDERED, WHOLE)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_agreement=2, **AS_WRITTEN),
+                       backend)
+    assert result.accepted and not result.needs_clarification, result.reasons
+    assert [(s.temperature, s.seed) for s in backend.samplings] == [(0.0, None), (0.8, 1), (0.8, 2)]
+    record = result.provenance["goal"]["agreement"]
+    assert [(r["seed"], r["accepted"], r["reaches_sample"], r["sample_reaches"]) for r in record] == [
+        (1, True, True, True), (2, True, True, True)]
+    alone = _ScriptedUnderGrammar(WHOLE)  # the default (0): nothing is sampled
+    assert _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", **AS_WRITTEN), alone).accepted
+    assert len(alone.prompts) == 1
+
+
+def test_an_accepted_sample_asking_for_another_task_makes_a_question_with_both_goals(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(WHOLE, PART, RACKET_PACKED)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_agreement=2, **AS_WRITTEN),
+                       backend)
+    assert not result.accepted and result.clarification is not None, result.reasons
+    assert result.clarification.why == "samples-disagree"
+    assert result.clarification.question.startswith("I am not sure what you mean. Which is it? (1) ")
+    record = result.provenance["goal"]["agreement"]
+    assert record[0]["accepted"] is False and "reaches_sample" not in record[0]  # a refused sample says nothing
+    assert record[1]["reaches_sample"] is False  # WHOLE's plan leaves the racket beside the container
+    assert [c.activity for c in result.clarification.candidates] == ["llm", "llm-sample-2"]
+    packed = result.choose(2)
+    assert packed.accepted and "(inside ?tennis_racket.n.01_1 ?container.n.01_1)" in packed.bddl
+    assert "(inside ?tennis_racket.n.01_1 ?car.n.01_1)" in result.choose(1).bddl
+
+
+def test_the_evaluation_counts_a_disagreement_resolved_when_a_sampled_goal_is_the_released_one(behavior_dir) -> None:
+    from symplan_core.perception.rigs.evaluation import EvalOptions, GivenInstruction, evaluate_instructions
+
+    loose = WHOLE.replace("?digital_camera.n.01_1 ?container.n.01_1", "?digital_camera.n.01_1 ?car.n.01_1")
+    given = GivenInstruction("loading_the_car", "load the camera, the box and the racket into the car and shut it",
+                             "terse")
+    runs = {}
+    for agreement in (0, 1):
+        config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_agreement=agreement, **AS_WRITTEN)
+        runs[agreement] = evaluate_instructions([given], EvalOptions(frames=2, holdout=True, perception=config),
+                                                goal_backend=_ScriptedUnderGrammar(loose, WHOLE))
+    (guessed,), alone = runs[0]
+    assert guessed.accepted_wrong and alone["by_style"]["terse"]["accepted_wrong"] == 1  # the camera loose in the car
+    (asked,), summary = runs[1]
+    assert asked.asked_why == "samples-disagree" and asked.resolved and asked.answer == "llm-sample-1"
+    assert asked.agreement == [{"seed": 1, "accepted": True, "reaches_sample": False, "sample_reaches": True}]
+    counts = summary["by_style"]["terse"]
+    assert (counts["accepted_wrong"], counts["agreement_asked"], counts["agreement_declined"],
+            counts["done_right"]) == (0, 1, 0, 1)
+
+
 # -- ask_unanswered: a retrieved goal that never answers a state word is stated back --------------
 
 def test_a_retrieved_goal_that_never_answers_a_state_word_is_asked_back_and_yes_does_it(car_scene) -> None:

@@ -191,6 +191,9 @@ class TaskReport:
     must_answer: list[str] = field(default_factory=list)
     redrafts: int = 0  # LLM goals refused by the verifier and redrafted with its reasons before this one
     samples: int = 0  # LLM goals refused by the verifier before this sampled draw (best-of-N, --samples)
+    #: --agreement: each sampled draw (seed, accepted, and for an accepted one whether each goal's plan
+    #: reaches the other's goal)
+    agreement: list[dict[str, Any]] = field(default_factory=list)
     #: The drafted goal in one line (perceived instance names), or the LLM's reply when it gave none.
     drafted_goal: str = ""
     core_agreement: bool = False
@@ -284,6 +287,8 @@ def evaluate_task(activity: str, options: EvalOptions, given: GivenInstruction |
     report.must_answer = [str(p) for p in result.provenance["goal"].get("must_answer", ())]
     report.redrafts = len(result.provenance["goal"].get("redrafts", ()))
     report.samples = len(result.provenance["goal"].get("samples", ()))
+    report.agreement = [{k: v for k, v in draw.items() if k != "reply"}
+                        for draw in result.provenance["goal"].get("agreement", ())]
     report.drafted_goal = (compact_goal(to_omnigibson(result.problem).goal) if result.problem is not None
                            else str(result.provenance["goal"].get("reply", "")))
     if options.holdout and (task in shown or report.retrieved == task):
