@@ -110,8 +110,8 @@ def perceive(
                                                                    "greedy goal, sample up to this many more and "
                                                                    "keep the first it accepts."),
     agreement: int = typer.Option(0, "--agreement", min=0, max=8, help="--goal llm: hold an accepted goal against "
-                                                                       "this many sampled ones; when an accepted "
-                                                                       "sample asks for something else, ask which "
+                                                                       "this many sampled ones; when none of the "
+                                                                       "accepted samples supports it, ask which "
                                                                        "was meant (exit 3)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="--goal llm: the most tokens of one "
                                                                            "goal draft (default: the config's, "
@@ -274,9 +274,9 @@ def evaluate(
                                                                    "more (seeds 1..N) and keep the first it accepts."),
     agreement: int = typer.Option(0, "--agreement", min=0, max=8, help="--drafter llm|hybrid: hold an accepted LLM "
                                                                        "goal against this many sampled ones (seeds "
-                                                                       "1..N); when an accepted sample asks for "
-                                                                       "something else, a question with both "
-                                                                       "(counted as asked)."),
+                                                                       "1..N); when none of the accepted samples "
+                                                                       "supports it, a question with the distinct "
+                                                                       "goals (counted as asked)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="--drafter llm|hybrid: the most tokens "
                                                                            "of one goal draft (default 320); a reply "
                                                                            "cut there has no goal unless it was "

@@ -93,9 +93,9 @@ class PerceptionConfig(BaseModel):
         default=0, ge=0, le=8,
         description="grammar decoding: an accepted LLM goal that no retrieved goal corroborates is held against this "
                     "many more goals drawn from the same prompt (llm_sample_temperature, seeds 1..N); when one the "
-                    "verifier accepts asks for something else (the two goals' plans do not each reach the other's "
-                    "goal), the result is a question with the differing goals as candidates, not done "
-                    "('samples-disagree': the model is not sure what was meant)")
+                    "verifier accepts and none of them supports it (each goal's plan reaching the other's goal, or "
+                    "the two reading the same), the result is a question with the distinct goals as candidates, "
+                    "not done ('samples-disagree': the model is not sure what was meant)")
     llm_mention_objects: bool = Field(
         default=True,
         description="grammar decoding: a goal that leaves out an object the instruction names, which the verifier "
@@ -527,14 +527,19 @@ def plan_reaches(plan: Any, problem: Problem, robot: str, names: dict[str, str] 
 
 def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> Clarification | None:
     """``llm_agreement``: the accepted LLM goal held against ``n`` goals sampled from the same
-    prompt. A sampled goal the verifier accepts agrees when each goal's plan reaches the other's
-    goal (the same task, however it is written); refused samples say nothing. When an accepted
-    sample disagrees, the model is not sure what was meant: a question with the greedy goal and each
-    differing goal (``samples-disagree``; ``llm-sample-SEED``), instead of a guess. Every draw is
+    prompt. A sampled goal the verifier accepts supports the greedy one when each goal's plan reaches
+    the other's goal (the same task, however it is written), or when the two read the same in words
+    (a person could not tell them apart); refused samples say nothing. When accepted samples exist
+    and none supports the greedy goal, the model's own readings all point elsewhere: a question with
+    the greedy goal and each distinct sampled one (``samples-disagree``; ``llm-sample-SEED``),
+    instead of a guess. One differing sample among agreeing ones is not enough: Qwen 1.5B at
+    temperature 0.8 often adds a stray literal to a right goal (docs/results.md). Every draw is
     recorded in the provenance (``goal.agreement``)."""
     assert result.problem is not None  # accepted
+    words = _problem_words(result.problem)
     record: list[dict[str, Any]] = []
-    differing: list[tuple[int, PerceptionResult]] = []
+    accepted: list[tuple[int, PerceptionResult, Problem, str]] = []
+    supported = False
     for seed in range(1, n + 1):
         alt = sampled(seed)
         entry: dict[str, Any] = {"seed": seed, "accepted": alt.accepted,
@@ -542,17 +547,22 @@ def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> 
         if alt.accepted and alt.problem is not None:
             entry["reaches_sample"] = plan_reaches(result.plan, alt.problem, robot)
             entry["sample_reaches"] = plan_reaches(alt.plan, result.problem, robot)
-            if not (entry["reaches_sample"] and entry["sample_reaches"]) and all(
-                    not (plan_reaches(alt.plan, other.problem, robot) and plan_reaches(other.plan, alt.problem, robot))
-                    for _seed, other in differing if other.problem is not None):
-                differing.append((seed, alt))
+            alt_words = _problem_words(alt.problem)
+            entry["same_words"] = alt_words == words
+            supported |= (entry["reaches_sample"] and entry["sample_reaches"]) or entry["same_words"]
+            accepted.append((seed, alt, alt.problem, alt_words))
         record.append(entry)
     result.provenance["goal"]["agreement"] = record
-    if not differing:
+    if supported or not accepted:
         return None
-    listed = [("llm", result), *((f"llm-sample-{seed}", alt) for seed, alt in differing)]
-    candidates = [Candidate(i, name, None, _problem_words(r.problem), r)
-                  for i, (name, r) in enumerate(listed, 1) if r.problem is not None]
+    distinct: list[tuple[int, PerceptionResult, Problem, str]] = []
+    for seed, alt, problem, alt_words in accepted:
+        if all(alt_words != seen and not (plan_reaches(alt.plan, seen_problem, robot)
+                                          and plan_reaches(other.plan, problem, robot))
+               for _seed, other, seen_problem, seen in distinct):
+            distinct.append((seed, alt, problem, alt_words))
+    listed = [("llm", result, words), *((f"llm-sample-{seed}", alt, said) for seed, alt, _p, said in distinct)]
+    candidates = [Candidate(i, name, None, said, r) for i, (name, r, said) in enumerate(listed, 1)]
     question = ("I am not sure what you mean. Which is it? "
                 + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates))
     return Clarification(question, "samples-disagree", candidates)

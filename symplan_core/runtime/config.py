@@ -141,8 +141,8 @@ class PerceptionSection(_Section):
         "mend, sample up to this many more goals and keep the first the verifier accepts (best-of-N)"))
     agreement: int = Field(0, ge=0, le=8, description=(
         "goal: llm or hybrid: hold an accepted LLM goal against this many goals sampled from the same prompt; when "
-        "one the verifier accepts asks for another task, the goal ends as needs_clarification with the differing "
-        "goals as candidates"))
+        "the verifier accepts some and none of them is the same task, the goal ends as needs_clarification with "
+        "the distinct goals as candidates"))
     judge: str = Field("", description="backend spec of the optional LLM-judge axis of the scene verifier (empty: off)")
 
 

@@ -386,6 +386,14 @@ def test_an_accepted_goal_that_the_sampled_goals_agree_with_is_done(car_scene) -
     assert len(alone.prompts) == 1
 
 
+def test_one_differing_sample_beside_one_that_agrees_is_not_enough_to_ask(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(WHOLE, RACKET_PACKED, REORDERED)
+    result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_agreement=2, **AS_WRITTEN),
+                       backend)
+    assert result.accepted and not result.needs_clarification, result.reasons
+    assert [r["reaches_sample"] for r in result.provenance["goal"]["agreement"]] == [False, True]
+
+
 def test_an_accepted_sample_asking_for_another_task_makes_a_question_with_both_goals(car_scene) -> None:
     backend = _ScriptedUnderGrammar(WHOLE, PART, RACKET_PACKED)
     result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_agreement=2, **AS_WRITTEN),
@@ -395,7 +403,7 @@ def test_an_accepted_sample_asking_for_another_task_makes_a_question_with_both_g
     assert result.clarification.question.startswith("I am not sure what you mean. Which is it? (1) ")
     record = result.provenance["goal"]["agreement"]
     assert record[0]["accepted"] is False and "reaches_sample" not in record[0]  # a refused sample says nothing
-    assert record[1]["reaches_sample"] is False  # WHOLE's plan leaves the racket beside the container
+    assert record[1]["reaches_sample"] is False and not record[1]["same_words"]  # WHOLE leaves the racket loose
     assert [c.activity for c in result.clarification.candidates] == ["llm", "llm-sample-2"]
     packed = result.choose(2)
     assert packed.accepted and "(inside ?tennis_racket.n.01_1 ?container.n.01_1)" in packed.bddl
@@ -417,7 +425,8 @@ def test_the_evaluation_counts_a_disagreement_resolved_when_a_sampled_goal_is_th
     assert guessed.accepted_wrong and alone["by_style"]["terse"]["accepted_wrong"] == 1  # the camera loose in the car
     (asked,), summary = runs[1]
     assert asked.asked_why == "samples-disagree" and asked.resolved and asked.answer == "llm-sample-1"
-    assert asked.agreement == [{"seed": 1, "accepted": True, "reaches_sample": False, "sample_reaches": True}]
+    assert asked.agreement == [{"seed": 1, "accepted": True, "reaches_sample": False, "sample_reaches": True,
+                                "same_words": False}]
     counts = summary["by_style"]["terse"]
     assert (counts["accepted_wrong"], counts["agreement_asked"], counts["agreement_declined"],
             counts["done_right"]) == (0, 1, 0, 1)
