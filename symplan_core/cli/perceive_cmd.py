@@ -56,6 +56,11 @@ def _noise(text: str):
     return NoiseConfig.default().scaled(scale)
 
 
+#: One option, both commands: the temperature of the sampled draws (--samples, --agreement).
+SAMPLE_TEMPERATURE = typer.Option(None, "--sample-temperature", min=0.01, max=2.0,
+                                  help="Temperature of the --samples and --agreement draws (default 0.8).")
+
+
 def _config(path: Path | None, **overrides):
     from pydantic import ValidationError
 
@@ -109,9 +114,7 @@ def perceive(
     samples: int = typer.Option(0, "--samples", min=0, max=8, help="--goal llm: when the verifier refuses the "
                                                                    "greedy goal, sample up to this many more and "
                                                                    "keep the first it accepts."),
-    sample_temperature: float | None = typer.Option(None, "--sample-temperature", min=0.01, max=2.0,
-                                                    help="Temperature of the --samples and --agreement draws "
-                                                         "(default 0.8)."),
+    sample_temperature: float | None = SAMPLE_TEMPERATURE,
     agreement: int = typer.Option(0, "--agreement", min=0, max=8, help="--goal llm: hold an accepted goal against "
                                                                        "this many sampled ones; when none of the "
                                                                        "accepted samples supports it, ask which "
@@ -160,7 +163,8 @@ def perceive(
 
     config = _config(config_file, goal=goal, llm=llm, judge=judge, robot=robot, confirm=confirm,
                      llm_redrafts=redrafts, llm_samples=samples, llm_agreement=agreement,
-                     llm_sample_temperature=sample_temperature, llm_max_tokens=max_tokens, keyframes={"max_frames": max_key_frames})
+                     llm_sample_temperature=sample_temperature, llm_max_tokens=max_tokens,
+                     keyframes={"max_frames": max_key_frames})
     stream: Iterable[Frame]
     try:
         if rawlog is not None:
@@ -275,9 +279,7 @@ def evaluate(
     samples: int = typer.Option(0, "--samples", min=0, max=8, help="--drafter llm|hybrid: when the verifier "
                                                                    "refuses the greedy goal, sample up to this many "
                                                                    "more (seeds 1..N) and keep the first it accepts."),
-    sample_temperature: float | None = typer.Option(None, "--sample-temperature", min=0.01, max=2.0,
-                                                    help="Temperature of the --samples and --agreement draws "
-                                                         "(default 0.8)."),
+    sample_temperature: float | None = SAMPLE_TEMPERATURE,
     agreement: int = typer.Option(0, "--agreement", min=0, max=8, help="--drafter llm|hybrid: hold an accepted LLM "
                                                                        "goal against this many sampled ones (seeds "
                                                                        "1..N); when none of the accepted samples "
@@ -331,7 +333,8 @@ def evaluate(
         fail("--drafter must be retrieval, llm or hybrid")
     config = _config(None, goal=drafter or goal, llm=planner or llm, robot=robot, benchmarks=[benchmark.value],
                      confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_agreement=agreement,
-                     llm_sample_temperature=sample_temperature, llm_max_tokens=max_tokens, ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects,
+                     llm_sample_temperature=sample_temperature, llm_max_tokens=max_tokens,
+                     ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects,
                      llm_answer_states=answer_states, llm_examples=examples)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")

@@ -92,9 +92,9 @@ class PerceptionConfig(BaseModel):
     llm_agreement: int = Field(
         default=0, ge=0, le=8,
         description="grammar decoding: an accepted LLM goal that no retrieved goal corroborates is held against this "
-                    "many more goals drawn from the same prompt (llm_sample_temperature, seeds 1..N); when one the "
-                    "verifier accepts and none of them supports it (each goal's plan reaching the other's goal, or "
-                    "the two reading the same), the result is a question with the distinct goals as candidates, "
+                    "many more goals drawn from the same prompt (llm_sample_temperature, seeds 1..N); when the "
+                    "verifier accepts some of them and none supports it (each goal's plan reaching the other's goal, "
+                    "or the two reading the same), the result is a question with the distinct goals as candidates, "
                     "not done ('samples-disagree': the model is not sure what was meant)")
     llm_mention_objects: bool = Field(
         default=True,
@@ -525,16 +525,22 @@ def plan_reaches(plan: Any, problem: Problem, robot: str, names: dict[str, str] 
     return verify(compile_task(problem, robot=robot), text).strict_pass
 
 
+def _same_task(a: PerceptionResult, a_problem: Problem, b: PerceptionResult, b_problem: Problem, robot: str) -> bool:
+    """Two accepted goals over one scene ask for the same task: each one's reference plan
+    strict-passes the other's goal, however the two are written."""
+    return plan_reaches(a.plan, b_problem, robot) and plan_reaches(b.plan, a_problem, robot)
+
+
 def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> Clarification | None:
     """``llm_agreement``: the accepted LLM goal held against ``n`` goals sampled from the same
-    prompt. A sampled goal the verifier accepts supports the greedy one when each goal's plan reaches
-    the other's goal (the same task, however it is written), or when the two read the same in words
-    (a person could not tell them apart); refused samples say nothing. When accepted samples exist
-    and none supports the greedy goal, the model's own readings all point elsewhere: a question with
-    the greedy goal and each distinct sampled one (``samples-disagree``; ``llm-sample-SEED``),
-    instead of a guess. One differing sample among agreeing ones is not enough: Qwen 1.5B at
-    temperature 0.8 often adds a stray literal to a right goal (docs/results.md). Every draw is
-    recorded in the provenance (``goal.agreement``)."""
+    prompt. A sampled goal the verifier accepts supports the greedy one when the two are the same
+    task (:func:`_same_task`) or read the same in words (a person could not tell them apart);
+    refused samples say nothing. When accepted samples exist and none supports the greedy goal, the
+    model's own readings all point elsewhere: a question with the greedy goal and each distinct
+    sampled one (``samples-disagree``; ``llm-sample-SEED``), instead of a guess. One differing
+    sample among agreeing ones is not enough: Qwen 1.5B at temperature 0.8 often adds a stray
+    literal to a right goal (docs/results.md). Every draw is recorded in the provenance
+    (``goal.agreement``)."""
     assert result.problem is not None  # accepted
     words = _problem_words(result.problem)
     record: list[dict[str, Any]] = []
@@ -557,9 +563,8 @@ def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> 
         return None
     distinct: list[tuple[int, PerceptionResult, Problem, str]] = []
     for seed, alt, problem, alt_words in accepted:
-        if all(alt_words != seen and not (plan_reaches(alt.plan, seen_problem, robot)
-                                          and plan_reaches(other.plan, problem, robot))
-               for _seed, other, seen_problem, seen in distinct):
+        if all(alt_words != seen and not _same_task(alt, problem, other, other_problem, robot)
+               for _seed, other, other_problem, seen in distinct):
             distinct.append((seed, alt, problem, alt_words))
     listed = [("llm", result, words), *((f"llm-sample-{seed}", alt, said) for seed, alt, _p, said in distinct)]
     candidates = [Candidate(i, name, None, said, r) for i, (name, r, said) in enumerate(listed, 1)]

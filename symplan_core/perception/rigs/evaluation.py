@@ -192,7 +192,7 @@ class TaskReport:
     redrafts: int = 0  # LLM goals refused by the verifier and redrafted with its reasons before this one
     samples: int = 0  # LLM goals refused by the verifier before this sampled draw (best-of-N, --samples)
     #: --agreement: each sampled draw (seed, accepted, and for an accepted one whether each goal's plan
-    #: reaches the other's goal)
+    #: reaches the other's goal and whether the two read the same)
     agreement: list[dict[str, Any]] = field(default_factory=list)
     #: The drafted goal in one line (perceived instance names), or the LLM's reply when it gave none.
     drafted_goal: str = ""
