@@ -493,11 +493,16 @@ def _hybrid(llm: PerceptionResult, llm_draft: Draft, retrieved: PerceptionResult
                   for i, (d, r, activity) in enumerate(listed, 1)]
     if llm.accepted:
         why = "llm-retrieval-disagree"
-        question = "Which do you mean? " + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates)
+        question = "Which do you mean? " + _choices(candidates)
     else:
         why = "unconfirmed"
         question = f"Do you mean (1) {candidates[0].goal_text}?"
     return (llm if llm.accepted else retrieved), Clarification(question, why, candidates)
+
+
+def _choices(candidates: list[Candidate]) -> str:
+    """The numbered candidates of a question, as it reads them out: "(1) ... Or (2) ..."."""
+    return " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates)
 
 
 def _state_back(result: PerceptionResult, lead: str, why: str, activity: str | None,
@@ -568,8 +573,7 @@ def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> 
             distinct.append((seed, alt, problem, alt_words))
     listed = [("llm", result, words), *((f"llm-sample-{seed}", alt, said) for seed, alt, _p, said in distinct)]
     candidates = [Candidate(i, name, None, said, r) for i, (name, r, said) in enumerate(listed, 1)]
-    question = ("I am not sure what you mean. Which is it? "
-                + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates))
+    question = "I am not sure what you mean. Which is it? " + _choices(candidates)
     return Clarification(question, "samples-disagree", candidates)
 
 
@@ -644,11 +648,11 @@ def _clarify(result: PerceptionResult, drafts: list[Draft], verified, config: Pe
     candidates = [Candidate(i, d.goal_info.get("activity"), d.goal_info.get("score"), _goal_words(d), r)
                   for i, (d, r) in enumerate(listed, 1)]
     if why == "close-scores":
-        question = "Which do you mean? " + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates)
+        question = "Which do you mean? " + _choices(candidates)
     else:
         reason = result.reasons[0] if result.reasons else "it fails a check"
         question = (f"I cannot do {_goal_words(first)!r} here ({reason}). Did you mean "
-                    + " Or ".join(f"({c.number}) {c.goal_text}" for c in candidates) + "?")
+                    + _choices(candidates) + "?")
     return Clarification(question, why, candidates)
 
 
