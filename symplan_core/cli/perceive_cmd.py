@@ -76,7 +76,14 @@ def _config(path: Path | None, **overrides):
             fail(f"cannot read config {path}: {exc}")
         if not isinstance(data, dict):
             fail(f"{path}: a perception config is a mapping")
-    data.update({k: v for k, v in overrides.items() if v is not None})
+    # A flag left out keeps the file's value; a nested flag (--max-key-frames) keeps its section's others.
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(data.get(key), dict):
+            value = {**data[key], **{k: v for k, v in value.items() if v is not None}}
+        elif isinstance(value, dict):
+            value = {k: v for k, v in value.items() if v is not None} or None
+        if value is not None:
+            data[key] = value
     try:
         return PerceptionConfig.model_validate(data)
     except ValidationError as exc:
@@ -103,29 +110,36 @@ def perceive(
                                                                "frame into this PNG (written for rejected drafts too)."),
     scene: Path | None = typer.Option(None, "--scene", help="Also write the perceived scene (detected objects, observed "
                                                            "facts, empty goal: not a task) to this .bddl, accepted or not."),
-    goal: str = typer.Option("retrieval", "--goal", help="Goal drafting: retrieval or llm."),
+    goal: str | None = typer.Option(None, "--goal", help="Goal drafting: retrieval, llm or hybrid (default: the "
+                                                         "config's, else retrieval)."),
     llm: str | None = typer.Option(None, "--llm", help="Backend spec drafting the goal with --goal llm."),
     judge: str | None = typer.Option(None, "--judge", help="Backend spec of the optional LLM-judge axis."),
-    confirm: str = typer.Option("never", "--confirm", help="novel: an accepted goal the LLM wrote that no "
-                                                           "retrieved activity's goal matches is asked back (exit 3; "
-                                                           "--answer yes does it)."),
-    redrafts: int = typer.Option(0, "--redrafts", min=0, max=3, help="--goal llm: redraft a goal the verifier "
-                                                                     "refuses, with its reasons, this many times."),
-    samples: int = typer.Option(0, "--samples", min=0, max=8, help="--goal llm: when the verifier refuses the "
+    confirm: str | None = typer.Option(None, "--confirm", help="never or novel: an accepted goal the LLM wrote that "
+                                                               "no retrieved activity's goal matches is asked back "
+                                                               "(exit 3; --answer yes does it). Default: the "
+                                                               "config's, else never."),
+    redrafts: int | None = typer.Option(None, "--redrafts", min=0, max=3, help="--goal llm: redraft a goal the verifier "
+                                                                     "refuses, with its reasons, this many times (default: the config's, else 0)."),
+    samples: int | None = typer.Option(None, "--samples", min=0, max=8, help="--goal llm: when the verifier refuses the "
                                                                    "greedy goal, sample up to this many more and "
-                                                                   "keep the first it accepts."),
+                                                                   "keep the first it accepts (default: the "
+                                                                   "config's, else 0)."),
     sample_temperature: float | None = SAMPLE_TEMPERATURE,
-    agreement: int = typer.Option(0, "--agreement", min=0, max=8, help="--goal llm: hold an accepted goal against "
+    agreement: int | None = typer.Option(None, "--agreement", min=0, max=8, help="--goal llm: hold an accepted goal against "
                                                                        "this many sampled ones; when none of the "
                                                                        "accepted samples supports it, ask which "
-                                                                       "was meant (exit 3)."),
+                                                                       "was meant (exit 3; default: the "
+                                                                       "config's, else 0)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="--goal llm: the most tokens of one "
                                                                            "goal draft (default: the config's, "
                                                                            "320); a reply cut there has no goal "
                                                                            "unless it was looping."),
-    robot: str = typer.Option("single", "--robot", help="single or dual: the goal axis plans for it."),
-    config_file: Path | None = typer.Option(None, "--config", help="PerceptionConfig YAML (thresholds, aliases, pose)."),
-    max_key_frames: int = typer.Option(8, "--max-key-frames", min=1, help="Key frames kept from the stream."),
+    robot: str | None = typer.Option(None, "--robot", help="single or dual: the goal axis plans for it (default: "
+                                                           "the config's, else single)."),
+    config_file: Path | None = typer.Option(None, "--config", help="PerceptionConfig YAML (thresholds, aliases, pose); "
+                                                                   "a flag given on the command line wins over it."),
+    max_key_frames: int | None = typer.Option(None, "--max-key-frames", min=1, help="Key frames kept from the stream "
+                                                                                   "(default: the config's, else 8)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     answer: str | None = typer.Option(None, "--answer", help="The answer to the clarification question an earlier "
                                                              "run asked: a candidate's number or activity."),

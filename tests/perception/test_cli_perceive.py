@@ -90,3 +90,25 @@ def test_perceive_eval_reports_the_indicators(behavior_dir, tmp_path) -> None:
     assert "| verifier acceptance rate |" in (tmp_path / "report.md").read_text()
     bad = runner.invoke(app, ["perceive", "eval", "--detector", "grounding-dino:/x"])
     assert bad.exit_code == 2 and "only the fiducial detector" in bad.output
+
+
+def test_a_config_file_keeps_its_values_where_no_flag_is_given(scene_dir, tmp_path) -> None:
+    config = tmp_path / "perception.yaml"
+    config.write_text("goal: llm\nkeyframes: {max_frames: 2, min_sharpness: 0.0}\n")
+    from_file = _perceive(scene_dir, tmp_path / "a" / "task.bddl", "--config", str(config))
+    assert from_file.exit_code == 2, from_file.output
+    assert "goal='llm' needs an LLM backend spec" in from_file.output
+    flag_wins = _perceive(scene_dir, tmp_path / "b" / "task.bddl", "--config", str(config), "--goal", "retrieval",
+                          "--max-key-frames", "3", "--json")
+    assert flag_wins.exit_code == 0, flag_wins.output
+    assert json.loads(flag_wins.stdout)["accepted"]
+
+
+def test_max_key_frames_keeps_the_config_files_other_key_frame_settings(tmp_path) -> None:
+    from symplan_core.cli.perceive_cmd import _config
+
+    config = tmp_path / "perception.yaml"
+    config.write_text("robot: dual\nkeyframes: {max_frames: 2, min_sharpness: 0.0}\n")
+    assert _config(config, robot=None, keyframes={"max_frames": 5}).keyframes.model_dump() == {
+        "max_frames": 5, "min_sharpness": 0.0, "min_change": 0.02}
+    assert _config(config, robot=None, keyframes={"max_frames": None}).robot == "dual"
