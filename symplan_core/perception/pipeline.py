@@ -92,9 +92,10 @@ class PerceptionConfig(BaseModel):
     llm_agreement: int = Field(
         default=0, ge=0, le=8,
         description="grammar decoding: an accepted LLM goal that no retrieved goal corroborates is held against this "
-                    "many more goals drawn from the same prompt (llm_sample_temperature, seeds 1..N); when the "
-                    "verifier accepts some of them and none supports it (each goal's plan reaching the other's goal, "
-                    "or the two reading the same), the result is a question with the distinct goals as candidates, "
+                    "many more goals drawn from the same prompt (llm_sample_temperature; seeds 1..N, or the N "
+                    "seeds after those llm_samples drew for the goal); when the verifier accepts some of them and "
+                    "none supports it (each goal's plan reaching the other's goal, or the two reading the same), "
+                    "the result is a question with the distinct goals as candidates, "
                     "not done ('samples-disagree': the model is not sure what was meant)")
     llm_mention_objects: bool = Field(
         default=True,
@@ -440,7 +441,10 @@ def perceive(frames: Sequence[Frame], instruction: str, detector: Detector, intr
             def sampled(seed: int) -> PerceptionResult:
                 return verified(_drafts(observed, instruction, config, goal_backend, None, "llm", sample=seed)[0])
 
-            clarification = _samples_disagree(result, sampled, config.llm_agreement, config.robot)
+            # Seeds after any best-of-N draws: the seed that gave this goal would agree with itself.
+            first = len(result.provenance["goal"].get("samples", [])) + 1
+            clarification = _samples_disagree(result, sampled, range(first, first + config.llm_agreement),
+                                              config.robot)
         if clarification is None and config.confirm == "novel":
             clarification = _confirm(result)
     if (clarification is None and config.ask_unanswered and result.accepted
@@ -536,9 +540,9 @@ def _same_task(a: PerceptionResult, a_problem: Problem, b: PerceptionResult, b_p
     return plan_reaches(a.plan, b_problem, robot) and plan_reaches(b.plan, a_problem, robot)
 
 
-def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> Clarification | None:
-    """``llm_agreement``: the accepted LLM goal held against ``n`` goals sampled from the same
-    prompt. A sampled goal the verifier accepts supports the greedy one when the two are the same
+def _samples_disagree(result: PerceptionResult, sampled, seeds: range, robot: str) -> Clarification | None:
+    """``llm_agreement``: the accepted LLM goal held against goals sampled from the same prompt, one
+    per seed. A sampled goal the verifier accepts supports the greedy one when the two are the same
     task (:func:`_same_task`) or read the same in words (a person could not tell them apart);
     refused samples say nothing. When accepted samples exist and none supports the greedy goal, the
     model's own readings all point elsewhere: a question with the greedy goal and each distinct
@@ -551,7 +555,7 @@ def _samples_disagree(result: PerceptionResult, sampled, n: int, robot: str) -> 
     record: list[dict[str, Any]] = []
     accepted: list[tuple[int, PerceptionResult, Problem, str]] = []
     supported = False
-    for seed in range(1, n + 1):
+    for seed in seeds:
         alt = sampled(seed)
         entry: dict[str, Any] = {"seed": seed, "accepted": alt.accepted,
                                  "reply": alt.provenance["goal"].get("reply", "")}

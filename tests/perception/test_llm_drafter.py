@@ -549,3 +549,12 @@ def test_perceive_eval_drafts_with_the_llm_in_holdout_per_style(behavior_dir, tm
                          (["--confirm", "always"], "confirm: Input should be 'never' or 'novel'")):
         failed = runner.invoke(app, ["perceive", "eval", "--instructions", str(path), *bad])
         assert failed.exit_code == 2 and message in failed.output
+
+
+def test_a_goal_accepted_from_a_sample_is_held_against_later_seeds_not_its_own(car_scene) -> None:
+    backend = _ScriptedUnderGrammar(PART, WHOLE, RACKET_PACKED)
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_samples=2, llm_agreement=1, **AS_WRITTEN)
+    result = _perceive(car_scene, config, backend)
+    assert [(s.temperature, s.seed) for s in backend.samplings] == [(0.0, None), (0.8, 1), (0.8, 2)]
+    assert result.clarification is not None and result.clarification.why == "samples-disagree"
+    assert [c.activity for c in result.clarification.candidates] == ["llm", "llm-sample-2"]
