@@ -80,9 +80,11 @@ def test_the_committed_dev_instructions_are_well_formed_and_outside_the_test_spl
         styles = {g.style: g.instruction for g in given if g.activity == activity}
         assert set(styles) == {"direct", "casual", "terse"}, activity
         assert 3 <= len(styles["terse"].split()) <= 8, styles["terse"]
-    untuned = {g.activity for name in ("instructions_untuned.jsonl", "instructions_untuned2.jsonl")
-               for g in load_instructions(DATA / name)}
-    assert len(untuned) == 12 and not untuned & (activities | test_split)
+    seen = activities | test_split
+    for name, count in (("", 6), ("2", 6), ("3", 30), ("4", 30), ("5", 30)):  # each set on activities of its own
+        untuned = {g.activity for g in load_instructions(DATA / f"instructions_untuned{name}.jsonl")}
+        assert len(untuned) == count and not untuned & seen, name
+        seen |= untuned
 
 
 @pytest.mark.parametrize(("line", "message"), [
