@@ -572,6 +572,32 @@ def _reading(instruction: str | ReadInstruction) -> ReadInstruction:
     return instruction if isinstance(instruction, ReadInstruction) else read_instruction(instruction)
 
 
+def _governing_word(read: ReadInstruction, m: Mention) -> str:
+    """The word that governs the noun phrase whose head is ``m``: the word before it past any
+    determiners, up to two describing words ("with a *damp* rag") and a compound's modifier ("with a
+    *butter* knife"); "" at the clause's edge."""
+    words, clause = read.words, read.clause_of
+    k, described, start = m.start - 1, 0, m.start
+    while k >= 0 and clause[k] == clause[m.start]:
+        modifier = read.object_at(k)
+        if words[k] in _DETERMINERS:
+            k -= 1
+        elif modifier is not None and modifier.end == start and start == m.start:
+            k = start = modifier.start
+            k -= 1
+        elif (modifier is None and described < 2 and not read.function[k] and words[k] not in _AFTER_NOUN
+              and words[k] not in _TOOL_WORDS):
+            described += 1
+            k -= 1
+        else:
+            return words[k]
+    return ""
+
+
+#: Words that make what follows a tool or a source, not a goal's object.
+_TOOL_WORDS = frozenset(("with", "using", "from"))
+
+
 def _word_before(read: ReadInstruction, m: Mention) -> tuple[int, str]:
     """The index and word before the mention ``m`` in its clause, past any determiners ("with *some*
     soap"); (-1 or the clause's edge, "") where the clause starts there."""
@@ -588,7 +614,8 @@ _BE = frozenset("is are was were".split())
 
 
 def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
-    """Object phrases a goal need not mention: tools ("with a rag", "using the sponge", and what
+    """Object phrases a goal need not mention: tools ("with a rag", "with a damp rag", "using the
+    sponge", and what
     the phrase goes on to list: "with some soap and a rag"), sources ("out of the dryer", "from the
     shelf", "empty the trash cans"), where a process happens ("bake it in the oven": see
     :func:`_process_location`), a purpose ("for pickup"), where something is ("the fruit's in the
@@ -621,8 +648,9 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         # "whatever fruit's in the fridge": where something is, said with "is" (not "make sure it is in")
         described = (before in WHERE_PREPOSITIONS and k > 0 and words[k - 1] in _BE
                      and "sure" not in words[:k])
-        if (before in ("with", "using", "from") or out_of or emptied or listed) and not (
-                before in ("with", "and", "or") and _food(m.synset)):
+        governing = _governing_word(read, m)
+        if (governing in _TOOL_WORDS or out_of or emptied or listed) and not (
+                (before in ("and", "or") or governing == "with") and _food(m.synset)):
             out.add(m.phrase)
             listed_after = m.end
         elif (before in ("in", "inside") and _process_location(read, k)) or purpose or described:
@@ -645,9 +673,9 @@ def _food(synset: str) -> bool:
     return bool(info and "cookable" in info.abilities) or bool(_FOOD_KINDS & {synset, *ancestors(synset)})
 
 
-#: Verbs that fetch what the work needs ("grab a bucket and some soap and scrub it down"). Not
-#: "get", which as often means "make" ("get the cage ready").
-FETCH_VERBS = frozenset("grab grabbing fetch fetching take taking bring bringing use using".split())
+#: Verbs that fetch or work what the work needs ("grab a bucket and some soap and scrub it down",
+#: "run the vacuum over it"). Not "get", which as often means "make" ("get the cage ready").
+FETCH_VERBS = frozenset("grab grabbing fetch fetching take taking bring bringing use using run running".split())
 #: What can serve a goal's process, by the goal states it asks (``goal_polarities`` keys): a cleaning
 #: tool, a liquid to soak it in or a vessel to carry that liquid for cleaning; a heat source for
 #: cooking; a blade for slicing (the engine's ``cleaner``, ``wet``, ``heated`` and ``cut`` checks).
@@ -961,7 +989,6 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     has them."""
     read = read_instruction(instruction)
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
-    processes = bool(goal_polarities(problem.goal, dict(problem.objects)).keys() & (APPLIANCE_STATES | {"real"}))
     out = []
     for place in placement_words(instruction) if places is None else places:
         target, said = _placement_target(read, place, scene_words), "the"
@@ -973,8 +1000,8 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
         if target is None or is_substance(target.synset, "omnigibson") or not (kind := grounds_in(
                 target.phrase, target.synset, set(problem.objects.values()), loose=False)):
             continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
-        if _machine(kind) and processes:
-            continue  # "toss it in the blender", "throw it in the washer": where the goal's process happens
+        if _where_processed(kind, problem):
+            continue
         there = _at_target(problem, target)
         kinds = {problem.objects[i] for i in there}
         related = any(types[a] in kinds if a in types else a.lstrip("?") in there
@@ -1017,16 +1044,23 @@ def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementW
     places = placement_words(instruction) if places is None else places
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
     # where the goal puts each thing; a place the goal puts in or on another is at that one too
-    # (the racket in the box, the box in the car: the racket is in the car)
+    # (the racket in the box, the box in the car: the racket is in the car); a thing a cloth is
+    # spread over is in that cloth too ("a knife and a spoon in each napkin": the napkin overlaid)
     held_by: dict[str, set[str]] = {}
     for atom, positive, types in goal_atoms(problem.goal):
         if positive and atom.predicate in OBJECT_RELATIONS and len(atom.args) == 2:
-            for thing in argument_instances(atom.args[0], types, problem.objects):
-                held_by.setdefault(thing, set()).update(argument_instances(atom.args[1], types, problem.objects))
+            first, second = (argument_instances(a, types, problem.objects) for a in atom.args)
+            for thing in first:
+                held_by.setdefault(thing, set()).update(second)
+            for thing in second if atom.predicate == "overlaid" else ():
+                held_by.setdefault(thing, set()).update(first)
     out = []
     for place in places:
         target = _placement_target(read, place, scene_words)
         if target is None or place.end < 0 or is_substance(target.synset, "omnigibson"):
+            continue
+        kind = grounds_in(target.phrase, target.synset, set(problem.objects.values()), loose=False)
+        if kind and _where_processed(kind, problem):
             continue
         there = _at_target(problem, target)
         for m in moved_by(instruction, place, places) if there else ():
@@ -1114,6 +1148,17 @@ def _machine(synset: str) -> bool:
     blender, an oven, a dishwasher; not a fridge, a bowl or a stove top)."""
     info = synset_info(synset)
     return info is not None and {"toggleable", "fillable"} <= info.abilities
+
+
+def _where_processed(kind: str, problem: Problem) -> bool:
+    """Whether a placement's target of scene type ``kind`` is where the goal's process happens, not
+    where a thing is to end up: a machine when the goal asks a state a machine makes ("toss it in
+    the blender", "throw it in the washer"), a heat source when it asks for cooking ("throw the
+    kabobs on the grill, then put them on a plate")."""
+    asked = goal_polarities(problem.goal, dict(problem.objects)).keys()
+    info = synset_info(kind)
+    return (_machine(kind) and bool(asked & (APPLIANCE_STATES | {"real"}))) or (
+        info is not None and "heatSource" in info.abilities and bool(asked & {"cooked", "hot"}))
 
 
 def _placement_target(read: ReadInstruction, place: PlacementWord, scene_words: dict[str, str]) -> Mention | None:

@@ -52,6 +52,11 @@ _MODALS = frozenset("can could will would may might must shall should".split())
 #: Words that start a noun phrase and never follow its head noun directly: a word right before
 #: one of them is a verb taking an object ("grease the pans", "cover each of the shrubs").
 _PHRASE_STARTS = frozenset("the a an each every my your our their his its this these those it them me us him".split())
+#: Particles of English phrasal verbs: at a clause's start, a word followed by one and then by a
+#: noun phrase is an imperative verb ("sand out the scratch", "wipe down the counter").
+_PARTICLES = frozenset("out up down off away back over".split())
+#: Words an imperative may follow at a clause's start ("please wipe down the counter").
+_IMPERATIVE_LEADS = frozenset("please just then also now".split())
 
 
 @dataclass(frozen=True)
@@ -243,7 +248,10 @@ def function_words(words: list[str]) -> list[bool]:
       ``you can``, ``we will`` (but ``the can``, ``trash can``, ``a can of soup`` are nouns);
     * a word right after a subject pronoun or a modal, or right before a determiner or an object
       pronoun, is a verb: ``could you scrub it``, ``you rake up``, ``cover each of``, ``toast the
-      bread`` (a noun head is never followed directly by ``the``/``each``/``it``).
+      bread`` (a noun head is never followed directly by ``the``/``each``/``it``);
+    * at a clause's start, a word followed by a particle and then by a noun phrase is an imperative
+      verb: ``sand out the scratch``, ``please wipe down the counter`` (not ``take the trash out the
+      back door``: there the word is not the clause's first).
     """
     n = len(words)
     skip = [w in _PRONOUNS for w in words]
@@ -259,7 +267,9 @@ def function_words(words: list[str]) -> list[bool]:
             continue
         before = words[i - 1] if i else ""
         after = words[i + 1] if i + 1 < n else ""
-        if before in _SUBJECTS or (i and modal[i - 1]) or before == "to" or after in _PHRASE_STARTS:
+        phrasal = (not i or before in _IMPERATIVE_LEADS) and after in _PARTICLES and (
+            i + 2 < n and words[i + 2] in _PHRASE_STARTS)
+        if before in _SUBJECTS or (i and modal[i - 1]) or before == "to" or after in _PHRASE_STARTS or phrasal:
             skip[i] = True
     return skip
 

@@ -43,6 +43,10 @@ def _named(text: str) -> dict[str, str]:
     ("grease the pans", {"pans"}, {"grease"}),
     ("Cover each of the shrubs with a tarp.", {"tarp"}, {"cover"}),
     ("The car's got scratches all over", {"car"}, set()),
+    # a clause's first word, then a particle and a noun phrase: an imperative verb (untuned5)
+    ("Sand out the scratch on the table with the sandpaper.", {"table", "sandpaper"}, {"sand"}),
+    ("please wipe down the table", {"table"}, set()),
+    ("take the towel out the back door", {"towel"}, set()),
 ])
 def test_function_words_are_read_by_sentence_structure_not_as_objects(behavior_dir, text, named, not_named) -> None:
     found = _named(text)
