@@ -52,11 +52,17 @@ _MODALS = frozenset("can could will would may might must shall should".split())
 #: Words that start a noun phrase and never follow its head noun directly: a word right before
 #: one of them is a verb taking an object ("grease the pans", "cover each of the shrubs").
 _PHRASE_STARTS = frozenset("the a an each every my your our their his its this these those it them me us him".split())
+#: Determiners: the word after one starts a noun phrase, so it is no verb.
+_NOUN_STARTS = frozenset("the a an each every my your our their his its this these those".split())
 #: Particles of English phrasal verbs: at a clause's start, a word followed by one and then by a
 #: noun phrase is an imperative verb ("sand out the scratch", "wipe down the counter").
 _PARTICLES = frozenset("out up down off away back over".split())
 #: Words an imperative may follow at a clause's start ("please wipe down the counter").
 _IMPERATIVE_LEADS = frozenset("please just then also now".split())
+#: "give it a (good) scrub": an act given, not a thing. The verbs people say so of housework.
+_GIVE = frozenset("give gives gave giving given".split())
+_ACTS = frozenset("scrub wash clean rinse wipe dust polish soak shine brush sweep mop vacuum spray "
+                  "wipedown once-over going-over cleaning".split())
 
 
 @dataclass(frozen=True)
@@ -251,7 +257,8 @@ def function_words(words: list[str]) -> list[bool]:
       bread`` (a noun head is never followed directly by ``the``/``each``/``it``);
     * at a clause's start, a word followed by a particle and then by a noun phrase is an imperative
       verb: ``sand out the scratch``, ``please wipe down the counter`` (not ``take the trash out the
-      back door``: there the word is not the clause's first).
+      back door``: there the word is not the clause's first);
+    * an act of housework given ("give them a proper *scrub*", "give it a *wash*") is no object.
     """
     n = len(words)
     skip = [w in _PRONOUNS for w in words]
@@ -269,7 +276,12 @@ def function_words(words: list[str]) -> list[bool]:
         after = words[i + 1] if i + 1 < n else ""
         phrasal = (not i or before in _IMPERATIVE_LEADS) and after in _PARTICLES and (
             i + 2 < n and words[i + 2] in _PHRASE_STARTS)
-        if before in _SUBJECTS or (i and modal[i - 1]) or before == "to" or after in _PHRASE_STARTS or phrasal:
+        given = words[i] in _ACTS and any(words[j] in ("a", "an", "another") for j in range(max(0, i - 2), i)) and any(
+            words[j] in _GIVE for j in range(max(0, i - 6), i))
+        # right after a determiner a word is a noun ("give the dog a bath"), whatever follows it
+        takes_object = after in _PHRASE_STARTS and before not in _NOUN_STARTS
+        if (before in _SUBJECTS or (i and modal[i - 1]) or before == "to" or takes_object or phrasal
+                or given):
             skip[i] = True
     return skip
 
@@ -457,13 +469,25 @@ def ancestors(synset: str) -> list[str]:
     return chain
 
 
+@lru_cache(maxsize=8192)
+def kinds_of(synset: str) -> tuple[str, ...]:
+    """What a synset is a kind of: its :func:`ancestors`, or, where BEHAVIOR's hierarchy leaves it
+    out, its first hypernym in ``synsets.csv`` and that one's ancestors (``kitchen_table.n.01`` is a
+    ``table.n.02``, which the hierarchy knows)."""
+    chain = ancestors(synset)
+    row = synset_table().get(synset)
+    if chain or synset in synset_parents() or row is None or not row.hypernyms:
+        return tuple(chain)
+    return (row.hypernyms[0], *(a for a in ancestors(row.hypernyms[0]) if a != synset))
+
+
 def compatibility(wanted: str, seen: str) -> int:
     """How well a seen synset fills a wanted type: 3 same, 2 a kind of it, 1 more general, 0 no."""
     if wanted == seen:
         return 3
-    if wanted in ancestors(seen):
+    if wanted in kinds_of(seen):
         return 2
-    if seen in ancestors(wanted):
+    if seen in kinds_of(wanted):
         return 1
     return 0
 
