@@ -572,19 +572,22 @@ def _reading(instruction: str | ReadInstruction) -> ReadInstruction:
     return instruction if isinstance(instruction, ReadInstruction) else read_instruction(instruction)
 
 
+#: Words that make what follows a tool or a source, not a goal's object.
+_TOOL_WORDS = frozenset(("with", "using", "from"))
+
+
 def _governing_word(read: ReadInstruction, m: Mention) -> str:
     """The word that governs the noun phrase whose head is ``m``: the word before it past any
-    determiners, up to two describing words ("with a *damp* rag") and a compound's modifier ("with a
-    *butter* knife"); "" at the clause's edge."""
+    determiners, up to two describing words ("with a *damp* rag") and a compound's modifier right
+    before the head ("with a *butter* knife"); "" at the clause's edge."""
     words, clause = read.words, read.clause_of
-    k, described, start = m.start - 1, 0, m.start
+    k, described = m.start - 1, 0
     while k >= 0 and clause[k] == clause[m.start]:
         modifier = read.object_at(k)
         if words[k] in _DETERMINERS:
             k -= 1
-        elif modifier is not None and modifier.end == start and start == m.start:
-            k = start = modifier.start
-            k -= 1
+        elif modifier is not None and k == m.start - 1:
+            k = modifier.start - 1
         elif (modifier is None and described < 2 and not read.function[k] and words[k] not in _AFTER_NOUN
               and words[k] not in _TOOL_WORDS):
             described += 1
@@ -592,10 +595,6 @@ def _governing_word(read: ReadInstruction, m: Mention) -> str:
         else:
             return words[k]
     return ""
-
-
-#: Words that make what follows a tool or a source, not a goal's object.
-_TOOL_WORDS = frozenset(("with", "using", "from"))
 
 
 def _word_before(read: ReadInstruction, m: Mention) -> tuple[int, str]:
@@ -615,13 +614,12 @@ _BE = frozenset("is are was were".split())
 
 def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     """Object phrases a goal need not mention: tools ("with a rag", "with a damp rag", "using the
-    sponge", and what
-    the phrase goes on to list: "with some soap and a rag"), sources ("out of the dryer", "from the
-    shelf", "empty the trash cans"), where a process happens ("bake it in the oven": see
-    :func:`_process_location`), a purpose ("for pickup"), where something is ("the fruit's in the
-    fridge") and modifiers: an English compound's head is its last noun ("the
-    stucco wall" is a wall; "make watermelon punch": the goal makes a punch). ``instruction``: the
-    text, or its reading where the caller has one."""
+    sponge", and what the phrase goes on to list: "with some soap and a rag"), sources ("out of the
+    dryer", "from the shelf", "empty the trash cans"), where a process happens ("bake it in the
+    oven": see :func:`_process_location`), a purpose ("for pickup"), where something is ("the
+    fruit's in the fridge") and modifiers: an English compound's head is its last noun ("the stucco
+    wall" is a wall; "make watermelon punch": the goal makes a punch). ``instruction``: the text, or
+    its reading where the caller has one."""
     read = _reading(instruction)
     words, clause = read.words, read.clause_of
     out = set()
@@ -989,6 +987,7 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     has them."""
     read = read_instruction(instruction)
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
+    asked = goal_polarities(problem.goal, dict(problem.objects)).keys()
     out = []
     for place in placement_words(instruction) if places is None else places:
         target, said = _placement_target(read, place, scene_words), "the"
@@ -1000,7 +999,7 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
         if target is None or is_substance(target.synset, "omnigibson") or not (kind := grounds_in(
                 target.phrase, target.synset, set(problem.objects.values()), loose=False)):
             continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
-        if _where_processed(kind, problem):
+        if _where_processed(kind, asked):
             continue
         there = _at_target(problem, target)
         kinds = {problem.objects[i] for i in there}
@@ -1046,6 +1045,7 @@ def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementW
     # where the goal puts each thing; a place the goal puts in or on another is at that one too
     # (the racket in the box, the box in the car: the racket is in the car); a thing a cloth is
     # spread over is in that cloth too ("a knife and a spoon in each napkin": the napkin overlaid)
+    asked = goal_polarities(problem.goal, dict(problem.objects)).keys()
     held_by: dict[str, set[str]] = {}
     for atom, positive, types in goal_atoms(problem.goal):
         if positive and atom.predicate in OBJECT_RELATIONS and len(atom.args) == 2:
@@ -1060,7 +1060,7 @@ def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementW
         if target is None or place.end < 0 or is_substance(target.synset, "omnigibson"):
             continue
         kind = grounds_in(target.phrase, target.synset, set(problem.objects.values()), loose=False)
-        if kind and _where_processed(kind, problem):
+        if kind and _where_processed(kind, asked):
             continue
         there = _at_target(problem, target)
         for m in moved_by(instruction, place, places) if there else ():
@@ -1150,12 +1150,12 @@ def _machine(synset: str) -> bool:
     return info is not None and {"toggleable", "fillable"} <= info.abilities
 
 
-def _where_processed(kind: str, problem: Problem) -> bool:
+def _where_processed(kind: str, asked: Iterable[str]) -> bool:
     """Whether a placement's target of scene type ``kind`` is where the goal's process happens, not
-    where a thing is to end up: a machine when the goal asks a state a machine makes ("toss it in
-    the blender", "throw it in the washer"), a heat source when it asks for cooking ("throw the
-    kabobs on the grill, then put them on a plate")."""
-    asked = goal_polarities(problem.goal, dict(problem.objects)).keys()
+    where a thing is to end up: a machine when the goal asks (``asked``: its ``goal_polarities``
+    keys) a state a machine makes ("toss it in the blender", "throw it in the washer"), a heat
+    source when it asks for cooking ("throw the kabobs on the grill, then put them on a plate")."""
+    asked = set(asked)
     info = synset_info(kind)
     return (_machine(kind) and bool(asked & (APPLIANCE_STATES | {"real"}))) or (
         info is not None and "heatSource" in info.abilities and bool(asked & {"cooked", "hot"}))

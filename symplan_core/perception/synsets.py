@@ -51,9 +51,9 @@ _SUBJECTS = frozenset("i you he she we they somebody someone anybody anyone ever
 _MODALS = frozenset("can could will would may might must shall should".split())
 #: Words that start a noun phrase and never follow its head noun directly: a word right before
 #: one of them is a verb taking an object ("grease the pans", "cover each of the shrubs").
-_PHRASE_STARTS = frozenset("the a an each every my your our their his its this these those it them me us him".split())
 #: Determiners: the word after one starts a noun phrase, so it is no verb.
 _NOUN_STARTS = frozenset("the a an each every my your our their his its this these those".split())
+_PHRASE_STARTS = _NOUN_STARTS | frozenset("it them me us him".split())
 #: Particles of English phrasal verbs: at a clause's start, a word followed by one and then by a
 #: noun phrase is an imperative verb ("sand out the scratch", "wipe down the counter").
 _PARTICLES = frozenset("out up down off away back over".split())
