@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -1150,12 +1151,11 @@ def _machine(synset: str) -> bool:
     return info is not None and {"toggleable", "fillable"} <= info.abilities
 
 
-def _where_processed(kind: str, asked: Iterable[str]) -> bool:
+def _where_processed(kind: str, asked: AbstractSet[str]) -> bool:
     """Whether a placement's target of scene type ``kind`` is where the goal's process happens, not
     where a thing is to end up: a machine when the goal asks (``asked``: its ``goal_polarities``
     keys) a state a machine makes ("toss it in the blender", "throw it in the washer"), a heat
     source when it asks for cooking ("throw the kabobs on the grill, then put them on a plate")."""
-    asked = set(asked)
     info = synset_info(kind)
     return (_machine(kind) and bool(asked & (APPLIANCE_STATES | {"real"}))) or (
         info is not None and "heatSource" in info.abilities and bool(asked & {"cooked", "hot"}))
