@@ -20,20 +20,29 @@ egg halved". Each addition rests on something the scene shows, and on nothing el
   as the name says (cut with a slicer in hand, heated on a source that is on), so a goal that asks
   for it is judged like a released one.
 
-Products BEHAVIOR names without an ingredient (``beef_stew``, ``eggnog``) are not added: nothing
-in the scene says what they are made from, so no plan for them could be checked.
+* **a dish, drink or mixture the request asks to make** (``language.requested_products``: "make
+  some tomato rice", "whip up some eggnog"), which BEHAVIOR names without an ingredient. The
+  request is what vouches for it, in the number it says. It is declared ``future`` and made as the
+  released files make such products (``make`` checks no ingredients: none is in its name).
+
+Other products BEHAVIOR names without an ingredient (``beef_stew``, ``eggnog``) are not added
+unasked: nothing in the scene says what they are made from or that anyone wants one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from symplan_core.bddl import And, Atom, Literal, Problem
 from symplan_core.engine.checks import processes_between
 from symplan_core.engine.goal_places import can_make
 from symplan_core.engine.world import build_world
 from symplan_core.tasks import synset_info, synset_table
+
+if TYPE_CHECKING:
+    from symplan_core.perception.language import RequestedProduct
 
 #: How BEHAVIOR names what a transformed object was made from (``engine.world._ingredients``).
 PRODUCT_PREFIXES = ("half__", "diced__", "cooked__", "melted__", "cooked__diced__")
@@ -92,9 +101,10 @@ def _instance(synset: str, k: int) -> str:
     return f"{synset}_{k}"
 
 
-def scene_additions(objects: Mapping[str, str]) -> dict[str, Addition]:
+def scene_additions(objects: Mapping[str, str], requested: Sequence[RequestedProduct] = ()) -> dict[str, Addition]:
     """Instance -> :class:`Addition` for the scene ``objects`` (instance -> synset, omnigibson
-    vocabulary). Names never clash with the scene's own instances."""
+    vocabulary) and the products the request asks to make (``requested``). Names never clash with
+    the scene's own instances."""
     index = _by_base()
     taken = set(objects)
     out: dict[str, Addition] = {}
@@ -135,6 +145,12 @@ def scene_additions(objects: Mapping[str, str]) -> dict[str, Addition]:
                     continue
                 n = 1 if info.is_substance else min(MAX_PER_PRODUCT, count * (2 if prefix == "half__" else 1))
                 add(product, n, lambda x: [Literal(Atom("future", (x,)))], f"made from {typ}")
+    offered = {a.type for a in out.values()}
+    for asked in requested:
+        if asked.synset not in offered and asked.synset not in objects.values():
+            offered.add(asked.synset)
+            add(asked.synset, asked.count, lambda x: [Literal(Atom("future", (x,)))],
+                f"the request asks to make it ({asked.phrase!r})")
     return out
 
 

@@ -52,6 +52,7 @@ from symplan_core.perception.synsets import (
     ancestors,
     grounds_in,
     is_substance,
+    kinds_of,
     read_instruction,
     singulars,
     wordnet_lemmas,
@@ -670,6 +671,93 @@ def _food(synset: str) -> bool:
         return False
     info = synset_info(synset)
     return bool(info and "cookable" in info.abilities) or bool(_FOOD_KINDS & {synset, *ancestors(synset)})
+
+
+#: Verbs that bring a dish, a drink or a mixture into being ("make some tomato rice", "whip up some
+#: eggnog", "blend me an iced cappuccino", "cook us a beef stew").
+MAKING_VERBS = frozenset(f for verb in "make bake brew cook prepare whip blend mix".split() for f in _forms(verb))
+#: What a making verb can bring into being: food, drink, and the cleaning mixtures BEHAVIOR makes
+#: ("a vinegar cleaning solution").
+_MADE_KINDS = frozenset({"food.n.01", "food.n.02", "beverage.n.01", "drink.n.01", "cleansing_agent.n.01"})
+#: Food a verb like "cook" changes rather than makes: "cook the beef" cooks the beef there is.
+_RAW_KINDS = frozenset({"meat.n.01", "fish.n.02", "seafood.n.01", "vegetable.n.01", "edible_fruit.n.01",
+                        "fruit.n.01", "egg.n.02"})
+#: Words that count what a making verb makes ("make two pizzas"); a plural with none says no number.
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10, "dozen": 12}
+#: Words between a making verb and what it makes: whom for ("make me a latte"), the particle ("whip
+#: up some eggnog"), and how much ("a glass of eggnog": the measure word is skipped with its "of").
+_MAKING_FILLERS = frozenset("me us him her them you up together some".split()) | _DETERMINERS
+
+
+@dataclass(frozen=True)
+class RequestedProduct:
+    """A dish, drink or mixture the request asks to make that the scene does not have yet."""
+
+    phrase: str
+    synset: str
+    count: int
+
+
+def _made_by_verb(read: ReadInstruction, m: Mention) -> tuple[bool, int | None]:
+    """Whether a making verb governs ``m`` in its clause, and the number said before it (None: none).
+    "make a glass of eggnog", "make me a fruit punch", "blend them with some water into fruit
+    punch" (what a making verb earlier in the clause makes "into")."""
+    words, clause = read.words, read.clause_of
+    k, count, described = m.start - 1, None, 0
+    while k >= 0 and clause[k] == clause[m.start]:
+        word = words[k]
+        if word in MAKING_VERBS:
+            return True, count
+        if word == "into":
+            return any(words[j] in MAKING_VERBS for j in range(k) if clause[j] == clause[m.start]), count
+        if word == "of" and k >= 1 and clause[k - 1] == clause[k]:
+            k -= 2  # a measure: "a glass of", "a bowl of"
+            continue
+        if word in _NUMBERS or word.isdigit():
+            count = count or (int(word) if word.isdigit() else _NUMBERS[word])
+        elif word in _MAKING_FILLERS:
+            pass
+        elif (described < 2 and read.object_at(k) is None and not read.function[k] and word not in _AFTER_NOUN):
+            described += 1  # "a blended iced cappuccino", "a nice hot cocoa"
+        else:
+            return False, None
+        k -= 1
+    return False, None
+
+
+def requested_products(instruction: str | ReadInstruction, types: Iterable[str]) -> list[RequestedProduct]:
+    """The dishes, drinks and mixtures the instruction asks to make (a making verb governs the name,
+    :data:`MAKING_VERBS`) that no type among ``types`` is: what an LLM goal may ask into being
+    (``additions.scene_additions``). Only the head of its phrase ("make pizza sauce" makes no pizza),
+    only a kind that is made (food or drink, not raw meat, fruit or vegetables, which cooking
+    changes), and only in a number the request says: one for a substance or a singular, the count
+    said for a plural ("bake six muffins"), and nothing for a plural with no number, which the
+    scene cannot tell ("bake some cookies": the request stays refused)."""
+    read = _reading(instruction)
+    types = set(types)
+    out = []
+    for m in read.mentions:
+        after = read.words[m.end] if m.end < len(read.words) and read.clause_of[m.end] == read.clause_of[m.start] else ""
+        kinds = {m.synset, *kinds_of(m.synset)}
+        if (grounds_in(m.phrase, m.synset, types) is not None or (after and after not in _AFTER_NOUN)
+                or not kinds & _MADE_KINDS or kinds & _RAW_KINDS):
+            continue
+        made, count = _made_by_verb(read, m)
+        if not made:
+            continue
+        plural = sounds_plural(read.words[m.end - 1])
+        if is_substance(m.synset, "omnigibson"):
+            if plural:
+                continue  # "cook the red peppers": things, read as a spice; a substance has no plural
+            count = 1
+        elif plural:
+            if count is None or count < 2:
+                continue
+        else:
+            count = 1
+        out.append(RequestedProduct(m.phrase, m.synset, count))
+    return out
 
 
 #: Verbs that fetch or work what the work needs ("grab a bucket and some soap and scrub it down",

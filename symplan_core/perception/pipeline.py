@@ -28,7 +28,13 @@ from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pos
 from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.goal_mending import mend_goal
 from symplan_core.perception.keyframes import KeyFrameConfig
-from symplan_core.perception.language import asked_states, goal_must_mention, instruction_objects, state_words
+from symplan_core.perception.language import (
+    asked_states,
+    goal_must_mention,
+    instruction_objects,
+    requested_products,
+    state_words,
+)
 from symplan_core.perception.lifting import LiftConfig
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
 from symplan_core.perception.synsets import (
@@ -751,7 +757,8 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         if not backend:
             raise PerceptionError(f"goal={config.goal!r} needs an LLM backend spec (config.llm)")
         objects, init = dict(named.seen), observed_init
-        extra = scene_additions(objects)  # what the goal may name that the camera cannot show
+        # what the goal may name that the camera cannot show, and what the request asks to make
+        extra = scene_additions(objects, requested_products(instruction, objects.values()))
         mentions: list[tuple[str, frozenset[str]]] = []
         states: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
         if config.llm_decoding == "free":

@@ -1,6 +1,7 @@
 """What an LLM goal may name beyond what the camera saw (``perception.additions``): a substance
 a container's BEHAVIOR name says it holds, water where there is a tap, and a product whose name
-says what it is made from; never a product with no ingredient the scene shows. Real synset
+says what it is made from, or a dish the request asks to make; never a product with no ingredient
+the scene shows that nobody asked for. Real synset
 table, rendered B-1K scenes, scripted LLM replies through the real pipeline."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from symplan_core.bddl import Atom, Literal
 from symplan_core.llm import FunctionBackend
 from symplan_core.perception import PerceptionConfig, make_detector, perceive
 from symplan_core.perception.additions import named_additions, scene_additions
-from symplan_core.perception.language import state_conflicts
+from symplan_core.perception.language import requested_products, state_conflicts
 from symplan_core.perception.rigs import render_task
 from symplan_core.tasks import load_problem
 
@@ -100,10 +101,32 @@ def test_a_goal_quantifying_over_a_product_declares_every_one_of_that_type() -> 
 
 
 @pytest.mark.usefixtures("behavior_dir")
-def test_a_product_nothing_in_the_scene_makes_stays_refused() -> None:
-    stew = _llm_goal("b1k/halve_an_egg", "Make beef stew.", "(:goal (and (real ?beef_stew.n.01_1)))")
+def test_a_product_nothing_in_the_scene_makes_and_nobody_asked_for_stays_refused() -> None:
+    stew = _llm_goal("b1k/halve_an_egg", "Cut the egg in half.", "(:goal (and (real ?beef_stew.n.01_1)))")
     assert not stew.accepted
     assert any("beef_stew.n.01_1" in r and "not declared" in r for r in stew.reasons), stew.reasons
+
+
+def test_a_dish_the_request_asks_to_make_is_offered_in_the_number_it_says() -> None:
+    scene = {"crock_pot.n.01_1": "crock_pot.n.01", "beefsteak_tomato.n.01_1": "beefsteak_tomato.n.01"}
+    rice = scene_additions(scene, requested_products("Could you make some tomato rice for dinner?", scene.values()))
+    assert rice["tomato_rice.n.01_1"].facts == (Literal(Atom("future", ("tomato_rice.n.01_1",))),)
+    assert "asks to make" in rice["tomato_rice.n.01_1"].because
+    muffins = scene_additions(scene, requested_products("bake four muffins", scene.values()))
+    assert sorted(i for i, a in muffins.items() if a.type == "muffin.n.01") == [f"muffin.n.01_{k}" for k in range(1, 5)]
+    assert not [a for a in scene_additions(scene, requested_products("bake some muffins", scene.values())).values()
+                if a.type == "muffin.n.01"]  # how many, the request does not say
+
+
+@pytest.mark.usefixtures("behavior_dir")
+def test_an_llm_goal_may_ask_for_the_dish_the_request_asks_to_make() -> None:
+    # before, "make tomato rice" had no LLM path: the made thing is in no scene before it is made
+    goal = "(:goal (and (real ?tomato_rice.n.01_1) (contains ?crock_pot.n.01_1 ?tomato_rice.n.01_1)))"
+    result = _llm_goal("b1k/make_tomato_rice", "Make tomato rice and leave it in the crock pot.", goal)
+    assert result.accepted, result.reasons
+    assert "(future tomato_rice.n.01_1)" in result.bddl
+    refused = _llm_goal("b1k/make_tomato_rice", "Put the tomato in the crock pot.", goal)
+    assert not refused.accepted
 
 
 @pytest.mark.usefixtures("behavior_dir")

@@ -38,6 +38,7 @@ from symplan_core.perception.language import (
     placement_words,
     plural_mentions,
     prompt_hints,
+    requested_products,
     scene_mentions,
     short_pairings,
     state_conflicts,
@@ -917,3 +918,26 @@ def test_a_purpose_and_where_something_is_are_not_what_the_goal_is_about(behavio
     punch = "Whatever fruit's in the fridge is fine, just toss it in the blender and pour me a glass."
     assert "fridge" in incidental_objects(punch)  # "fruit's in the fridge": where it is ("'s" is "is")
     assert "box" not in incidental_objects("make sure the toys are in the box")  # asked, not described
+
+
+MADE = {  # instruction -> (phrase, synset, count) of what it asks to make (scene: a stove and a tomato)
+    "Make tomato rice and leave it in the crock pot.": [("tomato rice", "tomato_rice.n.01", 1)],
+    "make a glass of eggnog": [("eggnog", "eggnog.n.01", 1)],
+    "Could you whip me up some fruit punch?": [("fruit punch", "fruit_punch.n.01", 1)],
+    "Make a blended iced cappuccino and pour it into the cup.": [("iced cappuccino", "iced_cappuccino.n.01", 1)],
+    "cut up the apple and blend it with some water into fruit punch": [("fruit punch", "fruit_punch.n.01", 1)],
+    "bake six muffins": [("muffins", "muffin.n.01", 6)],
+    "make pizza sauce": [],  # "pizza" is the sauce's kind, not a pizza
+    "bake some muffins": [],  # how many is not said
+    "cook the beef": [],  # cooking changes the beef there is
+    "cook the red peppers": [],  # things, though the word also names a spice
+    "make the bed": [],  # not something one eats or drinks
+    "put the tomato rice in the crock pot": [],  # no making verb
+    "cook the tomato in the pot": [],  # in the scene already
+}
+
+
+@pytest.mark.parametrize("text", sorted(MADE))
+def test_a_dish_or_drink_a_making_verb_governs_is_requested_in_the_number_said(behavior_dir, text) -> None:
+    scene = {"stove.n.01", "beefsteak_tomato.n.01", "bed.n.01"}
+    assert [(p.phrase, p.synset, p.count) for p in requested_products(text, scene)] == MADE[text]
