@@ -344,12 +344,16 @@ def settle_relations(instruction: str, problem: Problem) -> tuple[Formula, list[
         subject, place = _subject(atom.args[0], types, some), _subject(atom.args[1], types, some)
         if subject is not None and place is not None:
             ways.setdefault((subject, place), set()).add(atom.predicate)
-    drop = {(pair, rel) for pair, rels in ways.items() if len(rels) > 1 and rels & stated
+    # an instance is also related as every one of its type is: (forall towels draped on the rack) with
+    # (ontop ?bath_towel_1 ?rack_1); only the instance's own literal is left out
+    every = {pair: rels | ways.get((f"every {problem.objects.get(pair[0])}", pair[1]), set())
+             for pair, rels in ways.items()}
+    drop = {(pair, rel) for pair, rels in ways.items() if len(every[pair]) > 1 and every[pair] & stated
             for rel in rels - stated}
     if not drop:
         return problem.goal, []
-    notes = [f"the goal relates {pair[0]} to {pair[1]} in {len(ways[pair])} ways, and the instruction asks for "
-             + " or ".join(sorted(ways[pair] & stated)) + f": ({rel} ...) is left out" for pair, rel in sorted(drop)]
+    notes = [f"the goal relates {pair[0]} to {pair[1]} in {len(every[pair])} ways, and the instruction asks for "
+             + " or ".join(sorted(every[pair] & stated)) + f": ({rel} ...) is left out" for pair, rel in sorted(drop)]
 
     def unasked(atom: Atom, types: dict[str, str], positive: bool) -> bool:
         return (positive and atom.predicate in WHERE_RELATIONS and len(atom.args) == 2

@@ -533,6 +533,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += unasked_damage(words, problem)
     missing += unasked_switching(instruction, words, problem)
     missing += unasked_removals(instruction, problem)
+    missing += unserved_drinks(instruction, problem, places)  # "blend me a cappuccino", left in the blender
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
 
@@ -1400,6 +1401,59 @@ def unasked_switching(instruction: str, words: Iterable[StateWord], problem: Pro
         out.append(f"the goal switches on {atom.args[0]} ({what}), which the instruction never names or asks "
                    "to switch on")
     return list(dict.fromkeys(out))
+
+
+#: What a made drink is: BEHAVIOR's drinks (coffee, punch, a latte, a slushie).
+_DRINK_KINDS = frozenset({"beverage.n.01", "drink.n.01"})
+
+
+def _serves_drinks(typ: str) -> bool:
+    """A vessel one drinks or pours from: it holds liquids, and it is neither an appliance (switched
+    on to make things: a blender, a coffee maker) nor furniture (a cabinet)."""
+    info = synset_info(typ)
+    return info is not None and "fillable" in info.abilities and not info.abilities & {"toggleable", "sceneObject"}
+
+
+def unserved_drinks(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
+    """Each drink the instruction asks to make (:func:`requested_products`) and the goal makes
+    (:func:`made_types`) that the goal holds in nothing one drinks or pours from
+    (:func:`_serves_drinks`), unless the instruction puts that drink where the goal holds it
+    ("leave the punch in the blender"). Every B-1K goal that makes a drink asked for by name ends
+    it in a mug, cup, glass or pitcher (wine made to coat pears is no drink served); Qwen 1.5B left
+    "blend me an iced cappuccino" in the blender and "make eggnog and pour it into the water glass"
+    in a cabinet."""
+    made = made_types(problem)
+    drinks = {t for t in made if _DRINK_KINDS & {t, *kinds_of(t)}}
+    if drinks:
+        before = {t for t in problem.objects.values() if t not in made}
+        drinks &= {p.synset for p in requested_products(instruction, before)}
+    if not drinks:
+        return []
+    held: dict[str, set[str]] = {t: set() for t in drinks}
+    for atom, positive, types in goal_atoms(problem.goal):
+        if not positive or len(atom.args) != 2:
+            continue
+        first, second = (argument_type(a, types, problem.objects) for a in atom.args)
+        if atom.predicate in SUBSTANCE_HOLDING and second in held and first:
+            held[second].add(first)
+        elif atom.predicate in ("inside", "ontop") and first in held and second:
+            held[first].add(second)
+    read = read_instruction(instruction)
+    places = placement_words(instruction) if places is None else places
+    out = []
+    for drink, holders in sorted(held.items()):
+        if any(_serves_drinks(h) for h in holders):
+            continue
+        # the drink named before a placement, in its clause, whose target is where the goal holds it
+        if any(p.target is not None and any(grounds_in(p.target.phrase, p.target.synset, {h}, loose=False)
+                                            for h in holders)
+               and any(grounds_in(m.phrase, m.synset, {drink}, loose=False) and m.end <= p.target.start
+                       and read.clause_of[m.start] == read.clause_of[p.target.start] for m in read.mentions)
+               for p in places):
+            continue
+        where = f"only in {', '.join(sorted(holders))}" if holders else "in nothing"
+        out.append(f"the goal makes {drink}, a drink, and holds it {where}: nothing to drink or pour it from")
+    return out
 
 
 #: Words that take things out of or off something ("take the salmon out of the fridge", "remove

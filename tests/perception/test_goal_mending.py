@@ -234,6 +234,16 @@ def test_a_place_related_two_ways_keeps_the_way_a_state_word_asks(behavior_dir) 
     assert "(ontop" not in _text(mend_goal(said, drafted).goal)
 
 
+def test_an_instance_related_one_way_and_its_kind_another_keeps_the_way_asked(behavior_dir) -> None:
+    # Qwen 1.5B: every bath towel draped on the rack, and the one bath towel also on top of it
+    said = "Hang the bath towel and the hand towel on the towel rack."
+    drafted = _drafted("b1k/putting_towels_in_bathroom", "(:goal (and (forall (?bath_towel.n.01 - bath_towel.n.01) "
+                       "(draped ?bath_towel.n.01 ?towel_rack.n.01_1)) (ontop ?bath_towel.n.01_1 ?towel_rack.n.01_1)))")
+    goal, notes = settle_relations(said, drafted)
+    assert _text(goal) == ("(:goal (and (forall (?bath_towel.n.01 - bath_towel.n.01) "
+                           "(draped ?bath_towel.n.01 ?towel_rack.n.01_1))))") and len(notes) == 1
+
+
 def test_an_exists_over_a_kind_asked_all_of_is_read_as_forall(behavior_dir) -> None:
     said = "My caps are filthy after the game. Can you run them through the wash?"
     drafted = _drafted("b1k/wash_a_baseball_cap", "(:goal (and (exists (?baseball_cap.n.01 - baseball_cap.n.01) "

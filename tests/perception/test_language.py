@@ -47,6 +47,7 @@ from symplan_core.perception.language import (
     substance_subjects,
     unasked_damage,
     unasked_switching,
+    unserved_drinks,
 )
 from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
 from symplan_core.perception.rigs import render_task
@@ -941,3 +942,17 @@ MADE = {  # instruction -> (phrase, synset, count) of what it asks to make (scen
 def test_a_dish_or_drink_a_making_verb_governs_is_requested_in_the_number_said(behavior_dir, text) -> None:
     scene = {"stove.n.01", "beefsteak_tomato.n.01", "bed.n.01"}
     assert [(p.phrase, p.synset, p.count) for p in requested_products(text, scene)] == MADE[text]
+
+
+def test_a_drink_asked_for_must_end_in_something_to_drink_or_pour_it_from(behavior_dir) -> None:
+    task = "b1k/make_a_blended_iced_cappuccino"
+    in_blender = _with_goal(task, "(:goal (and (real ?iced_cappuccino.n.01_1) "
+                                  "(contains ?blender.n.01_1 ?iced_cappuccino.n.01_1)))")
+    in_cup = _with_goal(task, "(:goal (and (real ?iced_cappuccino.n.01_1) (contains ?cup.n.01_1 ?iced_cappuccino.n.01_1)))")
+    (reason,) = unserved_drinks("blend me an iced cappuccino", in_blender)
+    assert "only in blender.n.01" in reason
+    assert state_conflicts("blend me an iced cappuccino", in_blender).missing == (reason,)
+    assert unserved_drinks("blend me an iced cappuccino", in_cup) == []
+    # where the instruction puts it, it may stay; and a drink nobody asked to make is no matter of this rule
+    assert unserved_drinks("Make an iced cappuccino and leave the iced cappuccino in the blender.", in_blender) == []
+    assert unserved_drinks("Put the cup on the counter.", in_blender) == []
