@@ -105,21 +105,24 @@ def scene_places(objects: Mapping[str, str], init: Sequence[Literal] = (), domai
 class StateAnswer:
     """A literal that answers a state word of the request: ``(predicate ...)`` (or its negation),
     with, where ``substances`` is given, one of those instances in the substance place ("spray it
-    with disinfectant": a covering with something applied, not with dust), and where ``subjects``
+    with disinfectant": a covering with something applied, not with dust), where ``subjects``
     is given, one of those instances (or a variable over one's type) in the first place: what the
-    request names, so that "disinfect the vacuum" is not answered by covering the bottle."""
+    request names, so that "disinfect the vacuum" is not answered by covering the bottle; and
+    where ``places`` is given, one of those instances in the second place (a placement the request
+    states: ``language.requested_placements``)."""
 
     predicate: str
     positive: bool = True
     substances: frozenset[str] | None = None
     subjects: frozenset[str] | None = None
+    places: frozenset[str] | None = None  # the second place's instances: "throw the rod in the boat"
 
 
 def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
                  max_conjuncts: int = MAX_CONJUNCTS, products: Collection[str] = (),
                  places: Places | None = None, mentions: Sequence[Collection[str]] = (),
                  held: Collection[Atom] = (), said: str = "",
-                 states: Sequence[Collection[StateAnswer]] = ()) -> GoalGrammar:
+                 states: Sequence[Collection[StateAnswer]] = (), close: bool = False) -> GoalGrammar:
     """The grammar of goals over ``objects`` (instance -> type) in ``domain``'s predicates.
     ``products``: instances of ``objects`` that the goal may ask into being with a top-level
     ``(real ?x)`` conjunct (``additions.scene_additions``' future objects). ``places``
@@ -136,7 +139,9 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     answer, each a set of :class:`StateAnswer` any one of which answers it
     (``language.asked_states``); the next conjunct may instead be one with such a literal, ground,
     in an ``and``, or in a quantifier's body. ``GoalGrammar.mentions`` counts the object sets and
-    state words some conjunct of this scene can answer; where it is 0 the top rule is the plain one."""
+    state words some conjunct of this scene can answer; where it is 0 the top rule is the plain one.
+    ``close``: a continuation ends right after that one conjunct (a model that went on looping past
+    it until its tokens ran out said what it was asked for in that conjunct)."""
     objects = {i: t for i, t in objects.items() if t != AGENT_TYPE}  # the robot is not what a goal is about
     if not objects:
         raise GoalGrammarError("a goal grammar needs at least one scene object")
@@ -253,7 +258,8 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     if named:
         rules.append("mention ::= " + " | ".join(named))
         before = f" {literal(said)}" if said else ""
-        rules.insert(1, f'top ::= "(and"{before} " " mention (" " c){{0,{max_conjuncts}}} ")"')
+        more = "" if close else f' (" " c){{0,{max_conjuncts}}}'
+        rules.insert(1, f'top ::= "(and"{before} " " mention{more} ")"')
     else:
         rules.insert(1, f'top ::= "(and" (" " c){{1,{max_conjuncts}}} ")"')
     text = "\n".join(rules) + "\n"
@@ -376,6 +382,8 @@ def _state_rules(rules: list[str], states: Sequence[Collection[StateAnswer]], ob
                     chosen = answer.substances
                 elif answer.subjects is not None and p == 0:
                     chosen = answer.subjects
+                elif answer.places is not None and p == 1:
+                    chosen = answer.places
                 else:
                     args.append(place_term(fits, term, bound))
                     continue

@@ -44,7 +44,7 @@ from symplan_core.bddl.checks import (
     iter_quantifiers,
 )
 from symplan_core.bddl.vocabulary import vocabulary
-from symplan_core.engine.predicates import BULK_TYPES, OBJECT_RELATIONS, SUBSTANCE_HOLDING
+from symplan_core.engine.predicates import BULK_TYPES, HANGING_PLACES, OBJECT_RELATIONS, SUBSTANCE_HOLDING
 from symplan_core.perception.synsets import (
     WHERE_PREPOSITIONS,
     Mention,
@@ -1081,10 +1081,7 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     out = []
     for place in placement_words(instruction) if places is None else places:
         target, said = _placement_target(read, place, scene_words), "the"
-        if target is None and 0 <= place.end < len(read.words) and read.words[place.end] == "it":
-            verb = max((j for j in range(place.end) if read.words[j] in PLACEMENT_VERBS), default=-1)
-            target = max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")),
-                         key=lambda m: m.end, default=None)  # "fill the glass with water and put ice in it"
+        if target is None and (target := _it_target(read, place)) is not None:
             said = "it"
         if target is None or is_substance(target.synset, "omnigibson") or not (kind := grounds_in(
                 target.phrase, target.synset, set(problem.objects.values()), loose=False)):
@@ -1104,11 +1101,64 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     return out
 
 
-def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord] | None = None) -> list[Mention]:
+def _it_target(read: ReadInstruction, place: PlacementWord) -> Mention | None:
+    """What "it" after a placement's preposition stands for: the last thing (not a substance) named
+    before the verb that moves things ("fill the glass with water and put ice in it": the glass)."""
+    if not (0 <= place.end < len(read.words) and read.words[place.end] == "it"):
+        return None
+    verb = max((j for j in range(place.end) if read.words[j] in PLACEMENT_VERBS), default=-1)
+    return max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")),
+               key=lambda m: m.end, default=None)
+
+
+@dataclass(frozen=True)
+class RequestedPlacement:
+    """A placement the request states with its one relation: the kinds of the things it moves, and
+    the kinds its target may be ("throw the rod and tackle in it": fishing rod and gear, inside, the
+    boat)."""
+
+    said: str
+    relation: str
+    things: frozenset[str]
+    targets: frozenset[str]
+
+
+def requested_placements(instruction: str, types: Iterable[str]) -> list[RequestedPlacement]:
+    """The placements of the instruction (:func:`placement_words` with one relation) whose moved
+    things (:func:`moved_by`) and target (named, a word only the scene explains, or "it") are among
+    ``types``: what a goal drafter is held to say (``llm_goal``'s continued decoding). Not where the
+    relation the preposition says is not the one goals state: a thing hung ("hang the towels on the
+    rack": draped), or put on a heat source, where the goal cooks it rather than leaves it."""
+    read = read_instruction(instruction)
+    types = set(types)
+    scene_words = dict(scene_mentions(instruction, types))
+    places = placement_words(instruction)
+    out = []
+    for place in places:
+        target = _placement_target(read, place, scene_words) or _it_target(read, place)
+        at = place.end - len(place.said.split())
+        if (not place.relation or target is None or is_substance(target.synset, "omnigibson")
+                or any(read.words[j].startswith("hang") for j in range(at) if read.clause_of[j] == read.clause_of[at])):
+            continue
+        targets = frozenset(t for t in types if grounds_in(target.phrase, target.synset, {t}, loose=False)
+                            and t not in HANGING_PLACES
+                            and not ((info := synset_info(t)) is not None and "heatSource" in info.abilities))
+        things = frozenset(t for m in moved_by(instruction, place, places, scene_words) for t in types
+                           if grounds_in(m.phrase, m.synset, {t}, loose=False))
+        if targets and things:  # said as the verifier quotes it (:func:`empty_places`)
+            said = f"{place.said} it" if place.target is None and read.words[place.end] == "it" else \
+                f"{place.said} the {target.phrase}"
+            out.append(RequestedPlacement(said, place.relation, things, targets))
+    return out
+
+
+def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord] | None = None,
+             scene_words: dict[str, str] | None = None) -> list[Mention]:
     """The things (not substances) a placement moves: the names between the verb that moves things
     and the preposition ("set **the basket** on the counter"), after an earlier placement's target
     in between ("put a steak on each slice and **each slice** on a plate"). ``places``: the
-    instruction's :func:`placement_words`, where the caller has them."""
+    instruction's :func:`placement_words`, where the caller has them; ``scene_words``
+    (:func:`scene_mentions`): words only the scene explains count as names too ("the rod")."""
     read = read_instruction(instruction)
     at = place.end - len(place.said.split())  # the preposition
     verb = max((j for j in range(at) if read.clause_of[j] == read.clause_of[at] and _moves_things(read, j)),
@@ -1118,7 +1168,9 @@ def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord]
     start = max([verb + 1, *((p.target.end if p.target else p.end)
                              for p in (placement_words(instruction) if places is None else places)
                              if verb < p.end <= at)])
-    return [m for m in read.mentions if start <= m.start and m.end <= at and m != place.target
+    named = [*read.mentions, *(Mention(w, scene_words[w], k, k + 1) for k, w in enumerate(read.words)
+                               if scene_words and w in scene_words and read.object_at(k) is None)]
+    return [m for m in named if start <= m.start and m.end <= at and m != place.target
             and not is_substance(m.synset, "omnigibson")]
 
 

@@ -18,9 +18,10 @@ Two drafters:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from symplan_core.bddl import BDDLSyntaxError, Formula, Literal, parse_problem
@@ -39,6 +40,7 @@ from symplan_core.perception.errors import PerceptionError
 if TYPE_CHECKING:
     from symplan_core.perception.additions import Addition
     from symplan_core.perception.goal_grammar import StateAnswer
+    from symplan_core.perception.language import RequestedPlacement
 
 GOAL_SYSTEM = ("You write the goal of a BEHAVIOR task in BDDL. Reply with exactly one (:goal ...) block "
                "that uses only the listed objects and predicates. No explanation.")
@@ -278,7 +280,8 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
                            rejections: Sequence[Rejection] = (), init: Sequence[Literal] = (),
                            temperature: float = 0.0, seed: int | None = None,
                            mentions: Sequence[tuple[str, frozenset[str]]] = (),
-                           states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]] = ()) -> LLMDraft:
+                           states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]] = (),
+                           placements: Sequence[RequestedPlacement] = ()) -> LLMDraft:
     """Draft the goal under the scene's goal grammar (see the module docstring). ``rejections``:
     earlier drafts of this request and the verifier's reasons, appended to the conversation (a
     redraft). ``init``: the scene's observed facts, evidence of what its objects can do (the grammar
@@ -297,13 +300,19 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     (``language.asked_states``). A goal that answers none of a word's literals, read as the
     verifier reads it (``language.state_conflicts``), is continued the same way, with a conjunct
     that has one of them about one of the objects of ``mentions`` ("spray the vacuum with
-    disinfectant": ``(covered ?vacuum ?disinfectant)``); at most once per word.
+    disinfectant": ``(covered ?vacuum ?disinfectant)``); at most once per word. ``placements``: the
+    request's placements (``language.requested_placements``). One the verifier finds the goal puts
+    nothing at (``language.empty_places``: "throw the rod and tackle in it") is continued with its
+    literal, one of its things in its relation to its target; the objects it moves are then not
+    asked for by any other conjunct in that round (Qwen 1.5B "mentioned" the rod as not on the
+    driveway). A continuation cut while looping after the conjunct it was asked for is decoded
+    once more, ending right after that conjunct.
 
     The typed decoding errors (no structured-output mechanism, a rejected or ignored grammar) are
     raised as :class:`PerceptionError`: a configuration fault, not a draft to judge."""
     from symplan_core.llm.constrained import generate_constrained
     from symplan_core.llm.decoding import DecodingError
-    from symplan_core.perception.goal_grammar import GoalGrammarError, goal_grammar, scene_places
+    from symplan_core.perception.goal_grammar import GoalGrammarError, StateAnswer, goal_grammar, scene_places
 
     writable = {**objects, **{i: a.type for i, a in (extra or {}).items()}}
     products = [i for i, a in (extra or {}).items() if a.made]
@@ -349,22 +358,32 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
         held = [lit.atom for lit in init if not lit.negated]  # what a negation may undo to mention an object
         named_types = {t for _, types in mentions for t in types}  # what a state word's literal is about
         named = frozenset(i for i, t in writable.items() if t in named_types) or None
-        while not kept and continued < len(mentions) + len(states):
+        while not kept and continued < len(mentions) + len(states) + len(placements):
             missing = _unmentioned(goal, mentions, writable, init, domain)
-            unanswered = _unanswered(goal, instruction, states, writable, domain, named) if states else []
+            words = _unanswered_words(goal, instruction, writable, domain) if states or placements else set()
+            unanswered = _unanswered(states, words, writable, domain, named)
+            unplaced = _unplaced(goal, placements, words, writable)
+            missing = [types for types in missing if not any(types & {thing} for thing, _ in unplaced)]
+            unanswered += [frozenset({StateAnswer(p.relation, True, None, _of({thing}, writable), _of(p.targets, writable))})
+                           for thing, p in unplaced]
             said = completion.text.strip()
             if not (missing or unanswered) or not (said.startswith("(:goal (and") and said.endswith("))")):
                 break
+            continuation = partial(goal_grammar, writable, domain, products=products, places=places, mentions=missing,
+                                   held=held, said=said[len("(:goal (and"):-2], states=unanswered)
             try:
-                more = goal_grammar(writable, domain, products=products, places=places, mentions=missing,
-                                    held=held, said=said[len("(:goal (and"):-2], states=unanswered)
+                more = continuation()
             except GoalGrammarError:
                 break
             if not more.mentions:
                 break
             previous = completion
-            completion = decode(more.text, max_tokens + (completion.completion_tokens or max_tokens))
+            budget = max_tokens + (completion.completion_tokens or max_tokens)
+            completion = decode(more.text, budget)
             latency += completion.latency_s
+            if not completion.error and completion.finish_reason == "length":
+                completion = decode(continuation(close=True).text, budget)
+                latency += completion.latency_s
             going_on: Formula | None = None
             if not completion.error and completion.finish_reason == "stop":
                 with suppress(BDDLSyntaxError):  # the grammar admits only parseable goals
@@ -379,20 +398,57 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
             backend.close()
 
 
-def _unanswered(goal: Formula, instruction: str, states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]],
+def _unanswered_words(goal: Formula, instruction: str, objects: dict[str, str], domain: str) -> set[str]:
+    """The request's words the goal leaves unanswered, read as the verifier reads it
+    (``language.state_conflicts``): state words, and placements it puts nothing at, as quoted."""
+    from symplan_core.bddl import Problem
+    from symplan_core.perception.language import state_conflicts
+
+    return set(state_conflicts(instruction, Problem("drafted", domain, dict(objects), (), goal)).unanswered)
+
+
+def _of(types: Collection[str], objects: dict[str, str]) -> frozenset[str]:
+    return frozenset(i for i, t in objects.items() if t in types)
+
+
+def _unplaced(goal: Formula, placements: Sequence[RequestedPlacement], words: set[str],
+              objects: dict[str, str]) -> list[tuple[str, RequestedPlacement]]:
+    """(thing, placement) for each thing a placement of the request moves that the goal does not put
+    at its target: all of a placement's things where the verifier finds nothing put there (its
+    quote among ``words``), else each thing the goal puts nowhere at all (the rod in the boat, the
+    tackle only "not on the driveway"). A thing the goal puts somewhere is the verifier's to judge."""
+    from symplan_core.bddl.checks import argument_type, goal_atoms
+    from symplan_core.engine.predicates import OBJECT_RELATIONS
+
+    placed: set[str] = set()  # the types the goal puts anywhere
+    at: set[tuple[str, str | None, str | None]] = set()  # (relation, thing type, place type)
+    for atom, positive, types in goal_atoms(goal):
+        if positive and atom.predicate in OBJECT_RELATIONS and len(atom.args) == 2:
+            first, second = (argument_type(a, types, objects) for a in atom.args)
+            if first:
+                placed.add(first)
+            at.add((atom.predicate, first, second))
+    out = []
+    for p in placements:
+        for thing in sorted(p.things):
+            there = any((p.relation, thing, target) in at for target in p.targets)
+            if not there and (p.said in words or thing not in placed):
+                out.append((thing, p))
+    return out
+
+
+def _unanswered(states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]], words: set[str],
                 objects: dict[str, str], domain: str, named: frozenset[str] | None = None) -> list[frozenset[StateAnswer]]:
-    """The literals that would answer each of ``states`` the goal leaves unanswered, read as the
-    verifier reads it (``language.state_conflicts``); "covered:applied" is a covering with one of
+    """The literals that would answer each of ``states`` the goal leaves unanswered (``words``:
+    :func:`_unanswered_words`); "covered:applied" is a covering with one of
     the scene's substances that goals apply rather than remove. ``named``: the instances of what
     the request names, the only ones such a literal may be about (its first place). The verifier
     asks less (any literal of the state), but Qwen 1.5B, free to choose, answered "disinfect both"
     by covering the disinfectant bottle with disinfectant: accepted, and wrong."""
-    from symplan_core.bddl import Problem
     from symplan_core.perception.goal_grammar import StateAnswer
-    from symplan_core.perception.language import removed_substances, state_conflicts
+    from symplan_core.perception.language import removed_substances
     from symplan_core.perception.synsets import is_substance
 
-    words = set(state_conflicts(instruction, Problem("drafted", domain, dict(objects), (), goal)).unanswered)
     applied = frozenset(i for i, t in objects.items() if is_substance(t, domain) and t not in removed_substances())
     out = []
     for said, answers in states:

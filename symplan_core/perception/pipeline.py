@@ -29,9 +29,11 @@ from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.goal_mending import mend_goal
 from symplan_core.perception.keyframes import KeyFrameConfig
 from symplan_core.perception.language import (
+    RequestedPlacement,
     asked_states,
     goal_must_mention,
     instruction_objects,
+    requested_placements,
     requested_products,
     state_words,
 )
@@ -115,6 +117,12 @@ class PerceptionConfig(BaseModel):
                     "decoded again from what it said, under a grammar that goes on with one of them about an "
                     "object the instruction names (language.asked_states; needs check_language). Off: with Qwen "
                     "1.5B it turned refused goals into accepted wrong ones and no right one (docs/results.md)")
+    llm_answer_placements: bool = Field(
+        default=True,
+        description="grammar decoding: a goal that puts nothing where the instruction puts things ('throw the rod "
+                    "and tackle in it'), which the verifier would refuse (language.empty_places), is decoded again "
+                    "from what it said, under a grammar that goes on with that placement's literal "
+                    "(language.requested_placements; needs check_language)")
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
@@ -761,6 +769,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         extra = scene_additions(objects, requested_products(instruction, objects.values()))
         mentions: list[tuple[str, frozenset[str]]] = []
         states: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
+        placements: list[RequestedPlacement] = []
         if config.llm_decoding == "free":
             llm = draft_goal(backend, objects, init, instruction, "omnigibson", config.llm_max_tokens, extra)
         else:  # held-out activities are not in ``matches`` (exclude): never an example
@@ -770,10 +779,12 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                 mentions = goal_must_mention(instruction, instruction_objects(instruction, seen_synsets), writable)
             if config.llm_answer_states and config.check_language:  # what its state checks will ask for
                 states = asked_states(state_words(instruction))
+            if config.llm_answer_placements and config.check_language:  # where its placement checks will look
+                placements = requested_placements(instruction, {*objects.values(), *(a.type for a in extra.values())})
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
                                          extra, rejections, init, seed=sample or None,
                                          temperature=config.llm_sample_temperature if sample else 0.0,
-                                         mentions=mentions, states=states)
+                                         mentions=mentions, states=states, placements=placements)
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra,
                                {p.type for q in iter_quantifiers(llm.goal) for p in q.params}) if llm.goal else {}
         added = [lit for a in used.values() for lit in a.facts]

@@ -302,3 +302,17 @@ def test_a_continuation_can_answer_a_state_word_the_goal_left_unanswered() -> No
                                       "(covered ?apple.n.01 ?disinfectant.n.01_1))))")
     # a state no object of the scene can take leaves the grammar plain
     assert goal_grammar(SCENE, places=scene_places(SCENE), states=[{StateAnswer("cooked")}]).mentions == 0
+
+
+def test_a_placement_answer_fixes_both_places_and_a_closing_continuation_ends_after_it() -> None:
+    said = " (not (open ?electric_refrigerator.n.01_1))"
+    into_bowl = [frozenset({StateAnswer("inside", True, None, frozenset({"apple.n.01_1"}), frozenset({"bowl.n.01_2"}))})]
+    going_on = goal_grammar(SCENE, said=said, states=into_bowl).text
+    closing = goal_grammar(SCENE, said=said, states=into_bowl, close=True).text
+    placed = f"(:goal (and{said} (inside ?apple.n.01_1 ?bowl.n.01_2)))"
+    more = f"(:goal (and{said} (inside ?apple.n.01_1 ?bowl.n.01_2) (ontop ?bowl.n.01_2 ?countertop.n.01_1)))"
+    assert grammar_accepts(going_on, placed) and grammar_accepts(going_on, more)
+    assert grammar_accepts(closing, placed) and not grammar_accepts(closing, more)
+    for elsewhere in ("(inside ?apple.n.01_1 ?bowl.n.01_1)", "(inside ?apple.n.01_2 ?bowl.n.01_2)",
+                      "(ontop ?apple.n.01_1 ?bowl.n.01_2)"):
+        assert not grammar_accepts(closing, f"(:goal (and{said} {elsewhere}))"), elsewhere

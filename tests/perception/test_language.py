@@ -38,6 +38,7 @@ from symplan_core.perception.language import (
     placement_words,
     plural_mentions,
     prompt_hints,
+    requested_placements,
     requested_products,
     scene_mentions,
     short_pairings,
@@ -956,3 +957,14 @@ def test_a_drink_asked_for_must_end_in_something_to_drink_or_pour_it_from(behavi
     # where the instruction puts it, it may stay; and a drink nobody asked to make is no matter of this rule
     assert unserved_drinks("Make an iced cappuccino and leave the iced cappuccino in the blender.", in_blender) == []
     assert unserved_drinks("Put the cup on the counter.", in_blender) == []
+
+
+def test_a_placement_is_requested_with_its_relation_things_and_target(behavior_dir) -> None:
+    boat = set(load_problem("b1k/prepare_a_boat_for_fishing").objects.values())
+    (placed,) = requested_placements("Can you wash off the boat and throw the rod and tackle in it?", boat)
+    assert (placed.said, placed.relation) == ("in it", "inside")  # quoted as empty_places quotes it
+    assert placed.things == {"fishing_rod.n.01", "fishing_gear.n.01"} and placed.targets == {"boat.n.01"}
+    towels = set(load_problem("b1k/putting_towels_in_bathroom").objects.values())
+    assert requested_placements("Hang the bath towel and the hand towel on the towel rack.", towels) == []  # draped
+    kabobs = set(load_problem("b1k/cook_kabobs").objects.values())
+    assert requested_placements("throw the kabobs on the grill", kabobs) == []  # cooked there, not left

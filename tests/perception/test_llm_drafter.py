@@ -225,7 +225,7 @@ class _ScriptedUnderGrammar:
 
 
 #: No continuation: each reply is the goal as written (redrafts and samples are tested alone).
-AS_WRITTEN = {"llm_mention_objects": False, "llm_answer_states": False}
+AS_WRITTEN = {"llm_mention_objects": False, "llm_answer_states": False, "llm_answer_placements": False}
 PART = "(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1)))"  # leaves out the car and the racket
 WHOLE = ("(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1) (inside ?tennis_racket.n.01_1 ?car.n.01_1) "
          "(inside ?container.n.01_1 ?car.n.01_1) (not (open ?car.n.01_1))))")
@@ -286,9 +286,19 @@ def test_a_goal_that_never_answers_a_state_word_is_continued_with_a_literal_that
     assert any("says 'close'" in r and "the goal has none" in r for r in refused.reasons), refused.reasons
 
 
-def test_a_continuation_that_is_cut_leaves_the_goal_as_it_was(car_scene) -> None:
+def test_a_continuation_cut_while_looping_is_decoded_again_ending_after_the_conjunct_asked_for(car_scene) -> None:
+    racket = "(:goal (and (inside ?digital_camera.n.01_1 ?container.n.01_1) (inside ?tennis_racket.n.01_1 ?car.n.01_1)))"
+    backend = _ScriptedUnderGrammar(PART, WHOLE[:-20], racket, finish_reasons=("stop", "length", "stop"))
+    config = PerceptionConfig(benchmarks=("b1k",), goal="llm", llm_answer_placements=False)
+    result = _perceive(car_scene, config, backend)
+    assert result.provenance["goal"]["continued"] == 1 and result.provenance["goal"]["reply"] == racket
+    assert grammar_accepts(backend.grammars[2], racket)
+    assert not grammar_accepts(backend.grammars[2], racket.replace(")))", ") (not (open ?car.n.01_1))))"))
+
+
+def test_a_continuation_that_is_cut_twice_leaves_the_goal_as_it_was(car_scene) -> None:
     cut = WHOLE[:-20]
-    backend = _ScriptedUnderGrammar(PART, cut, finish_reasons=("stop", "length"))
+    backend = _ScriptedUnderGrammar(PART, cut, cut[:len(PART) + 10], finish_reasons=("stop", "length", "length"))
     result = _perceive(car_scene, PerceptionConfig(benchmarks=("b1k",), goal="llm"), backend)
     assert not result.accepted and result.provenance["goal"]["continued"] == 0
     assert result.provenance["goal"]["reply"] == PART
