@@ -320,6 +320,11 @@ def evaluate(
                                             "word of the instruction asks for ('bake' -> cooked) is decoded again "
                                             "from what it said, under a grammar that goes on with one of them "
                                             "(off by default: measured, it added wrong goals)."),
+    answer_placements: bool = typer.Option(True, "--answer-placements/--no-answer-placements",
+                                           help="--drafter llm|hybrid: a draft that does not put a thing the "
+                                                "instruction moves where it says ('throw the rod in the boat') is "
+                                                "decoded again from what it said, under a grammar that goes on with "
+                                                "that placement."),
     instructions: Path | None = typer.Option(
         None, "--instructions", help="JSONL of {activity, instruction, style?}: people's instructions instead of "
                                      "ones made from the task; the report is per style."),
@@ -349,7 +354,8 @@ def evaluate(
                      confirm=confirm, llm_redrafts=redrafts, llm_samples=samples, llm_agreement=agreement,
                      llm_sample_temperature=sample_temperature, llm_max_tokens=max_tokens,
                      ask_unanswered=ask_unanswered, llm_mention_objects=mention_objects,
-                     llm_answer_states=answer_states, llm_examples=examples)
+                     llm_answer_states=answer_states, llm_answer_placements=answer_placements,
+                     llm_examples=examples)
     if config.goal != "retrieval" and not config.llm:
         fail(f"--drafter {config.goal} needs --planner SPEC (the LLM backend)")
     if instructions is not None:
