@@ -688,7 +688,7 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
             "eight": 8, "nine": 9, "ten": 10, "dozen": 12}
 #: Words between a making verb and what it makes: whom for ("make me a latte"), the particle ("whip
 #: up some eggnog"), and how much ("a glass of eggnog": the measure word is skipped with its "of").
-_MAKING_FILLERS = frozenset("me us him her them you up together some".split()) | _DETERMINERS
+_MAKING_FILLERS = frozenset("me us him her them you up together".split()) | _DETERMINERS
 
 
 @dataclass(frozen=True)
@@ -1135,7 +1135,9 @@ def requested_placements(instruction: str, types: Iterable[str]) -> list[Request
     places = placement_words(instruction)
     out = []
     for place in places:
-        target = _placement_target(read, place, scene_words) or _it_target(read, place)
+        target = _placement_target(read, place, scene_words)
+        said = f"{place.said} the {target.phrase}" if target else f"{place.said} it"  # as empty_places quotes it
+        target = target or _it_target(read, place)
         at = place.end - len(place.said.split())
         if (not place.relation or target is None or is_substance(target.synset, "omnigibson")
                 or any(read.words[j].startswith("hang") for j in range(at) if read.clause_of[j] == read.clause_of[at])):
@@ -1145,9 +1147,7 @@ def requested_placements(instruction: str, types: Iterable[str]) -> list[Request
                             and not ((info := synset_info(t)) is not None and "heatSource" in info.abilities))
         things = frozenset(t for m in moved_by(instruction, place, places, scene_words) for t in types
                            if grounds_in(m.phrase, m.synset, {t}, loose=False))
-        if targets and things:  # said as the verifier quotes it (:func:`empty_places`)
-            said = f"{place.said} it" if place.target is None and read.words[place.end] == "it" else \
-                f"{place.said} the {target.phrase}"
+        if targets and things:
             out.append(RequestedPlacement(said, place.relation, things, targets))
     return out
 

@@ -301,11 +301,10 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     verifier reads it (``language.state_conflicts``), is continued the same way, with a conjunct
     that has one of them about one of the objects of ``mentions`` ("spray the vacuum with
     disinfectant": ``(covered ?vacuum ?disinfectant)``); at most once per word. ``placements``: the
-    request's placements (``language.requested_placements``). One the verifier finds the goal puts
-    nothing at (``language.empty_places``: "throw the rod and tackle in it") is continued with its
-    literal, one of its things in its relation to its target; the objects it moves are then not
-    asked for by any other conjunct in that round (Qwen 1.5B "mentioned" the rod as not on the
-    driveway). A continuation cut while looping after the conjunct it was asked for is decoded
+    request's placements (``language.requested_placements``). A thing one moves that the goal does
+    not put at its target (:func:`_unplaced`: "throw the rod and tackle in it") is continued the
+    same way, with that placement's literal about it; it is then asked of no other conjunct in that
+    round (Qwen 1.5B, made to mention the rod, wrote it as not on the driveway). A continuation cut while looping after the conjunct it was asked for is decoded
     once more, ending right after that conjunct.
 
     The typed decoding errors (no structured-output mechanism, a rejected or ignored grammar) are
@@ -357,13 +356,13 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
         continued = 0
         held = [lit.atom for lit in init if not lit.negated]  # what a negation may undo to mention an object
         named_types = {t for _, types in mentions for t in types}  # what a state word's literal is about
-        named = frozenset(i for i, t in writable.items() if t in named_types) or None
+        named = _of(named_types, writable) or None
         while not kept and continued < len(mentions) + len(states) + len(placements):
             missing = _unmentioned(goal, mentions, writable, init, domain)
             words = _unanswered_words(goal, instruction, writable, domain) if states or placements else set()
             unanswered = _unanswered(states, words, writable, domain, named)
             unplaced = _unplaced(goal, placements, words, writable)
-            missing = [types for types in missing if not any(types & {thing} for thing, _ in unplaced)]
+            missing = [types for types in missing if not any(thing in types for thing, _ in unplaced)]
             unanswered += [frozenset({StateAnswer(p.relation, True, None, _of({thing}, writable), _of(p.targets, writable))})
                            for thing, p in unplaced]
             said = completion.text.strip()
@@ -408,6 +407,7 @@ def _unanswered_words(goal: Formula, instruction: str, objects: dict[str, str], 
 
 
 def _of(types: Collection[str], objects: dict[str, str]) -> frozenset[str]:
+    """The instances of ``objects`` of one of ``types``."""
     return frozenset(i for i, t in objects.items() if t in types)
 
 
