@@ -629,7 +629,6 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     listed_after: int | None = None  # the word after the last tool or source: "and"/"or" may go on there
     for m in sorted(read.mentions, key=lambda mention: mention.start):
         k, before = _word_before(read, m)
-        after = words[m.end] if m.end < len(words) and clause[m.end] == clause[m.start] else ""
         # "out of the dryer" is a source, but "wash the stain out of the hamper" names what is cleaned
         taken = max((o for o in read.mentions if o.end <= k - 1 and clause[o.start] == clause[m.start]),
                     key=lambda o: o.end, default=None)
@@ -656,9 +655,17 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
             listed_after = m.end
         elif (before in ("in", "inside") and _process_location(read, k)) or purpose or described:
             out.add(m.phrase)
-        elif after and after not in _AFTER_NOUN and not read.function[m.end]:
-            out.add(m.phrase)  # a modifier: of a word we do not know, or of the next name ("stucco wall")
+        elif _modifier(read, m):
+            out.add(m.phrase)
     return frozenset(out)
+
+
+def _modifier(read: ReadInstruction, m: Mention) -> bool:
+    """The name modifies the word after it in its clause: a word we do not know, or the next name
+    ("the stucco wall" is a wall, "make pizza sauce" makes a sauce): an English compound's head is
+    its last noun."""
+    after = m.end if m.end < len(read.words) and read.clause_of[m.end] == read.clause_of[m.start] else None
+    return after is not None and read.words[after] not in _AFTER_NOUN and not read.function[after]
 
 
 #: BEHAVIOR's kinds of things one eats (its hierarchy has one parent per synset).
@@ -739,9 +746,8 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
     types = set(types)
     out = []
     for m in read.mentions:
-        after = read.words[m.end] if m.end < len(read.words) and read.clause_of[m.end] == read.clause_of[m.start] else ""
         kinds = {m.synset, *kinds_of(m.synset)}
-        if (grounds_in(m.phrase, m.synset, types) is not None or (after and after not in _AFTER_NOUN)
+        if (grounds_in(m.phrase, m.synset, types) is not None or _modifier(read, m)
                 or not kinds & _MADE_KINDS or kinds & _RAW_KINDS):
             continue
         made, count = _made_by_verb(read, m)

@@ -767,6 +767,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         objects, init = dict(named.seen), observed_init
         # what the goal may name that the camera cannot show, and what the request asks to make
         extra = scene_additions(objects, requested_products(instruction, objects.values()))
+        writable = {*objects.values(), *(a.type for a in extra.values())}
         mentions: list[tuple[str, frozenset[str]]] = []
         states: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
         placements: list[RequestedPlacement] = []
@@ -775,12 +776,11 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         else:  # held-out activities are not in ``matches`` (exclude): never an example
             examples = goal_examples(matches, config.llm_examples, config.exclude_activities)
             if config.llm_mention_objects and config.check_instruction_objects:  # what the verifier will require
-                writable = {*objects.values(), *(a.type for a in extra.values())}
                 mentions = goal_must_mention(instruction, instruction_objects(instruction, seen_synsets), writable)
             if config.llm_answer_states and config.check_language:  # what its state checks will ask for
                 states = asked_states(state_words(instruction))
             if config.llm_answer_placements and config.check_language:  # where its placement checks will look
-                placements = requested_placements(instruction, {*objects.values(), *(a.type for a in extra.values())})
+                placements = requested_placements(instruction, writable)
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
                                          extra, rejections, init, seed=sample or None,
                                          temperature=config.llm_sample_temperature if sample else 0.0,
