@@ -92,7 +92,7 @@ def test_a_grasp_that_moved_nothing_is_caught_replanned_from_the_camera_and_the_
     assert [c.text for c in contradicted] == ["grasp(digital_camera_1)"]
     assert "digital_camera.n.01_1 still seen ontop floor.n.01_1" in contradicted[0].reason
     assert any("camera contradicts it" in e for e in result.errors)
-    assert any(f.stage == "monitoring" and "CONTRADICTED" in f.message for f in feedback)
+    wait_until(lambda: any(f.stage == "monitoring" and "CONTRADICTED" in f.message for f in feedback))
     executed = [s.text for s in result.subgoals]
     assert executed.count("grasp(digital_camera_1)") == 1 and executed[-1].startswith("attach(")
     # The replan's grasp and the attach were confirmed by the camera.
