@@ -1,6 +1,6 @@
 """Semantic checks: diagnostics (never exceptions) with file:line:col.
 
-Codes: ``undeclared-instance``, ``undeclared-type``, ``arity``,
+Codes: ``undeclared-instance``, ``undeclared-type``, ``unbound-variable``, ``arity``,
 ``unknown-predicate``, ``unreachable-future``, ``future-in-init``.
 """
 
@@ -16,16 +16,18 @@ from symplan_core.bddl.vocabulary import ROOM_PREDICATES, vocabulary
 def iter_nodes(f: Formula) -> Iterator[Formula]:
     """Every node of a formula, depth first, the formula itself first."""
     yield f
+    for child in _children(f):
+        yield from iter_nodes(child)
+
+
+def _children(f: Formula) -> tuple[Formula, ...]:
     if isinstance(f, (And, Or)):
-        for p in f.parts:
-            yield from iter_nodes(p)
-    elif isinstance(f, Not):
-        yield from iter_nodes(f.body)
-    elif isinstance(f, Imply):
-        yield from iter_nodes(f.antecedent)
-        yield from iter_nodes(f.consequent)
-    elif isinstance(f, Quantifier):
-        yield from iter_nodes(f.body)
+        return f.parts
+    if isinstance(f, Not | Quantifier):
+        return (f.body,)
+    if isinstance(f, Imply):
+        return (f.antecedent, f.consequent)
+    return ()
 
 
 def iter_atoms(f: Formula) -> Iterator[Atom]:
@@ -91,6 +93,24 @@ def undeclared_arguments(atom: Atom, objects: Mapping[str, str]) -> list[str]:
             if not arg.startswith("?") and not (k == 1 and atom.predicate in ROOM_PREDICATES) and arg not in objects]
 
 
+def unbound_variables(goal: Formula, objects: Mapping[str, str]) -> list[tuple[str, Atom]]:
+    """(``?name``, its atom) for each argument written as a variable that no enclosing quantifier
+    binds and that names no instance (``?apple.n.01_1`` is the instance ``apple.n.01_1``)."""
+    found: list[tuple[str, Atom]] = []
+
+    def visit(f: Formula, bound: frozenset[str]) -> None:
+        if isinstance(f, Atom):
+            found.extend((a, f) for a in f.args if a.startswith("?") and a not in bound and a[1:] not in objects)
+        elif isinstance(f, Quantifier):
+            visit(f.body, bound | {p.var for p in f.params})
+        else:
+            for child in _children(f):
+                visit(child, bound)
+
+    visit(goal, frozenset())
+    return found
+
+
 def _check_atom(atom: Atom, problem: Problem, vocab: dict[str, int], where: str) -> Iterator[Diagnostic]:
     arity = vocab.get(atom.predicate)
     if arity is None:
@@ -111,6 +131,10 @@ def check_problem(problem: Problem) -> list[Diagnostic]:
         found.extend(_check_atom(lit.atom, problem, vocab, ":init"))
     for atom in iter_atoms(problem.goal):
         found.extend(_check_atom(atom, problem, vocab, ":goal"))
+    for var, atom in unbound_variables(problem.goal, problem.objects):
+        found.append(Diagnostic("error", "unbound-variable",
+                                f"variable {var!r} in ({atom.predicate} {' '.join(atom.args)}) of :goal is bound by "
+                                "no quantifier around it", atom.pos))
     declared_types = set(problem.objects.values())
     for q in iter_quantifiers(problem.goal):
         for param in q.params:

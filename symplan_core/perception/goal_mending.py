@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from symplan_core.bddl import And, Atom, Formula, Not, Param, Problem, Quantifier
+from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Param, Problem, Quantifier
 from symplan_core.bddl.checks import argument_type, goal_atoms, iter_quantifiers
 from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, HANGING_PLACES, SUPPORT_RELATIONS
 from symplan_core.perception.language import (
@@ -86,23 +86,29 @@ def _args(f: Formula) -> set[str]:
     return {a for atom, _, _ in goal_atoms(f) for a in atom.args}
 
 
-def _mapped(f: Formula, change: Callable[[Atom, dict[str, str]], Atom], types: dict[str, str] | None = None) -> Formula:
-    """``f`` with each atom replaced by ``change(atom, the types of the variables in scope)``."""
+def _mapped(f: Formula, change: Callable[[Atom, dict[str, str]], Atom], types: dict[str, str] | None = None,
+            choices: bool = False) -> Formula:
+    """``f`` with each atom replaced by ``change(atom, the types of the variables in scope)``; inside
+    an ``or``/``imply`` only with ``choices`` (a rewrite of what a literal means reads an LLM goal's
+    choices as written; a renaming must reach every use of a name)."""
     types = types or {}
     if isinstance(f, Atom):
         return change(f, types)
     if isinstance(f, Not):
-        return Not(_mapped(f.body, change, types))
-    if isinstance(f, And):
-        return And(tuple(_mapped(p, change, types) for p in f.parts))
+        return Not(_mapped(f.body, change, types, choices))
+    if isinstance(f, (And, Or)) and (isinstance(f, And) or choices):
+        return type(f)(tuple(_mapped(p, change, types, choices) for p in f.parts))
+    if isinstance(f, Imply) and choices:
+        return Imply(_mapped(f.antecedent, change, types, choices), _mapped(f.consequent, change, types, choices))
     if isinstance(f, Quantifier):
-        return replace(f, body=_mapped(f.body, change, {**types, **{p.var: p.type for p in f.params}}))
-    return f  # or / imply: an LLM goal that uses them is read as written
+        return replace(f, body=_mapped(f.body, change, {**types, **{p.var: p.type for p in f.params}}, choices))
+    return f
 
 
 def _renamed(f: Formula, names: dict[str, str]) -> Formula:
-    """``f`` with each argument in ``names`` (compared without a leading ``?``) renamed."""
-    return _mapped(f, lambda atom, _types: Atom(atom.predicate, tuple(names.get(a.lstrip("?"), a) for a in atom.args)))
+    """``f`` with each argument in ``names`` (compared without a leading ``?``) renamed, wherever it is used."""
+    return _mapped(f, lambda atom, _types: Atom(atom.predicate, tuple(names.get(a.lstrip("?"), a) for a in atom.args)),
+                   choices=True)
 
 
 def _without(goal: Formula, dropped: Callable[[Atom, dict[str, str], bool], bool]) -> Formula | None:

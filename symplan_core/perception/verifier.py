@@ -53,7 +53,7 @@ from symplan_core.planners.reference import plan_task
 from symplan_core.prompts.goal_text import type_word
 
 AXES = ("syntax", "objects", "init", "goal", "judge")
-_SYNTAX_CODES = frozenset({"unknown-predicate", "arity"})
+_SYNTAX_CODES = frozenset({"unknown-predicate", "arity", "unbound-variable"})
 _OBJECT_CODES = frozenset({"undeclared-instance", "undeclared-type"})
 _SUPPORTS = ("ontop", "inside")
 

@@ -126,3 +126,19 @@ def test_goal_arguments_stand_for_their_instances_and_a_question_marked_instance
     assert seen["cooked"] == [("apple.n.01", ["apple.n.01_2"])]
     assert argument_type("pear.n.01_1", {}, problem.objects) is None
     assert argument_instances("pear.n.01_1", {}, problem.objects) == ["pear.n.01_1"]
+
+
+def test_a_variable_left_outside_its_quantifier_by_a_rewrite_is_unbound() -> None:
+    # The parser reads such a '?name' as an instance; a goal rewritten in memory (perception's
+    # goal mending) can still hold one, and the engine would fail on it with a KeyError.
+    from dataclasses import replace
+
+    from symplan_core.bddl import And, Atom, Or, Param, Quantifier
+
+    problem = parse_problem(problem_text(BASE_OBJECTS, "(cooked apple.n.01_1)", "(cooked ?apple.n.01_1)"), "syn.bddl")
+    left = Atom("ontop", ("?apple.n.01", "?table.n.02"))
+    goal = And((Quantifier("forall", (Param("?apple.n.01", "apple.n.01"),), Or((left, Atom("cooked", ("?apple.n.01",))))),))
+    diags = check_problem(replace(problem, goal=goal))
+    assert codes(diags) == ["unbound-variable"] and "'?table.n.02'" in diags[0].message
+    bound = And((Quantifier("forall", (Param("?table.n.02", "table.n.02"),), goal),))
+    assert check_problem(replace(problem, goal=bound)) == []

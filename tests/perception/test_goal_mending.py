@@ -114,6 +114,13 @@ def test_a_pairing_with_the_scenes_one_container_is_every_one_of_a_plural(behavi
     hangers = _drafted("b1k/putting_clothes_into_closet", "(:goal (and (forpairs (?vest.n.01 - vest.n.01) "
                        "(?hanger.n.02 - hanger.n.02) (attached ?vest.n.01 ?hanger.n.02))))")
     assert pair_with_one("Put the vest on hangers.", hangers) == (hangers.goal, [])  # where it goes, not what
+    # the one's variable is replaced inside a choice too: "recycle those glasses" left ?sink.n.01 unbound
+    glasses = _drafted("b1k/dispose_of_glass", "(:goal (and (forpairs (?water_glass.n.02 - water_glass.n.02) "
+                       "(?sink.n.01 - sink.n.01) (or (inside ?water_glass.n.02 ?sink.n.01) "
+                       "(nextto ?water_glass.n.02 ?sink.n.01)))))")
+    goal, _ = pair_with_one("recycle those glasses", glasses)
+    assert _text(goal) == ("(:goal (and (forall (?water_glass.n.02 - water_glass.n.02) (or (inside ?water_glass.n.02 "
+                           "?sink.n.01_1) (nextto ?water_glass.n.02 ?sink.n.01_1)))))")
 
 
 def test_a_quantified_relation_to_its_own_kind_is_left_out_beside_what_else_it_says(behavior_dir) -> None:
