@@ -73,7 +73,7 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, hang_on_hanging_places, place_reversed_removals,
+    steps: tuple[Step, ...] = (bind_named_instances, drop_self_relations, hang_on_hanging_places, place_reversed_removals,
                               drop_repeats, drop_contradicted, settle_relations, settle_placements, pair_with_one,
                               drop_self_including, drop_repeats, widen_plurals, widen_exists)
     for step in steps:
@@ -419,6 +419,23 @@ def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula
 
     goal = _mapped(problem.goal, hung)
     return (goal, notes) if notes else (problem.goal, [])
+
+
+def drop_self_relations(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Each positive two-place literal whose two places hold the same instance or variable is left
+    out: no state puts a thing inside, on or next to itself. Qwen 1.5B wrote ``(inside ?toolbox_1
+    ?toolbox_1)`` beside the shears and the pruner in it for "pack the clippers and shears into the
+    toolbox", and ``(attached ?bicycle_1 ?bicycle_1)`` for "give my bike a wash"."""
+    notes: list[str] = []
+
+    def itself(atom: Atom, _types: dict[str, str], positive: bool) -> bool:
+        if positive and len(atom.args) == 2 and atom.args[0] == atom.args[1]:
+            notes.append(f"({atom.predicate} {' '.join(atom.args)}) relates a thing to itself: left out")
+            return True
+        return False
+
+    goal = _without(problem.goal, itself)
+    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
 
 
 def drop_self_including(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:

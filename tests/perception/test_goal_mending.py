@@ -16,6 +16,7 @@ from symplan_core.perception.goal_mending import (
     drop_contradicted,
     drop_repeats,
     drop_self_including,
+    drop_self_relations,
     hang_on_hanging_places,
     mend_goal,
     pair_with_one,
@@ -256,3 +257,19 @@ def test_an_exists_over_a_kind_asked_all_of_is_read_as_forall(behavior_dir) -> N
     assert _text(goal) == ("(:goal (and (forall (?baseball_cap.n.01 - baseball_cap.n.01) (not (covered "
                            "?baseball_cap.n.01 ?dirt.n.02_1)))))") and len(notes) == 1
     assert widen_exists("wash one of my caps", drafted) == (drafted.goal, [])  # a count: one is asked
+
+
+def test_a_literal_relating_a_thing_to_itself_is_left_out_beside_what_else_the_goal_says(behavior_dir) -> None:
+    said = "Can you pack the clippers and shears into the toolbox and leave it on the floor for me?"
+    drafted = _drafted("b1k/put_togethera_basic_pruning_kit", "(:goal (and (inside ?toolbox.n.01_1 ?toolbox.n.01_1) "
+                       "(inside ?shears.n.01_1 ?toolbox.n.01_1) (inside ?pruner.n.02_1 ?toolbox.n.01_1) "
+                       "(ontop ?toolbox.n.01_1 ?floor.n.01_1)))")
+    goal, notes = drop_self_relations(said, drafted)
+    assert _text(goal) == ("(:goal (and (inside ?shears.n.01_1 ?toolbox.n.01_1) (inside ?pruner.n.02_1 "
+                           "?toolbox.n.01_1) (ontop ?toolbox.n.01_1 ?floor.n.01_1)))")
+    assert notes == ["(inside toolbox.n.01_1 toolbox.n.01_1) relates a thing to itself: left out"]
+    alone = _drafted("b1k/put_togethera_basic_pruning_kit", "(:goal (and (inside ?toolbox.n.01_1 ?toolbox.n.01_1)))")
+    assert drop_self_relations(said, alone) == (alone.goal, [])  # nothing else said: refused as written
+    negated = _drafted("b1k/put_togethera_basic_pruning_kit", "(:goal (and (not (inside ?toolbox.n.01_1 "
+                       "?toolbox.n.01_1)) (inside ?shears.n.01_1 ?toolbox.n.01_1)))")
+    assert drop_self_relations(said, negated) == (negated.goal, [])  # true anyway, and harmless
