@@ -249,6 +249,23 @@ def test_a_place_related_two_ways_keeps_the_way_a_state_word_asks_for_an_instanc
                            "(draped ?bath_towel.n.01 ?towel_rack.n.01_1))))") and len(notes) == 1
 
 
+def test_on_top_of_and_inside_one_place_keep_the_placement_word_or_else_inside_a_container(behavior_dir) -> None:
+    both = "(:goal (and (ontop ?book.n.02_1 ?bookcase.n.01_1) (inside ?book.n.02_1 ?bookcase.n.01_1)))"
+    books = _drafted("b1k/re_shelving_library_books", both)
+    goal, notes = settle_relations("put the book on the bookcase", books)
+    assert _text(goal) == "(:goal (and (ontop ?book.n.02_1 ?bookcase.n.01_1)))"
+    assert notes == ["the goal relates book.n.02_1 to bookcase.n.01_1 in 2 ways, and the instruction asks for ontop: "
+                     "(inside ...) is left out"]
+    goal, notes = settle_relations("reshelve the book", books)  # neither said: a bookcase is a container
+    assert _text(goal) == "(:goal (and (inside ?book.n.02_1 ?bookcase.n.01_1)))" and "is a container" in notes[0]
+    # the kind's literal goes where its instance's is kept: "scrub the boat" (Qwen 1.5B, untuned3 terse)
+    boat = _drafted("b1k/cleaning_boat", "(:goal (and (not (covered ?boat.n.01_1 ?stain.n.01_1)) (inside "
+                    "?swab.n.02_1 ?boat.n.01_1) (forall (?swab.n.02 - swab.n.02) (ontop ?swab.n.02 ?boat.n.01_1))))")
+    goal, _ = settle_relations("scrub the boat", boat)
+    assert _text(goal) == ("(:goal (and (not (covered ?boat.n.01_1 ?stain.n.01_1)) "
+                           "(inside ?swab.n.02_1 ?boat.n.01_1)))")
+
+
 def test_an_exists_over_a_kind_asked_all_of_is_read_as_forall(behavior_dir) -> None:
     said = "My caps are filthy after the game. Can you run them through the wash?"
     drafted = _drafted("b1k/wash_a_baseball_cap", "(:goal (and (exists (?baseball_cap.n.01 - baseball_cap.n.01) "
