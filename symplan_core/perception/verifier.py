@@ -37,8 +37,10 @@ from symplan_core.perception.language import (
     moved_by,
     parent_of,
     placement_words,
+    plural_mentions,
     removed_substances,
     short_pairings,
+    sounds_plural,
     state_conflicts,
 )
 from symplan_core.perception.synsets import (
@@ -181,6 +183,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     reasons += misplaced_substances(omni_problem)
     if facts.instruction:  # every drafter: a retrieved goal over some of them is another task's
         reasons.extend(partial_plurals(omni_problem, facts, tools, read))
+    if facts.instruction and not facts.curated_goal:
+        reasons.extend(picked_singulars(omni_problem, facts, tools, read))
     lacking: list[str] = []
     removed_dirt = sorted({argument_type(atom.args[1], types, omni) or atom.args[1]
                            for atom, positive, types in goal_atoms(omni_problem.goal)
@@ -283,6 +287,37 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
         elif 0 < len(covered) < len(things):
             out.append(f"the instruction says {mention.phrase!r}, all {len(things)} in the scene "
                        f"({', '.join(things)}), but the drafted goal covers only {', '.join(covered)}")
+    return out
+
+
+def picked_singulars(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str],
+                     read: ReadInstruction | None = None) -> list[str]:
+    """An object the instruction names as "the X", in the singular, where the scene has several X
+    and an LLM goal acts on exactly one of them (the first place of its literals; never quantifying
+    over them): which one, or all of them, the request does not say, and the draft guessed. Qwen 1.5B put one of three salmon in
+    the cart for "move the salmon to the cart". Where the thing goes ("in the sink" with two sinks)
+    is left to the placement checks; "a", "one" or "that" X asks for one, and is not read here."""
+    read = read if read is not None else read_instruction(facts.instruction)
+    _named, quantified, some = goal_coverage(omni_problem, skip_held=True)
+    acted_on = {atom.args[0].lstrip("?") for atom, _, _ in goal_atoms(omni_problem.goal) if atom.args}
+    plural = set(plural_mentions(read))
+    targets = {p.target for p in placement_words(facts.instruction) if p.target is not None}
+    seen = {i: t for i, t in omni_problem.objects.items()
+            if facts.sources.get(i, "detection") in ("detection", "prior")}
+    out = []
+    for mention in read.mentions:
+        if (mention in plural or mention in targets or mention.phrase in tools or mention.start == 0
+                or read.words[mention.start - 1] != "the" or sounds_plural(mention.phrase.split()[-1])):
+            continue
+        found = mention.instances_in(seen)
+        picked = [i for i in sorted(found) if i in acted_on]  # not where things go: "on the floor"
+        if len(picked) != 1 or any(seen[i] in quantified | some for i in found):
+            continue
+        things = sorted(i for i in found if seen[i] == seen[picked[0]])  # white chocolate is not its melted kind
+        if len(things) > 1:
+            out.append(f"the instruction says 'the {mention.phrase}', and the scene has {len(things)} "
+                       f"({', '.join(things)}): the drafted goal picks {picked[0]}, but which one, or all, "
+                       "is not said")
     return out
 
 

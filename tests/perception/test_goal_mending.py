@@ -28,7 +28,7 @@ from symplan_core.perception.goal_mending import (
 )
 from symplan_core.perception.language import unasked_removals
 from symplan_core.perception.llm_goal import complete_conjuncts, parse_goal
-from symplan_core.perception.verifier import DraftFacts, partial_plurals
+from symplan_core.perception.verifier import DraftFacts, partial_plurals, picked_singulars
 from symplan_core.tasks import load_problem
 
 
@@ -216,6 +216,24 @@ def test_a_pairing_with_fewer_of_the_other_kind_covers_only_as_many(behavior_dir
     assert partial_plurals(paired, facts, frozenset()) == [
         "the instruction says 'peaches', all 4 in the scene, but the drafted goal pairs them one to one with the 2 "
         "hinged_jar.n.01 (forpairs), so it covers only 2"]
+
+
+def test_the_one_thing_said_of_several_in_the_scene_is_not_picked_by_the_goal(behavior_dir) -> None:
+    problem = to_omnigibson(load_problem("b1k/taking_fish_out_of_freezer"))  # three salmon
+
+    def picked(instruction: str, goal: str) -> list[str]:
+        drafted = replace(problem, goal=parse_goal(goal, dict(problem.objects), "omnigibson"))
+        facts = DraftFacts({i: "detection" for i in problem.objects}, instruction=instruction, curated_goal=False)
+        return picked_singulars(drafted, facts, frozenset())
+
+    one = "(:goal (and (inside ?salmon.n.03_1 ?shopping_cart.n.01_1)))"
+    assert picked("move the salmon to the cart", one) == [
+        "the instruction says 'the salmon', and the scene has 3 (salmon.n.03_1, salmon.n.03_2, salmon.n.03_3): "
+        "the drafted goal picks salmon.n.03_1, but which one, or all, is not said"]
+    every = "(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside ?salmon.n.03 ?shopping_cart.n.01_1))))"
+    assert picked("move the salmon to the cart", every) == []
+    assert picked("move a salmon to the cart", one) == []  # one was asked for
+    assert picked("move the salmon fillets to the cart", one) == []  # a plural: partial_plurals' case
 
 
 def test_a_literal_asked_both_ways_keeps_the_way_the_instruction_asks(behavior_dir) -> None:
