@@ -119,10 +119,10 @@ class PerceptionConfig(BaseModel):
                     "1.5B it turned refused goals into accepted wrong ones and no right one (docs/results.md)")
     llm_answer_placements: bool = Field(
         default=True,
-        description="grammar decoding: a goal that puts nothing where the instruction puts things ('throw the rod "
-                    "and tackle in it'), which the verifier would refuse (language.empty_places), is decoded again "
-                    "from what it said, under a grammar that goes on with that placement's literal "
-                    "(language.requested_placements; needs check_language)")
+        description="grammar decoding: a thing the instruction moves ('throw the rod and tackle in it') that the "
+                    "goal puts nowhere, or not where the instruction puts it while nothing is put there "
+                    "(language.empty_places), is decoded again from what the goal said, under a grammar that goes "
+                    "on with that placement's literal (language.requested_placements; needs check_language)")
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True
