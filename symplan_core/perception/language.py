@@ -634,7 +634,12 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
                     key=lambda o: o.end, default=None)
         out_of = before == "of" and k > 0 and words[k - 1] == "out" and not (
             taken is not None and is_substance(taken.synset, "omnigibson"))
-        listed = before in ("and", "or") and k == listed_after
+        # "with soap, water and the brush": a comma goes on with the list too (a new clause, one sentence)
+        # where the list goes on after it ("with water, lids on" says more than a tool)
+        comma = (not before and 0 <= k and k + 1 == listed_after and clause[k] != clause[m.start]
+                 and read.sentence_of[k] == read.sentence_of[m.start] and m.end < len(words)
+                 and (words[m.end] in ("and", "or") or clause[m.end] != clause[m.start]))
+        listed = (before in ("and", "or") and k == listed_after) or comma
         # "clear the dinner table": up to two words no object is called between the verb and the name
         j = k
         while j > 0 and k - j < 2 and words[j] not in _SOURCE_VERBS and read.object_at(j) is None \
@@ -650,7 +655,7 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
                      and "sure" not in words[:k])
         governing = _governing_word(read, m)
         if (governing in _TOOL_WORDS or out_of or emptied or listed) and not (
-                (before in ("and", "or") or governing == "with") and _food(m.synset)):
+                (before in ("and", "or") or comma or governing == "with") and _food(m.synset)):
             out.add(m.phrase)
             listed_after = m.end
         elif (before in ("in", "inside") and _process_location(read, k)) or purpose or described:

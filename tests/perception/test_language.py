@@ -227,6 +227,10 @@ def test_names_joined_by_or_are_a_choice(behavior_dir) -> None:
 
 def test_a_tool_list_goes_on_after_and(behavior_dir) -> None:
     assert incidental_objects("can you clean it with some soap and a rag?") == {"soap", "rag"}
+    # a comma goes on with the list, and stops where the sentence goes on otherwise
+    assert incidental_objects("Scrub the bicycle with soap, water and the brush.") == {"soap", "water", "brush"}
+    assert incidental_objects("wipe the table with a rag, then put the plates and cups in the sink") == {"rag"}
+    assert incidental_objects("A couple in each jar with water, lids on, and into the cupboard.") == {"water"}
     assert incidental_objects("clean the table with a rag and put the cup in the sink") == {"rag"}
     assert incidental_objects("wash the plates and the cups") == frozenset()
 
