@@ -39,17 +39,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Param, Problem, Quantifier
-from symplan_core.bddl.checks import argument_type, goal_atoms, iter_quantifiers
+from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
 from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, HANGING_PLACES, SUPPORT_RELATIONS
 from symplan_core.perception.language import (
     asked_for_all,
     asks_removal,
     goal_coverage,
+    holds_for_every,
+    initial_facts,
     instruction_objects,
     placed_kinds,
     placement_words,
     plural_mentions,
     removal_of,
+    removed_substances,
     short_pairings,
     sounds_plural,
     state_words,
@@ -73,9 +76,10 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, drop_self_relations, hang_on_hanging_places, place_reversed_removals,
-                              drop_repeats, drop_contradicted, settle_relations, settle_placements, pair_with_one,
-                              drop_self_including, drop_repeats, widen_plurals, widen_exists)
+    steps: tuple[Step, ...] = (bind_named_instances, clean_of_the_dirt, drop_self_relations, hang_on_hanging_places,
+                              place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted,
+                              settle_relations, settle_placements, pair_with_one, drop_self_including, drop_repeats,
+                              widen_plurals, widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
@@ -448,6 +452,79 @@ def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula
 
     goal = _mapped(problem.goal, hung)
     return (goal, notes) if notes else (problem.goal, [])
+
+
+def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Where the instruction asks something cleaned (a state word for ``(not (covered ...))``:
+    "wash", "rinse", "scrub"), a goal literal ``(not (covered ?x ?s))`` that asks nothing (``?s``
+    covers no such ``?x`` initially) about a thing the instruction names is read as ``?x`` rid of
+    the dirt (``language.removed_substances``) that covers it initially. Qwen 1.5B wrote ``(not
+    (covered ?wineglass_1 ?liquid_soap_1))`` for "wash the wine glasses" and ``(not (covered
+    ?trout_1 ?water_1))`` for "rinse off the fish": the cleaning agent where the dirt goes."""
+    if not any(w.predicate == "covered" and not w.polarity for w in state_words(instruction)):
+        return problem.goal, []
+    dirt = removed_substances()
+    initially = initial_facts(problem)
+    named = {t for t in problem.types if any(grounds_in(p, s, {t}, loose=False)
+                                               for p, s in instruction_objects(instruction, problem.types))}
+    notes: list[str] = []
+
+    def rid(f: Formula, types: dict[str, str]) -> Formula:
+        if isinstance(f, And):
+            return And(tuple(rid(p, types) for p in f.parts))
+        if isinstance(f, Quantifier):
+            return replace(f, body=rid(f.body, {**types, **{p.var: p.type for p in f.params}}))
+        if not (isinstance(f, Not) and isinstance(f.body, Atom) and f.body.predicate == "covered"
+                and len(f.body.args) == 2):
+            return f  # a disjunction or implication: read as written
+        thing, agent = f.body.args
+        kind, agent_kind = (argument_type(a, types, problem.objects) for a in (thing, agent))
+        if kind not in named or agent_kind is None or not holds_for_every(f.body, False, types, initially,
+                                                                          problem.objects):
+            return f
+        on_it = set(argument_instances(thing, types, problem.objects))
+        found = sorted({d for predicate, args in initially if predicate == "covered" and len(args) == 2
+                        and args[0] in on_it and problem.objects.get(args[1]) in dirt for d in args[1:]})
+        if not found:
+            return f
+        notes.append(f"the goal has (not (covered {thing} {agent})), which asks nothing, and the instruction asks "
+                     f"{kind} cleaned: read as rid of {', '.join(found)}, which covers it")
+        rids = tuple(Not(Atom("covered", (thing, d))) for d in found)
+        return rids[0] if len(rids) == 1 else And(rids)
+
+    goal = rid(problem.goal, {})
+    return (goal, notes) if notes else (problem.goal, [])
+
+
+def drop_unasked_removals(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Where the instruction takes nothing out or off (``language.asks_removal``), a negated
+    ``inside``/``ontop`` that takes a thing out of or off somewhere (``language.removal_of``) is left
+    out, if the rest of the goal still asks something of that kind: Qwen 1.5B wrote ``(not (inside
+    ?toaster_1 ?cabinet_1))`` beside the crumbs cleaned off it for "clean the toaster", and ``(not
+    (ontop ?raincoat_1 ?detergent__bottle_1))`` beside its stain for "wash my raincoat". A removal
+    that is all the goal says of its kind stays, for the verifier to refuse ("bag up the pill
+    bottles" drafted as the bottles kept out of the bag)."""
+    if asks_removal(instruction):
+        return problem.goal, []
+    placed = placed_kinds(problem)
+    removals = [(atom, types) for atom, positive, types in goal_atoms(problem.goal)
+                if not positive and removal_of(atom, types, problem, placed) is not None]
+    if not removals:
+        return problem.goal, []
+    kinds = {removed: argument_type(removed.args[0], types, problem.objects) for removed, types in removals}
+    asked = {argument_type(a, types, problem.objects) for atom, _, types in goal_atoms(problem.goal)
+             if atom not in kinds for a in atom.args}
+    notes: list[str] = []
+
+    def unasked(atom: Atom, _types: dict[str, str], positive: bool) -> bool:
+        if positive or atom not in kinds or kinds[atom] not in asked:
+            return False
+        notes.append(f"the goal takes (not ({atom.predicate} {' '.join(atom.args)})) and the instruction takes "
+                     f"nothing out or off: left out beside what else it asks of {kinds[atom]}")
+        return True
+
+    goal = _without(problem.goal, unasked)
+    return (goal, notes) if notes and goal is not None else (problem.goal, [])
 
 
 def drop_self_relations(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:

@@ -802,7 +802,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             info["cut_kept"] = llm.kept
         mended: tuple[str, ...] = ()
         if goal is not None and config.check_language:  # read as the model meant it (goal_mending)
-            read_as = mend_goal(instruction, Problem("drafted", "omnigibson", declared, (), goal))
+            read_as = mend_goal(instruction, Problem("drafted", "omnigibson", declared, (*init, *added), goal))
             goal, mended = read_as.goal, read_as.notes
             if mended:
                 info["mended"] = list(mended)
