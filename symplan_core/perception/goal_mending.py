@@ -100,7 +100,7 @@ def _mapped(f: Formula, change: Callable[[Atom, dict[str, str]], Atom], types: d
         return change(f, types)
     if isinstance(f, Not):
         return Not(_mapped(f.body, change, types, choices))
-    if isinstance(f, (And, Or)) and (isinstance(f, And) or choices):
+    if isinstance(f, And) or (choices and isinstance(f, Or)):
         return type(f)(tuple(_mapped(p, change, types, choices) for p in f.parts))
     if isinstance(f, Imply) and choices:
         return Imply(_mapped(f.antecedent, change, types, choices), _mapped(f.consequent, change, types, choices))
@@ -483,8 +483,8 @@ def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list
                                                                           problem.objects):
             return f
         on_it = set(argument_instances(thing, types, problem.objects))
-        found = sorted({d for predicate, args in initially if predicate == "covered" and len(args) == 2
-                        and args[0] in on_it and problem.objects.get(args[1]) in dirt for d in args[1:]})
+        found = sorted({args[1] for predicate, args in initially if predicate == "covered" and len(args) == 2
+                        and args[0] in on_it and problem.objects.get(args[1]) in dirt})
         if not found:
             return f
         notes.append(f"the goal has (not (covered {thing} {agent})), which asks nothing, and the instruction asks "
