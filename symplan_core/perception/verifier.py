@@ -182,9 +182,10 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             notes.append(said)
     reasons += misplaced_substances(omni_problem)
     if facts.instruction:  # every drafter: a retrieved goal over some of them is another task's
-        reasons.extend(partial_plurals(omni_problem, facts, tools, read))
-    if facts.instruction and not facts.curated_goal:
-        reasons.extend(picked_singulars(omni_problem, facts, tools, read))
+        coverage = goal_coverage(omni_problem, skip_held=True)  # once, for both checks
+        reasons.extend(partial_plurals(omni_problem, facts, tools, read, coverage))
+        if not facts.curated_goal:
+            reasons.extend(picked_singulars(omni_problem, facts, tools, read, coverage))
     lacking: list[str] = []
     removed_dirt = sorted({argument_type(atom.args[1], types, omni) or atom.args[1]
                            for atom, positive, types in goal_atoms(omni_problem.goal)
@@ -258,14 +259,16 @@ def misplaced_substances(omni_problem: Problem) -> list[str]:
 
 
 def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str],
-                    read: ReadInstruction | None = None) -> list[str]:
+                    read: ReadInstruction | None = None,
+                    coverage: tuple[set[str], set[str], set[str]] | None = None) -> list[str]:
     """A plural the instruction asks all of (``language.asked_for_all``: "cook the mustard greens",
     "pot the flowers") where the scene has several such things and the goal covers some of them
     but not all: the draft does part of what was asked. A general word counts every kind it names:
     "flowers" are the dahlias and the marigolds, and a goal over the dahlias only covers part. A
     type the goal quantifies over covers its instances, unless only a short ``forpairs`` does.
-    ``read``: ``facts.instruction`` already read, where the caller has it."""
-    named, quantified, some = goal_coverage(omni_problem, skip_held=True)
+    ``read``, ``coverage``: ``facts.instruction`` already read and the goal's
+    ``goal_coverage(skip_held=True)``, where the caller has them."""
+    named, quantified, some = coverage or goal_coverage(omni_problem, skip_held=True)
     short = short_pairings(omni_problem)
     seen = {i: t for i, t in omni_problem.objects.items()
             if facts.sources.get(i, "detection") in ("detection", "prior")}
@@ -291,15 +294,16 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
 
 
 def picked_singulars(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str],
-                     read: ReadInstruction | None = None) -> list[str]:
+                     read: ReadInstruction | None = None,
+                     coverage: tuple[set[str], set[str], set[str]] | None = None) -> list[str]:
     """An object the instruction names as "the X", in the singular, where the scene has several X
     and an LLM goal acts on exactly one of them (the first place of its literals; never quantifying
     over them): which one, or all of them, the request does not say, and the draft guessed. Qwen
     1.5B put one of three salmon in the cart for "move the salmon to the cart". Where the thing goes
     ("in the sink" with two sinks) is left to the placement checks; "a", "one" or "that" X asks for
-    one, and is not read here."""
+    one, and is not read here. ``read``, ``coverage``: as for :func:`partial_plurals`."""
     read = read if read is not None else read_instruction(facts.instruction)
-    _named, quantified, some = goal_coverage(omni_problem, skip_held=True)
+    _named, quantified, some = coverage or goal_coverage(omni_problem, skip_held=True)
     acted_on = {atom.args[0].lstrip("?") for atom, _, _ in goal_atoms(omni_problem.goal) if atom.args}
     plural = set(plural_mentions(read))
     targets = {p.target for p in placement_words(facts.instruction) if p.target is not None}
