@@ -53,6 +53,7 @@ from symplan_core.perception.synsets import (
     grounds_in,
     is_substance,
     kinds_of,
+    lemma_index,
     read_instruction,
     singulars,
     wordnet_lemmas,
@@ -886,8 +887,14 @@ _COUNTING = frozenset("a an one two three four five six seven eight nine ten som
 
 def sounds_plural(word: str) -> bool:
     """English plural ending, the forms ``singulars`` undoes ("greens", "boxes", "berries"; not
-    "glass", "bus", "lens"-like singulars in -ss, -us, -is)."""
-    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+    "glass", "bus", "axis"-like singulars in -ss, -us, -is). A word in -is is a plural where the
+    word without its -s names a thing and the word itself does not ("skis", "kiwis"; not "tennis")."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us")):
+        return False
+    if word.endswith("is"):
+        names = lemma_index()
+        return (word[:-1],) in names and (word,) not in names
+    return True
 
 
 #: Words that ask for every one of what follows, in any number ("all the salmon", "every apple").

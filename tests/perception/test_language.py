@@ -37,6 +37,7 @@ from symplan_core.perception.language import (
     placed_elsewhere,
     placement_words,
     plural_mentions,
+    sounds_plural,
     prompt_hints,
     requested_placements,
     requested_products,
@@ -449,6 +450,12 @@ def test_a_plural_without_a_count_means_every_one_and_a_count_does_not(behavior_
                     "put one of the cups in the sink": [], "Put the apples and a pear in the bowl": ["apples"],
                     "wash the glass": [], "Take all the salmon out of the fridge": ["salmon"],
                     "wash every plate": ["plate"]}
+
+
+def test_a_word_in_is_is_plural_only_where_its_singular_names_a_thing(behavior_dir) -> None:
+    assert [w for w in ("skis", "kiwis", "axis", "tennis", "glass", "apples") if sounds_plural(w)] == [
+        "skis", "kiwis", "apples"]
+    assert [m.phrase for m in plural_mentions("clean off the skis")] == ["skis"]
 
 
 def test_a_placement_target_only_the_scene_explains_is_held_to_its_relation(behavior_dir) -> None:
