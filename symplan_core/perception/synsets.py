@@ -278,12 +278,19 @@ def function_words(words: list[str]) -> list[bool]:
             i + 2 < n and words[i + 2] in _PHRASE_STARTS)
         given = words[i] in _ACTS and any(words[j] in ("a", "an", "another") for j in range(max(0, i - 2), i)) and any(
             words[j] in _GIVE for j in range(max(0, i - 6), i))
-        # right after a determiner a word is a noun ("give the dog a bath"), whatever follows it
-        takes_object = after in _PHRASE_STARTS and before not in _NOUN_STARTS
+        # right after a determiner a word is a noun ("give the dog a bath"), whatever follows it;
+        # so is the last of a list given an act ("give the bracelet, ring and necklace a good wash")
+        takes_object = after in _PHRASE_STARTS and before not in _NOUN_STARTS and not _given_an_act(words, i)
         if (before in _SUBJECTS or (i and modal[i - 1]) or before == "to" or takes_object or phrasal
                 or given):
             skip[i] = True
     return skip
+
+
+def _given_an_act(words: list[str], i: int) -> bool:
+    """``words[i]`` is followed by an act of housework given to it: "a (good) wash", "another scrub"."""
+    following = words[i + 1:i + 4]
+    return bool(following) and following[0] in ("a", "an", "another") and any(w in _ACTS for w in following[1:3])
 
 
 def mentioned_synsets(instruction: str, max_words: int = 4) -> list[tuple[str, str]]:

@@ -49,6 +49,8 @@ def _named(text: str) -> dict[str, str]:
     ("take the towel out the back door", {"towel"}, set()),
     ("could you give them a proper scrub at the sink?", {"sink"}, {"scrub"}),  # an act, not brushwood
     ("give the table a good scrub", {"table"}, {"scrub"}),  # after "the": a noun, though "a" follows
+    # the last of a list given an act is a noun, though "a" follows and "and" comes before (untuned5)
+    ("give the bracelet, ring and necklace a good wash", {"bracelet", "ring", "necklace"}, {"wash"}),
     ("put the brush in the sink", {"brush", "sink"}, set()),
 ])
 def test_function_words_are_read_by_sentence_structure_not_as_objects(behavior_dir, text, named, not_named) -> None:
