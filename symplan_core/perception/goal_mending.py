@@ -454,13 +454,20 @@ def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula
     return (goal, notes) if notes else (problem.goal, [])
 
 
+#: How a thing bears a substance: on it, or held in it.
+_HOLDING_SUBSTANCE = ("covered", "contains", "filled")
+
+
 def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     """Where the instruction asks something cleaned (a state word for ``(not (covered ...))``:
     "wash", "rinse", "scrub"), a goal literal ``(not (covered ?x ?s))`` that asks nothing (``?s``
     covers no such ``?x`` initially) about a thing the instruction names is read as ``?x`` rid of
     the dirt (``language.removed_substances``) that covers it initially. Qwen 1.5B wrote ``(not
     (covered ?wineglass_1 ?liquid_soap_1))`` for "wash the wine glasses" and ``(not (covered
-    ?trout_1 ?water_1))`` for "rinse off the fish": the cleaning agent where the dirt goes."""
+    ?trout_1 ?water_1))`` for "rinse off the fish": the cleaning agent where the dirt goes. A thing
+    kept free of a substance inside it, which it holds none of, is read the same way: ``(not
+    (contains ?mason_jar_1 ?wax_remnant_1))`` for "scrape the wax out ... and wash the jar", the wax
+    covering the jar."""
     if not any(w.predicate == "covered" and not w.polarity for w in state_words(instruction)):
         return problem.goal, []
     dirt = removed_substances()
@@ -474,7 +481,7 @@ def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list
             return And(tuple(rid(p, types) for p in f.parts))
         if isinstance(f, Quantifier):
             return replace(f, body=rid(f.body, {**types, **{p.var: p.type for p in f.params}}))
-        if not (isinstance(f, Not) and isinstance(f.body, Atom) and f.body.predicate == "covered"
+        if not (isinstance(f, Not) and isinstance(f.body, Atom) and f.body.predicate in _HOLDING_SUBSTANCE
                 and len(f.body.args) == 2):
             return f  # a disjunction or implication: read as written
         thing, agent = f.body.args
@@ -487,8 +494,8 @@ def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list
                         and args[0] in on_it and problem.objects.get(args[1]) in dirt})
         if not found:
             return f
-        notes.append(f"the goal has (not (covered {thing} {agent})), which asks nothing, and the instruction asks "
-                     f"{kind} cleaned: read as rid of {', '.join(found)}, which covers it")
+        notes.append(f"the goal has (not ({f.body.predicate} {thing} {agent})), which asks nothing, and the "
+                     f"instruction asks {kind} cleaned: read as rid of {', '.join(found)}, which covers it")
         rids = tuple(Not(Atom("covered", (thing, d))) for d in found)
         return rids[0] if len(rids) == 1 else And(rids)
 

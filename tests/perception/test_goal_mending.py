@@ -328,6 +328,9 @@ def test_a_cleaning_agent_written_where_the_dirt_goes_is_read_as_the_dirt_that_c
     assert clean_of_the_dirt("put the wine glasses away", glasses) == (glasses.goal, [])  # no cleaning asked
     stained = _drafted("b1k/clean_wine_glasses", "(:goal (and (not (covered ?wineglass.n.01_1 ?stain.n.01_1))))")
     assert clean_of_the_dirt("wash the wine glasses", stained) == (stained.goal, [])  # asks something already
+    jar = _drafted("b1k/clean_a_candle_jar", "(:goal (and (not (contains ?mason_jar.n.01_1 ?wax_remnant.n.01_1))))")
+    goal, _ = clean_of_the_dirt("scrape the wax out and wash the jar", jar)  # the wax covers the jar, not in it
+    assert _text(goal) == "(:goal (and (not (covered ?mason_jar.n.01_1 ?wax_remnant.n.01_1))))"
 
 
 def test_an_unasked_removal_beside_what_else_the_goal_asks_of_that_thing_is_left_out(behavior_dir) -> None:
