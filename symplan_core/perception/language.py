@@ -566,7 +566,8 @@ def achievable(action_set: str = "b1k") -> frozenset[tuple[str, bool]]:
 _AFTER_NOUN = frozenset("and or but in into inside on onto off out of at to from with without by for under "
                         "beneath below above over next beside near up down away back please now too then "
                         "again first here there is are was be that which still has have had got gets "
-                        "needs need looks look seems seem smells smell".split())
+                        "needs need looks look seems seem smells smell were can could will would may might "
+                        "must should go goes belong belongs".split())
 #: Verbs whose object is where things come from, not where they go ("empty the dryer").
 _SOURCE_VERBS = frozenset("empty empties emptying clear clears clearing unload unloads unloading".split())
 
