@@ -784,15 +784,38 @@ _SERVES = {("covered", False): ("particleRemover", "liquid", "fillable"), ("cook
            ("sliced", True): ("slicer",), ("diced", True): ("slicer",)}
 
 
-def goal_tools(instruction: str | ReadInstruction, problem: Problem) -> frozenset[str]:
+def goal_tools(instruction: str, problem: Problem) -> frozenset[str]:
     """Object phrases the instruction has fetched whose kind in the scene can serve a process the
     goal asks for (:data:`_SERVES`): tools, so a goal need not mention them. "grab a bucket and
     some soap and scrub it down" with a goal that cleans the boat: the bucket carries water, the
-    soap is a liquid; "take the pear and the apple and put them in the bowl" fetches no tool."""
+    soap is a liquid; "take the pear and the apple and put them in the bowl" fetches no tool.
+    Where the goal makes a dish, also its :func:`ingredients`."""
     polarities = goal_polarities(problem.goal, dict(problem.objects))
     serving = {need for (predicate, polarity), needs in _SERVES.items()
                if polarity in polarities.get(predicate, ()) for need in needs}
-    return fetched_tools(instruction, problem.types, serving)
+    made = ingredients(instruction, problem.types) if made_types(problem) & goal_types(problem) else frozenset()
+    return fetched_tools(instruction, problem.types, serving) | made
+
+
+def ingredients(instruction: str, types: Iterable[str]) -> frozenset[str]:
+    """Foods and substances the instruction lists after "with" ("make some tomato rice ... with the
+    tomato, onion and some chicken broth"; names only the scene's ``types`` explain too): where the
+    goal makes a dish, what it is made from, which the goal need not name (:func:`goal_tools`;
+    B-1K's goals name the dish, not what went into it)."""
+    read = read_instruction(instruction)
+    clause = read.clause_of
+    out = set()
+    listed_after: int | None = None  # the word after the last ingredient: "and"/"or" or a comma may go on there
+    scene_words = scene_mention_spans(instruction, types, any_of=True)  # "onion": the onion or its halves
+    for m in sorted([*read.mentions, *scene_words], key=lambda mention: mention.start):
+        k, before = _word_before(read, m)
+        comma = (not before and 0 <= k and k + 1 == listed_after and clause[k] != clause[m.start]
+                 and read.sentence_of[k] == read.sentence_of[m.start])
+        listed = _governing_word(read, m) == "with" or (before in ("and", "or") and k == listed_after) or comma
+        if listed and (_food(m.synset) or is_substance(m.synset, "omnigibson")):
+            out.add(m.phrase)
+            listed_after = m.end
+    return frozenset(out)
 
 
 def fetched_tools(instruction: str | ReadInstruction, types: Iterable[str], serving: Iterable[str]) -> frozenset[str]:
@@ -1335,9 +1358,15 @@ def _placement_target(read: ReadInstruction, place: PlacementWord, scene_words: 
 
 
 def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
-    """(word, type) for each word the reading leaves unread (no BEHAVIOR object is called just
-    that: ``rod``) that names exactly one scene type: the last word of its name or of one of its
-    WordNet lemmas, where that has more words (``fishing_rod``; "checkout counter"), or a WordNet lemma of it that mostly means something else
+    """(word, type) of each of :func:`scene_mention_spans`."""
+    return [(m.phrase, m.synset) for m in scene_mention_spans(instruction, types)]
+
+
+def scene_mention_spans(instruction: str, types: Iterable[str], any_of: bool = False) -> list[Mention]:
+    """A mention (word, type, where) of each word the reading leaves unread (no BEHAVIOR object is
+    called just that: ``rod``) that names exactly one scene type (with ``any_of``, the first of
+    several): the last word of its name or of one of its WordNet lemmas, where that has more words
+    (``fishing_rod``; "checkout counter"), or a WordNet lemma of it that mostly means something else
     (``synsets.wordnet_scene_lemmas``: "tackle" is fishing gear, though first a football
     position; "closet" a wardrobe). "throw the rod and tackle in the boat" names the fishing rod
     and the fishing gear the scene has. Function words, the verbs the language checks read, and a
@@ -1357,8 +1386,8 @@ def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, st
             continue
         if i + 1 < len(read.words) and read.object_at(i + 1) is not None:
             continue  # a modifier of the name after it ("the fireplace logs" are logs), as in incidental_objects
-        if hit := _the_one(heads, word):
-            out.append((word, hit))
+        if hit := _the_one(heads, word) or (any_of and _first_of(heads, word)):
+            out.append(Mention(word, hit, i, i + 1))
     return out
 
 
@@ -1370,6 +1399,11 @@ def _rarer_lemmas(types: set[str]) -> dict[str, set[str]]:
         for lemma in wordnet_scene_lemmas().get(typ, ()):
             out.setdefault(lemma, set()).add(typ)
     return out
+
+
+def _first_of(index: dict[str, set[str]], word: str) -> str | None:
+    """The first (by name) of the types ``index`` has for ``word`` or a singular of it."""
+    return next((min(index[f]) for f in singulars(word) if index.get(f)), None)
 
 
 def _the_one(index: dict[str, set[str]], word: str) -> str | None:

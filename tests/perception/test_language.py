@@ -30,6 +30,7 @@ from symplan_core.perception.language import (
     goal_tools,
     goal_types,
     incidental_objects,
+    ingredients,
     initial_facts,
     instruction_objects,
     made_types,
@@ -37,12 +38,12 @@ from symplan_core.perception.language import (
     placed_elsewhere,
     placement_words,
     plural_mentions,
-    sounds_plural,
     prompt_hints,
     requested_placements,
     requested_products,
     scene_mentions,
     short_pairings,
+    sounds_plural,
     state_conflicts,
     state_words,
     states_of_others,
@@ -258,6 +259,20 @@ def test_what_is_fetched_for_the_goals_work_is_a_tool(behavior_dir) -> None:
     moved = replace(problem, goal=parse_goal("(:goal (and (ontop ?bucket.n.01_1 ?boat.n.01_1)))",
                                              dict(problem.objects), "omnigibson"))
     assert goal_tools(said, moved) == frozenset()
+
+
+def test_what_a_dish_the_goal_makes_is_made_from_need_not_be_in_the_goal(behavior_dir) -> None:
+    # untuned5 casual: Qwen 1.5B's goal makes the tomato rice in the slow cooker and names no ingredient
+    problem = to_omnigibson(load_problem("b1k/make_tomato_rice"))
+    said = "Could you make some tomato rice for dinner? Do it in the slow cooker with the tomato, onion and some chicken broth."
+    assert ingredients(said, problem.types) == {"tomato", "onion", "chicken broth"}  # "onion": the onion or its halves
+    assert ingredients("wipe it with a rag and put the apple in the bowl", problem.types) == frozenset()
+    made = replace(problem, goal=parse_goal("(:goal (and (real ?tomato_rice.n.01_1) (contains ?crock_pot.n.01_1 "
+                                            "?tomato_rice.n.01_1)))", dict(problem.objects), "omnigibson"))
+    assert {"tomato", "onion", "chicken broth"} <= goal_tools(said, made)
+    moved = replace(problem, goal=parse_goal("(:goal (and (ontop ?crock_pot.n.01_1 ?countertop.n.01_1)))",
+                                             dict(problem.objects), "omnigibson"))
+    assert not {"tomato", "onion", "chicken broth"} & goal_tools(said, moved)  # a goal that makes nothing
 
 
 def test_what_a_drafted_goal_must_mention_leaves_out_tools_sources_and_choices(behavior_dir) -> None:
