@@ -670,9 +670,10 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
 def _modifier(read: ReadInstruction, m: Mention) -> bool:
     """The name modifies the word after it in its clause: a word we do not know, or the next name
     ("the stucco wall" is a wall, "make pizza sauce" makes a sauce): an English compound's head is
-    its last noun."""
+    its last noun. A determiner starts another phrase ("give the necklace a wash")."""
     after = m.end if m.end < len(read.words) and read.clause_of[m.end] == read.clause_of[m.start] else None
-    return after is not None and read.words[after] not in _AFTER_NOUN and not read.function[after]
+    return (after is not None and read.words[after] not in _AFTER_NOUN and read.words[after] not in _DETERMINERS
+            and not read.function[after])
 
 
 #: BEHAVIOR's kinds of things one eats (its hierarchy has one parent per synset).

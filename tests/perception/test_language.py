@@ -182,6 +182,7 @@ def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> No
     assert incidental_objects("put the cup on the table") == frozenset()
     # a modal after a name makes it the subject, not a modifier (untuned5: the straw was not asked for)
     assert incidental_objects("a couple of ice cubes and a straw would be great") == frozenset()
+    assert incidental_objects("give the bracelet, ring and necklace a good wash") == frozenset()  # no compound
 
 
 def test_a_tool_is_still_a_tool_past_the_words_that_describe_it(behavior_dir) -> None:
