@@ -8,6 +8,8 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
   ?dust_1)))``): the instance is read as the variable.
 * :func:`hang_on_hanging_places`: ``(ontop ?wreath ?wall_nail_1)`` for "put up the wreath ... on
   those nails": a wall nail or a hanger holds things hung on it, so it is read as ``attached``/``draped``.
+* :func:`heed_placement_words`: ``(nextto ?firewood ?table_1)`` for "pile it up on the table": the
+  relation the placement words ask for at that place.
 * :func:`place_reversed_removals`: ``(not (inside ?lotion ?basket_1))`` for "drop the lotion ... in
   it", where the instruction takes nothing out and its placement words ask for that very relation:
   read as the placement.
@@ -48,7 +50,9 @@ from symplan_core.perception.language import (
     holds_for_every,
     initial_facts,
     instruction_objects,
+    other_relations,
     placed_kinds,
+    placement_targets,
     placement_words,
     plural_mentions,
     removal_of,
@@ -77,7 +81,7 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     notes: list[str] = []
     goal = problem.goal
     steps: tuple[Step, ...] = (bind_named_instances, clean_of_the_dirt, drop_self_relations, hang_on_hanging_places,
-                              place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted,
+                              heed_placement_words, place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted,
                               settle_relations, settle_placements, pair_with_one, drop_self_including, drop_repeats,
                               widen_plurals, widen_exists)
     for step in steps:
@@ -254,7 +258,7 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
     name some of those places but not all: the places it does not name are left out. The engine
     keeps an object in one place, so such a goal cannot be reached (Qwen 1.5B: "put all the salmon in
     the cart" as the salmon inside the cart and on top of the fridge)."""
-    targets = [p.target for p in placement_words(instruction) if p.target is not None]
+    targets = [target for _place, target in placement_targets(instruction, problem)]
     if not targets:
         return problem.goal, []
     places: dict[str, set[tuple[str, str]]] = {}
@@ -456,6 +460,28 @@ def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula
 
 #: How a thing bears a substance: on it, or held in it.
 _HOLDING_SUBSTANCE = ("covered", "contains", "filled")
+
+
+def heed_placement_words(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Where the instruction says how things go at a place ("pile it up *on* the table", "load
+    them *into* the cart") and the goal relates things to that place only otherwise (``(nextto
+    ?firewood ?table_1)``, ``(ontop ?salmon ?shopping_cart_1)``: ``language.other_relations``),
+    those literals are read with the relation the words ask for. A place that holds things only
+    hung on it (a wall nail, a hanger) keeps its own relation (:func:`hang_on_hanging_places`)."""
+    notes: list[str] = []
+    goal = problem.goal
+    for place, target, used in other_relations(instruction, problem):
+        def asked(atom: Atom, types: dict[str, str], place=place, target=target, used=used) -> Atom:
+            where = argument_type(atom.args[1], types, problem.objects) if len(atom.args) == 2 else None
+            if (atom.predicate not in used or where is None or where in HANGING_PLACES
+                    or not grounds_in(target.phrase, target.synset, {where}, loose=False)):
+                return atom
+            notes.append(f"the instruction says '{place.said} the {target.phrase}': ({atom.predicate} "
+                         f"{' '.join(atom.args)}) read as ({place.relation} {' '.join(atom.args)})")
+            return Atom(place.relation, atom.args)
+
+        goal = _mapped(goal, asked)
+    return (goal, notes) if notes else (problem.goal, [])
 
 
 def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:

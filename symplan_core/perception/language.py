@@ -567,7 +567,8 @@ _AFTER_NOUN = frozenset("and or but in into inside on onto off out of at to from
                         "beneath below above over next beside near up down away back please now too then "
                         "again first here there is are was be that which still has have had got gets "
                         "needs need looks look seems seem smells smell were can could will would may might "
-                        "must should go goes belong belongs".split())
+                        "must should go goes belong belongs instead later tonight today tomorrow afterwards "
+                        "as so if when before after until while because since though".split())
 #: Verbs whose object is where things come from, not where they go ("empty the dryer").
 _SOURCE_VERBS = frozenset("empty empties emptying clear clears clearing unload unloads unloading".split())
 
@@ -615,6 +616,9 @@ def _word_before(read: ReadInstruction, m: Mention) -> tuple[int, str]:
 #: Verbs that seek what "for" names ("look for the keys"): there "for" names the thing.
 _SEEKING = frozenset("look looking search searching hunt hunting check checking ask asking wait waiting reach".split())
 _BE = frozenset("is are was were".split())
+#: Past forms of verbs that move things: where something was put is where it is, not where it goes
+#: ("somebody dumped the firewood on the floor, can you pile it up on the table?").
+_PUT_BEFORE = frozenset("dumped left threw thrown dropped piled tossed stacked stuck shoved chucked".split())
 
 
 def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
@@ -652,9 +656,11 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         emptied = j >= 0 and words[j] in _SOURCE_VERBS and clause[j] == clause[m.start]
         # "for pickup", "for the baby": a purpose or whom it is for (not "look for the keys")
         purpose = before == "for" and not (k > 0 and words[k - 1] in _SEEKING)
-        # "whatever fruit's in the fridge": where something is, said with "is" (not "make sure it is in")
-        described = (before in WHERE_PREPOSITIONS and k > 0 and words[k - 1] in _BE
-                     and "sure" not in words[:k])
+        # "whatever fruit's in the fridge": where something is, said with "is" (not "make sure it is in"),
+        # or where somebody put it ("somebody dumped the firewood on the floor")
+        described = before in WHERE_PREPOSITIONS and k > 0 and (
+            (words[k - 1] in _BE and "sure" not in words[:k])
+            or any(words[j] in _PUT_BEFORE for j in range(k) if clause[j] == clause[m.start]))
         governing = _governing_word(read, m)
         if (governing in _TOOL_WORDS or out_of or emptied or listed) and not (
                 (before in ("and", "or") or comma or governing == "with") and _food(m.synset)):
@@ -1630,21 +1636,38 @@ def misplacements(instruction: str, problem: Problem, places: list[PlacementWord
     :func:`empty_places`'s. A target only the scene explains (:func:`scene_mentions`:
     "load them into the cart", with a shopping cart) counts as named. ``places``: the
     instruction's :func:`placement_words`, where the caller has them."""
+    return [f"the instruction says '{place.said} the {target.phrase}', which asks for "
+            f"({place.relation} ?x ?{target.phrase.replace(' ', '_')}), but the goal has only "
+            + " and ".join(f"({r} ...)" for r in sorted(used)) + " there"
+            for place, target, used in other_relations(instruction, problem, places)]
+
+
+def placement_targets(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
+                      ) -> list[tuple[PlacementWord, Mention]]:
+    """Each placement word of the instruction that names a target, with it: the object named after
+    the preposition, else a word only the scene explains ("load them into the *cart*", with a
+    shopping cart). ``places``: the instruction's :func:`placement_words`, where the caller has them."""
     read = read_instruction(instruction)
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
+    return [(place, target) for place in (placement_words(instruction) if places is None else places)
+            if (target := _placement_target(read, place, scene_words)) is not None]
+
+
+def other_relations(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
+                    ) -> list[tuple[PlacementWord, Mention, set[str]]]:
+    """(placement word, its target, the relations the goal uses there) for each placement the
+    instruction states where the goal puts things at that target only by other relations (see
+    :func:`misplacements`)."""
     out = []
-    for place in placement_words(instruction) if places is None else places:
-        target = _placement_target(read, place, scene_words)
-        if target is None or not place.relation:
+    for place, target in placement_targets(instruction, problem, places):
+        if not place.relation:
             continue
         used = {atom.predicate for atom, positive, types in goal_atoms(problem.goal)
                 if positive and atom.predicate in RELATION_WORDS.values() and len(atom.args) == 2
                 and (typ := argument_type(atom.args[1], types, problem.objects)) is not None
                 and grounds_in(target.phrase, target.synset, {typ}, loose=False)}
         if used and place.relation not in used:
-            out.append(f"the instruction says '{place.said} the {target.phrase}', which asks for "
-                       f"({place.relation} ?x ?{target.phrase.replace(' ', '_')}), but the goal has only "
-                       + " and ".join(f"({r} ...)" for r in sorted(used)) + " there")
+            out.append((place, target, used))
     return out
 
 

@@ -20,6 +20,7 @@ from symplan_core.perception.goal_mending import (
     drop_self_relations,
     drop_unasked_removals,
     hang_on_hanging_places,
+    heed_placement_words,
     mend_goal,
     pair_with_one,
     place_reversed_removals,
@@ -343,3 +344,22 @@ def test_an_unasked_removal_beside_what_else_the_goal_asks_of_that_thing_is_left
     apples = _drafted("b1k/paying_for_purchases", "(:goal (and (forall (?apple.n.01 - apple.n.01) (not (inside "
                       "?apple.n.01 ?shopping_basket.n.01_1))) (ontop ?money.n.01_1 ?checkout.n.03_1)))")
     assert drop_unasked_removals("pay for the apples", apples) == (apples.goal, [])
+
+
+def test_a_place_the_instruction_names_gets_the_relation_its_words_ask_for(behavior_dir) -> None:
+    # untuned3 casual, Qwen 1.5B: the firewood next to the table, for "pile it up on the table"
+    firewood = _drafted("b1k/store_firewood", "(:goal (and (forall (?firewood.n.01 - firewood.n.01) (and (ontop "
+                        "?firewood.n.01 ?floor.n.01_1) (nextto ?firewood.n.01 ?table.n.02_1)))))")
+    said = "Somebody dumped the firewood on the floor, can you pile it up on the table instead?"
+    goal, notes = heed_placement_words(said, firewood)
+    assert "(ontop ?firewood.n.01 ?table.n.02_1)" in _text(goal) and "nextto" not in _text(goal)
+    assert _text(mend_goal(said, firewood).goal) == (  # and the floor, which the words do not name, is left out
+        "(:goal (and (forall (?firewood.n.01 - firewood.n.01) (and (ontop ?firewood.n.01 ?table.n.02_1)))))")
+    # "into the cart" names a shopping cart only through the scene: the salmon go in it, not on it
+    salmon = _drafted("b1k/taking_fish_out_of_freezer", "(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside "
+                      "?salmon.n.03 ?electric_refrigerator.n.01_1)) (forall (?salmon.n.03 - salmon.n.03) (ontop "
+                      "?salmon.n.03 ?shopping_cart.n.01_1))))")
+    said = "Can you grab the salmon fillets out of the freezer and load them into the cart?"
+    assert _text(mend_goal(said, salmon).goal) == (
+        "(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside ?salmon.n.03 ?shopping_cart.n.01_1))))")
+    assert heed_placement_words("pile it up next to the table", firewood) == (firewood.goal, [])  # as asked

@@ -183,6 +183,10 @@ def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> No
     # a modal after a name makes it the subject, not a modifier (untuned5: the straw was not asked for)
     assert incidental_objects("a couple of ice cubes and a straw would be great") == frozenset()
     assert incidental_objects("give the bracelet, ring and necklace a good wash") == frozenset()  # no compound
+    # where somebody put it is where it is; "instead" is no head of a compound (untuned3 casual)
+    said = "Somebody dumped the firewood on the floor, can you pile it up on the table instead?"
+    assert incidental_objects(said) == {"floor"}
+    assert incidental_objects("I spilled juice on the rug") == frozenset()  # what is cleaned, not where it was put
 
 
 def test_a_tool_is_still_a_tool_past_the_words_that_describe_it(behavior_dir) -> None:
