@@ -72,7 +72,10 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     **dict.fromkeys("cook bake fry boil roast grill toast steam simmer".split(), (("cooked", True),)),
     **dict.fromkeys("freeze".split(), (("frozen", True),)),
     **dict.fromkeys("thaw defrost unfreeze".split(), (("frozen", False),)),
-    **dict.fromkeys("clean wash wipe scrub dust rinse mop sweep vacuum scour".split(), _CLEAN),
+    **dict.fromkeys("clean wash wipe scrub rinse mop sweep vacuum scour".split(), _CLEAN),
+    # the verb names the dirt it removes: "dust it off" is not answered by the debris cleaned out
+    # of the canister (``covered:dust.n.01``, see goal_polarities)
+    "dust": (("covered:dust.n.01", False),),
     # Disinfecting covers the thing with what a goal applies (``covered:applied``, see
     # goal_polarities): BEHAVIOR states it as (covered ?x ?disinfectant).
     **dict.fromkeys("disinfect sanitize sanitise".split(), (("covered:applied", True),)),
@@ -284,9 +287,9 @@ def goal_polarities(goal: Formula, objects: dict[str, str] | None = None,
                     instances: dict[str, str] | None = None) -> dict[str, set[bool]]:
     """Predicate -> the polarities the goal uses it with (through ``not``; ``imply``'s antecedent
     is a condition, not a goal, and is left out). With ``objects`` (instance -> type), ``covered``
-    counts only for what goals remove (:func:`removed_substances`: dust, stains, mud, ...); covering
-    with what they apply (disinfectant, polish, salt) is ``covered:applied``: cleaning a lens may
-    mean disinfecting it. With ``initially`` (the initial state's true facts,
+    counts only for what goals remove (:func:`removed_substances`: dust, stains, mud, ...), each
+    also as ``covered:`` and its type (``covered:dust.n.01``); covering with what they apply
+    (disinfectant, polish, salt) is ``covered:applied``: cleaning a lens may mean disinfecting it. With ``initially`` (the initial state's true facts,
     :func:`initial_facts`), a literal over named instances that already holds there and that no
     action can make false is left out (:func:`idle_literal`): it asks for nothing. So is a container
     asked to hold what each of its instances already holds (:func:`holds_for_every`): Qwen 1.5B
@@ -301,9 +304,11 @@ def goal_polarities(goal: Formula, objects: dict[str, str] | None = None,
             continue
         key = atom.predicate
         if objects is not None and key == "covered" and len(atom.args) == 2:
-            arg = atom.args[1]
-            if types.get(arg, objects.get(arg)) not in removed:
+            substance = types.get(atom.args[1], objects.get(atom.args[1]))
+            if substance not in removed:
                 key = "covered:applied"
+            else:  # also by the dirt itself, for a verb that names it ("dust")
+                out.setdefault(f"covered:{substance}", set()).add(positive)
         out.setdefault(key, set()).add(positive)
         if key == "real" and positive and atom.args:
             # a product asked into being says how it is made: (real half__egg) is the egg cut
@@ -470,7 +475,7 @@ class StateCheck:
 
 def _literal(predicate: str, polarity: bool) -> str:
     base, _, kind = predicate.partition(":")
-    atom = f"({base} ... <something {kind}>)" if kind else f"({predicate} ...)"
+    atom = f"({base} ... {kind if '.n.' in kind else f'<something {kind}>'})" if kind else f"({predicate} ...)"
     return atom if polarity else f"(not {atom})"
 
 
@@ -1280,8 +1285,8 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
     scene_words = dict(scene_mentions(instruction, scene))
     by_word: dict[int, list[StateWord]] = {}
     for word in words:
-        if word.particle is None and ":" not in word.predicate:
-            by_word.setdefault(word.position, []).append(word)
+        if word.particle is None and (":" not in word.predicate or ".n." in word.predicate.partition(":")[2]):
+            by_word.setdefault(word.position, []).append(word)  # a state with a named dirt ("dust") too
     out = []
     for position, alternatives in by_word.items():
         k = position + 1
@@ -1301,7 +1306,8 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
         states = {(w.predicate, w.polarity) for w in alternatives}
         subjects: set[str] = set()
         for atom, positive, types in goal_atoms(problem.goal):
-            if (atom.predicate, positive) in states and atom.args:
+            dirt = argument_type(atom.args[1], types, problem.objects) if len(atom.args) == 2 else None
+            if ((atom.predicate, positive) in states or (f"{atom.predicate}:{dirt}", positive) in states) and atom.args:
                 # of the thing, or with it: "clean the mold off the wall" is (not (covered ?wall ?mold))
                 argument_kinds = [argument_type(a, types, problem.objects) or a for a in atom.args]
                 subjects |= (set(argument_kinds) & kinds) or {argument_kinds[0]}
