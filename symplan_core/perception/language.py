@@ -678,6 +678,21 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     return frozenset(out)
 
 
+#: Verbs of having: what a thing "has" or "has got" describes it ("the glasses still have those
+#: red rings in them").
+_HAVE = frozenset("have has had got having".split())
+
+
+def possessed(instruction: str | ReadInstruction) -> frozenset[str]:
+    """Object phrases the instruction says something has: after a verb of having in the same
+    clause ("the wine glasses still have those red rings in them"). In a request to clean, what a
+    thing has that the scene shows none of is its dirt, seen as the scene's stain or dust."""
+    read = _reading(instruction)
+    return frozenset(m.phrase for m in read.mentions
+                     if any(read.words[j] in _HAVE and read.clause_of[j] == read.clause_of[m.start]
+                            for j in range(m.start)))
+
+
 def _modifier(read: ReadInstruction, m: Mention) -> bool:
     """The name modifies the word after it in its clause: a word we do not know, or the next name
     ("the stucco wall" is a wall, "make pizza sauce" makes a sauce): an English compound's head is

@@ -38,6 +38,7 @@ from symplan_core.perception.language import (
     parent_of,
     placement_words,
     plural_mentions,
+    possessed,
     removed_substances,
     short_pairings,
     sounds_plural,
@@ -187,7 +188,9 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         reasons.extend(partial_plurals(omni_problem, facts, tools, read, coverage))
         if not facts.curated_goal:
             reasons.extend(picked_singulars(omni_problem, facts, tools, read, coverage))
+            reasons.extend(unnamed_picks(omni_problem, facts, coverage))
     lacking: list[str] = []
+    had = possessed(read) if read is not None else frozenset()
     removed_dirt = sorted({argument_type(atom.args[1], types, omni) or atom.args[1]
                            for atom, positive, types in goal_atoms(omni_problem.goal)
                            if not positive and atom.predicate == "covered" and len(atom.args) == 2}
@@ -207,8 +210,10 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         wanted = sorted({task for t, task in facts.wanted.items() if grounds_in(phrase, synset, {t}, loose=False)})
         # A tool, source or modifier (``incidental_objects``) is never what a goal is about.
         incidental = phrase in tools and not needed and not wanted
-        if not (needed or wanted or facts.curated_goal) and is_substance(synset, "omnigibson") and removed_dirt:
-            # "I got mud or something on my raincoat": the scene's dirt is a stain, and the goal removes it
+        if not (needed or wanted or facts.curated_goal) and removed_dirt and (
+                is_substance(synset, "omnigibson") or phrase in had):
+            # "I got mud or something on my raincoat": the scene's dirt is a stain, and the goal removes
+            # it; "the glasses still have those red rings in them": what they have is their dirt
             notes.append(f"the instruction names {phrase!r} ({synset}), which the scene has none of; the goal "
                          f"removes {', '.join(removed_dirt)}")
             continue
@@ -324,6 +329,32 @@ def picked_singulars(omni_problem: Problem, facts: DraftFacts, tools: frozenset[
             out.append(f"the instruction says 'the {mention.phrase}', and the scene has {len(things)} "
                        f"({', '.join(things)}): the drafted goal picks {picked[0]}, but which one, or all, "
                        "is not said")
+    return out
+
+
+def unnamed_picks(omni_problem: Problem, facts: DraftFacts,
+                  coverage: tuple[set[str], set[str], set[str]] | None = None) -> list[str]:
+    """A kind the instruction never names, of which the scene has several, where an LLM goal acts
+    on exactly one of them (the first place of its literals; never quantifying over the kind): the
+    request does not say which, nor that one is enough, and the draft guessed. Qwen 1.5B put one
+    of two biscuits in the backpack for "throw the snacks and water bottles in the backpack"
+    ("snacks" names nothing BEHAVIOR has). One the goal also puts things at is a means, and not
+    read here: a hanger for the clothes hung on it."""
+    _named, quantified, some = coverage or goal_coverage(omni_problem, skip_held=True)
+    acted_on = {atom.args[0].lstrip("?") for atom, _, _ in goal_atoms(omni_problem.goal) if atom.args}
+    # a place the goal puts things at is a means, not what was asked: one hanger for the clothes
+    places = {atom.args[1].lstrip("?") for atom, _, _ in goal_atoms(omni_problem.goal) if len(atom.args) == 2}
+    seen = {i: t for i, t in omni_problem.objects.items()
+            if facts.sources.get(i, "detection") in ("detection", "prior")}
+    said = list(facts.instruction_objects)
+    out = []
+    for typ in sorted(set(seen.values()) - quantified - some):
+        things = sorted(i for i, t in seen.items() if t == typ)
+        picked = [i for i in things if i in acted_on]
+        if len(things) < 2 or len(picked) != 1 or picked[0] in places or any(grounds_in(p, s, {typ}) for p, s in said):
+            continue
+        out.append(f"the drafted goal acts on {picked[0]}, one of the scene's {len(things)} {typ}, which the "
+                   "instruction never names: which one, or all, is not said")
     return out
 
 

@@ -29,9 +29,9 @@ from symplan_core.perception.goal_mending import (
     widen_exists,
     widen_plurals,
 )
-from symplan_core.perception.language import unasked_removals
+from symplan_core.perception.language import instruction_objects, unasked_removals
 from symplan_core.perception.llm_goal import complete_conjuncts, parse_goal
-from symplan_core.perception.verifier import DraftFacts, partial_plurals, picked_singulars
+from symplan_core.perception.verifier import DraftFacts, partial_plurals, picked_singulars, unnamed_picks
 from symplan_core.tasks import load_problem
 
 
@@ -237,6 +237,24 @@ def test_the_one_thing_said_of_several_in_the_scene_is_not_picked_by_the_goal(be
     assert picked("move the salmon to the cart", every) == []
     assert picked("move a salmon to the cart", one) == []  # one was asked for
     assert picked("move the salmon fillets to the cart", one) == []  # a plural: partial_plurals' case
+
+
+def test_one_of_several_things_the_instruction_never_names_is_not_picked_by_the_goal(behavior_dir) -> None:
+    problem = to_omnigibson(load_problem("b1k/packing_hiking_equipment_into_car"))  # two biscuits
+
+    def picked(instruction: str, goal: str) -> list[str]:
+        drafted = replace(problem, goal=parse_goal(goal, dict(problem.objects), "omnigibson"))
+        facts = DraftFacts({i: "detection" for i in problem.objects}, instruction=instruction, curated_goal=False,
+                           instruction_objects=instruction_objects(instruction, set(problem.types)))
+        return unnamed_picks(drafted, facts)
+
+    snacks = "throw the snacks and water bottles in the backpack"  # "snacks" names nothing BEHAVIOR has
+    one = "(:goal (and (inside ?biscuit.n.01_1 ?backpack.n.01_1)))"
+    assert picked(snacks, one) == ["the drafted goal acts on biscuit.n.01_1, one of the scene's 2 biscuit.n.01, "
+                                   "which the instruction never names: which one, or all, is not said"]
+    every = "(:goal (and (forall (?biscuit.n.01 - biscuit.n.01) (inside ?biscuit.n.01 ?backpack.n.01_1))))"
+    assert picked(snacks, every) == []
+    assert picked("put a biscuit in the backpack", one) == []  # named: picked_singulars' case, if any
 
 
 def test_a_literal_asked_both_ways_keeps_the_way_the_instruction_asks(behavior_dir) -> None:
