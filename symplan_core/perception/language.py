@@ -572,8 +572,7 @@ _AFTER_NOUN = frozenset("and or but in into inside on onto off out of at to from
                         "beneath below above over next beside near up down away back please now too then "
                         "again first here there is are was be that which still has have had got gets "
                         "needs need looks look seems seem smells smell were can could will would may might "
-                        "must should go goes belong belongs instead later tonight today tomorrow afterwards "
-                        "as so if when before after until while because since though".split())
+                        "must should go goes belong belongs instead".split())
 #: Verbs whose object is where things come from, not where they go ("empty the dryer").
 _SOURCE_VERBS = frozenset("empty empties emptying clear clears clearing unload unloads unloading".split())
 

@@ -61,6 +61,8 @@ _PARTICLES = frozenset("out up down off away back over".split())
 _IMPERATIVE_LEADS = frozenset("please just then also now".split())
 #: "give it a (good) scrub": an act given, not a thing. The verbs people say so of housework.
 _GIVE = frozenset("give gives gave giving given".split())
+#: Words that follow a modal and never a noun's head: "the DVDs can all go up", "it could just sit there".
+_AFTER_MODAL = frozenset("not n't please all both also just still probably be go stay sit".split())
 _ACTS = frozenset("scrub wash clean rinse wipe dust polish soak shine brush sweep mop vacuum spray "
                   "wipedown once-over going-over cleaning".split())
 
@@ -267,7 +269,7 @@ def function_words(words: list[str]) -> list[bool]:
         if w in _MODALS:
             before = words[i - 1] if i else ""
             after = words[i + 1] if i + 1 < n else ""
-            if after in _SUBJECTS or after in ("not", "n't", "please") or before in _SUBJECTS:
+            if after in _SUBJECTS or after in _AFTER_MODAL or before in _SUBJECTS:
                 modal[i] = skip[i] = True
     for i in range(n):
         if skip[i]:
