@@ -6,6 +6,7 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
 * :func:`bind_named_instances`: a quantifier whose variable its body never uses, and whose body
   names one instance of the variable's type instead (``(forall (?log - log) (not (covered ?log_1
   ?dust_1)))``): the instance is read as the variable.
+* :func:`bind_only_instances`: an ``exists`` over a kind the scene has one of is that one.
 * :func:`hang_on_hanging_places`: ``(ontop ?wreath ?wall_nail_1)`` for "put up the wreath ... on
   those nails": a wall nail or a hanger holds things hung on it, so it is read as ``attached``/``draped``.
 * :func:`heed_placement_words`: ``(nextto ?firewood ?table_1)`` for "pile it up on the table": the
@@ -17,6 +18,8 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
 * :func:`drop_contradicted`: a literal asked both true and false (``(inside ?book ?bookcase_1)`` and
   its negation), where the instruction's placement or state words ask for one of the two: the
   other is left out.
+* :func:`drop_idle_literals`: a literal that already holds, which the rest of the goal undoes
+  (the books on the table where they lie, beside every book in the bookcase), is left out.
 * :func:`settle_relations`: one object related to one place in two ways (``attached`` and
   ``ontop``), where a state word asks for some of them ("hang": attached or draped): the others
   are left out.
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import product
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Param, Problem, Quantifier
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
@@ -80,8 +84,9 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, clean_of_the_dirt, drop_self_relations, hang_on_hanging_places,
-                              heed_placement_words, place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted,
+    steps: tuple[Step, ...] = (bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations,
+                              hang_on_hanging_places, heed_placement_words, place_reversed_removals,
+                              drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals,
                               settle_relations, settle_placements, pair_with_one, drop_self_including, drop_repeats,
                               widen_plurals, widen_exists)
     for step in steps:
@@ -174,6 +179,30 @@ def bind_named_instances(_instruction: str, problem: Problem) -> tuple[Formula, 
 
     goal = visit(problem.goal)
     return (goal if notes else problem.goal), notes
+
+
+def bind_only_instances(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Each ``exists`` over a kind the scene has one of, read as that one (the same goal, said
+    plainly): ``(exists (?bookcase - bookcase) (ontop ?book_1 ?bookcase))`` with one bookcase is
+    ``(ontop ?book_1 ?bookcase_1)``, which the later rewrites can compare with the goal's other
+    literals about that bookcase."""
+    notes: list[str] = []
+
+    def visit(f: Formula) -> Formula:
+        if isinstance(f, And):
+            return And(tuple(visit(p) for p in f.parts))
+        if isinstance(f, Not):
+            return Not(visit(f.body))
+        if not isinstance(f, Quantifier):
+            return f
+        body = visit(f.body)
+        if f.kind == "exists" and len(f.params) == 1 and len(only := problem.instances_of(f.params[0].type)) == 1:
+            notes.append(f"the goal's exists over {f.params[0].type} is the scene's one {only[0]}")
+            return _renamed(body, {f.params[0].var.lstrip("?"): only[0]})
+        return replace(f, body=body)
+
+    goal = visit(problem.goal)
+    return (goal, notes) if notes else (problem.goal, [])
 
 
 def place_reversed_removals(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
@@ -342,6 +371,52 @@ def drop_contradicted(instruction: str, problem: Problem) -> tuple[Formula, list
         return True
 
     goal = _without(problem.goal, unwanted)
+    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+
+
+def drop_idle_literals(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A literal that already holds (it asks nothing) and that another literal of the goal undoes
+    is left out: no plan reaches both, and it alone asks nothing. Either a negated literal over
+    instances whose atom the goal asks true, of the instance itself or of every one of its kind
+    (Qwen 1.5B wrote ``(forall (?book - book) (inside ?book ?bookcase_1))`` beside ``(not (inside
+    ?book_1 ?bookcase_1))``, the book on the table, for "reshelve these books"), or a placement
+    that holds for every thing it places, each of which the goal also puts somewhere else (``(forall
+    (?book - book) (ontop ?book ?table_1))``, where the books lie, beside them in the bookcase, for
+    "put them all back on the shelves")."""
+    initially = initial_facts(problem)
+    some = _exists_vars(problem.goal)
+    asked: set[tuple[str, ...]] = set()
+    places: dict[str, set[str]] = {}  # thing -> every place the goal puts it
+    for atom, positive, types in goal_atoms(problem.goal):
+        if not positive:
+            continue
+        spoken = [argument_instances(a, types, problem.objects) for a in atom.args]
+        if not any(a in some for a in atom.args):
+            asked.update((atom.predicate, *args) for args in product(*spoken))
+        if atom.predicate in WHERE_RELATIONS and len(spoken) == 2 and atom.args[0] not in some:
+            for thing in spoken[0]:
+                places.setdefault(thing, set()).update(spoken[1])
+    notes: list[str] = []
+
+    def idle(atom: Atom, types: dict[str, str], positive: bool) -> bool:
+        if not holds_for_every(atom, positive, types, initially, problem.objects):
+            return False
+        if positive:
+            if atom.predicate not in WHERE_RELATIONS or len(atom.args) != 2 or atom.args[0] in some:
+                return False
+            here = set(argument_instances(atom.args[1], types, problem.objects))
+            things = argument_instances(atom.args[0], types, problem.objects)
+            undone = bool(things) and all(places.get(t, set()) - here for t in things)
+        else:
+            args = tuple(a.lstrip("?") for a in atom.args)
+            undone = not any(a in types for a in atom.args) and (atom.predicate, *args) in asked
+        if undone:
+            literal = f"({atom.predicate} {' '.join(atom.args)})"
+            notes.append(f"{literal if positive else f'(not {literal})'} already holds, and the goal undoes it "
+                         "elsewhere: left out")
+        return undone
+
+    goal = _without(problem.goal, idle)
     return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
 
 

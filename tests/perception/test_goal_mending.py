@@ -13,8 +13,10 @@ from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.perception.goal_grammar import compact_goal
 from symplan_core.perception.goal_mending import (
     bind_named_instances,
+    bind_only_instances,
     clean_of_the_dirt,
     drop_contradicted,
+    drop_idle_literals,
     drop_repeats,
     drop_self_including,
     drop_self_relations,
@@ -381,3 +383,31 @@ def test_a_place_the_instruction_names_gets_the_relation_its_words_ask_for(behav
     assert _text(mend_goal(said, salmon).goal) == (
         "(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside ?salmon.n.03 ?shopping_cart.n.01_1))))")
     assert heed_placement_words("pile it up next to the table", firewood) == (firewood.goal, [])  # as asked
+
+
+def test_a_literal_that_already_holds_gives_way_to_the_goal_that_undoes_it(behavior_dir) -> None:
+    # untuned4 terse, Qwen 1.5B: one book kept out of the bookcase it also puts every book in
+    reshelve = _drafted("b1k/re_shelving_library_books", "(:goal (and (forall (?book.n.02 - book.n.02) (inside "
+                        "?book.n.02 ?bookcase.n.01_1)) (not (inside ?book.n.02_1 ?bookcase.n.01_1))))")
+    goal, notes = drop_idle_literals("reshelve these books", reshelve)
+    assert _text(goal) == "(:goal (and (forall (?book.n.02 - book.n.02) (inside ?book.n.02 ?bookcase.n.01_1))))"
+    assert notes == ["(not (inside book.n.02_1 bookcase.n.01_1)) already holds, and the goal undoes it "
+                     "elsewhere: left out"]
+    # untuned4 casual: every book left on the table, where they lie, beside every book in the bookcase
+    left = _drafted("b1k/re_shelving_library_books", "(:goal (and (forall (?book.n.02 - book.n.02) (inside "
+                    "?book.n.02 ?bookcase.n.01_1)) (forall (?book.n.02 - book.n.02) (ontop ?book.n.02 ?table.n.02_1))))")
+    goal, _ = drop_idle_literals("put them all back on the shelves", left)
+    assert _text(goal) == "(:goal (and (forall (?book.n.02 - book.n.02) (inside ?book.n.02 ?bookcase.n.01_1))))"
+    kept = _drafted("b1k/re_shelving_library_books", "(:goal (and (forall (?book.n.02 - book.n.02) (ontop "
+                    "?book.n.02 ?table.n.02_1))))")
+    assert drop_idle_literals("leave the books", kept) == (kept.goal, [])  # nothing undoes it: the verifier's case
+
+
+def test_some_of_a_kind_the_scene_has_one_of_is_that_one(behavior_dir) -> None:
+    drafted = _drafted("b1k/re_shelving_library_books", "(:goal (and (exists (?bookcase.n.01 - bookcase.n.01) "
+                       "(ontop ?book.n.02_1 ?bookcase.n.01))))")
+    goal, notes = bind_only_instances("put the book on the shelf", drafted)
+    assert _text(goal) == "(:goal (and (ontop ?book.n.02_1 ?bookcase.n.01_1)))" and len(notes) == 1
+    several = _drafted("b1k/re_shelving_library_books", "(:goal (and (exists (?book.n.02 - book.n.02) "
+                       "(inside ?book.n.02 ?bookcase.n.01_1))))")
+    assert bind_only_instances("shelve a book", several) == (several.goal, [])  # several books: some one of them
