@@ -7,6 +7,8 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
   names one instance of the variable's type instead (``(forall (?log - log) (not (covered ?log_1
   ?dust_1)))``): the instance is read as the variable.
 * :func:`bind_only_instances`: an ``exists`` over a kind the scene has one of is that one.
+* :func:`drop_substance_neighbours`: a thing touching or next to a substance, which no plan
+  reaches, is left out.
 * :func:`hang_on_hanging_places`: ``(ontop ?wreath ?wall_nail_1)`` for "put up the wreath ... on
   those nails": a wall nail or a hanger holds things hung on it, so it is read as ``attached``/``draped``.
 * :func:`heed_placement_words`: ``(nextto ?firewood ?table_1)`` for "pile it up on the table": the
@@ -65,7 +67,7 @@ from symplan_core.perception.language import (
     sounds_plural,
     state_words,
 )
-from symplan_core.perception.synsets import grounds_in, is_container, read_instruction
+from symplan_core.perception.synsets import grounds_in, is_container, is_substance, read_instruction
 
 #: Where an object is: it rests on or in one thing, or hangs, lies or is fixed on one.
 WHERE_RELATIONS = SUPPORT_RELATIONS + ATTACHMENT_RELATIONS
@@ -85,10 +87,10 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     notes: list[str] = []
     goal = problem.goal
     steps: tuple[Step, ...] = (bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations,
-                              hang_on_hanging_places, heed_placement_words, place_reversed_removals,
-                              drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals,
-                              settle_relations, settle_placements, pair_with_one, drop_self_including, drop_repeats,
-                              widen_plurals, widen_exists)
+                              drop_substance_neighbours, hang_on_hanging_places, heed_placement_words,
+                              place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted,
+                              drop_idle_literals, settle_relations, settle_placements, pair_with_one,
+                              drop_self_including, drop_repeats, widen_plurals, widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
@@ -649,6 +651,32 @@ def drop_self_relations(_instruction: str, problem: Problem) -> tuple[Formula, l
         return False
 
     goal = _without(problem.goal, itself)
+    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+
+
+#: Relations of a thing to another thing by where it is, which a substance takes no part in.
+_NEIGHBOURS = ("touching", "nextto")
+
+
+def drop_substance_neighbours(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A positive ``touching``/``nextto`` literal with a substance in either place (``(touching
+    ?lampshade ?dust_1)``) is left out where the goal says something else: a substance is next to
+    nothing, and no plan reaches it (the engine places nothing next to a substance). Qwen 1.5B wrote
+    the lampshades touching the dust beside the dust wiped off them for "Could you wipe them down
+    gently?"."""
+    notes: list[str] = []
+
+    def substance(arg: str, types: dict[str, str]) -> bool:
+        typ = argument_type(arg, types, problem.objects)
+        return typ is not None and is_substance(typ, "omnigibson")
+
+    def beside_substance(atom: Atom, types: dict[str, str], positive: bool) -> bool:
+        if positive and atom.predicate in _NEIGHBOURS and any(substance(a, types) for a in atom.args):
+            notes.append(f"({atom.predicate} {' '.join(atom.args)}) puts a thing next to a substance: left out")
+            return True
+        return False
+
+    goal = _without(problem.goal, beside_substance)
     return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
 
 
