@@ -441,7 +441,7 @@ def _unanswered(states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]], word
                 objects: dict[str, str], domain: str, named: frozenset[str] | None = None) -> list[frozenset[StateAnswer]]:
     """The literals that would answer each of ``states`` the goal leaves unanswered (``words``:
     :func:`_unanswered_words`); "covered:applied" is a covering with one of
-    the scene's substances that goals apply rather than remove. ``named``: the instances of what
+    the scene's substances that goals apply rather than remove, "covered:dust.n.01" one with dust. ``named``: the instances of what
     the request names, the only ones such a literal may be about (its first place). The verifier
     asks less (any literal of the state), but Qwen 1.5B, free to choose, answered "disinfect both"
     by covering the disinfectant bottle with disinfectant: accepted, and wrong."""
@@ -450,11 +450,15 @@ def _unanswered(states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]], word
     from symplan_core.perception.synsets import is_substance
 
     applied = frozenset(i for i, t in objects.items() if is_substance(t, domain) and t not in removed_substances())
+
+    def substances(predicate: str) -> frozenset[str] | None:
+        kind = predicate.partition(":")[2]  # "applied", a substance the word names ("dust"), or none
+        return applied if kind == "applied" else _of({kind}, objects) if kind else None
+
     out = []
     for said, answers in states:
         if said in words:
-            out.append(frozenset(StateAnswer(predicate.partition(":")[0], polarity,
-                                             applied if predicate == "covered:applied" else None, named)
+            out.append(frozenset(StateAnswer(predicate.partition(":")[0], polarity, substances(predicate), named)
                                  for predicate, polarity in answers))
     return out
 
