@@ -378,8 +378,8 @@ def drop_contradicted(instruction: str, problem: Problem) -> tuple[Formula, list
 
 def drop_idle_literals(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     """A literal that already holds (it asks nothing) and that another literal of the goal undoes
-    is left out: no plan reaches both, and it alone asks nothing. Either a negated literal over
-    instances whose atom the goal asks true, of the instance itself or of every one of its kind
+    is left out: no plan reaches both, and it alone asks nothing. Either a negated literal whose
+    atom the goal asks true of each instance it speaks for (itself, or every one of its kind)
     (Qwen 1.5B wrote ``(forall (?book - book) (inside ?book ?bookcase_1))`` beside ``(not (inside
     ?book_1 ?bookcase_1))``, the book on the table, for "reshelve these books"), or a placement
     that holds for every thing it places, each of which the goal also puts somewhere else (``(forall
@@ -409,9 +409,10 @@ def drop_idle_literals(_instruction: str, problem: Problem) -> tuple[Formula, li
             here = set(argument_instances(atom.args[1], types, problem.objects))
             things = argument_instances(atom.args[0], types, problem.objects)
             undone = bool(things) and all(places.get(t, set()) - here for t in things)
-        else:
-            args = tuple(a.lstrip("?") for a in atom.args)
-            undone = not any(a in types for a in atom.args) and (atom.predicate, *args) in asked
+        else:  # over instances, or every one of a kind: each one asked true
+            grounds = list(product(*(argument_instances(a, types, problem.objects) for a in atom.args)))
+            undone = bool(grounds) and not any(a in some for a in atom.args) and all(
+                (atom.predicate, *args) in asked for args in grounds)
         if undone:
             literal = f"({atom.predicate} {' '.join(atom.args)})"
             notes.append(f"{literal if positive else f'(not {literal})'} already holds, and the goal undoes it "

@@ -399,6 +399,10 @@ def test_a_literal_that_already_holds_gives_way_to_the_goal_that_undoes_it(behav
                     "?book.n.02 ?bookcase.n.01_1)) (forall (?book.n.02 - book.n.02) (ontop ?book.n.02 ?table.n.02_1))))")
     goal, _ = drop_idle_literals("put them all back on the shelves", left)
     assert _text(goal) == "(:goal (and (forall (?book.n.02 - book.n.02) (inside ?book.n.02 ?bookcase.n.01_1))))"
+    every = _drafted("b1k/re_shelving_library_books", "(:goal (and (forall (?book.n.02 - book.n.02) (and (inside "
+                     "?book.n.02 ?bookcase.n.01_1) (not (inside ?book.n.02 ?bookcase.n.01_1))))))")
+    goal, _ = drop_idle_literals("reshelve these books", every)  # over every book, each asked true
+    assert _text(goal) == "(:goal (and (forall (?book.n.02 - book.n.02) (and (inside ?book.n.02 ?bookcase.n.01_1)))))"
     kept = _drafted("b1k/re_shelving_library_books", "(:goal (and (forall (?book.n.02 - book.n.02) (ontop "
                     "?book.n.02 ?table.n.02_1))))")
     assert drop_idle_literals("leave the books", kept) == (kept.goal, [])  # nothing undoes it: the verifier's case
