@@ -158,14 +158,7 @@ def bind_named_instances(_instruction: str, problem: Problem) -> tuple[Formula, 
     (?log.n.01 - log.n.01) (not (covered ?log.n.01_1 ?dust.n.01_1)))`` for "dust the logs"."""
     notes: list[str] = []
 
-    def visit(f: Formula) -> Formula:
-        if isinstance(f, And):
-            return And(tuple(visit(p) for p in f.parts))
-        if isinstance(f, Not):
-            return Not(visit(f.body))
-        if not isinstance(f, Quantifier):
-            return f
-        body = visit(f.body)
+    def bind(f: Quantifier, body: Formula) -> Formula:
         used = _args(body)
         names: dict[str, str] = {}
         for p in f.params:
@@ -179,8 +172,20 @@ def bind_named_instances(_instruction: str, problem: Problem) -> tuple[Formula, 
                              f"as {p.var}")
         return replace(f, body=_renamed(body, names) if names else body)
 
-    goal = visit(problem.goal)
+    goal = _each_quantifier(problem.goal, bind)
     return (goal if notes else problem.goal), notes
+
+
+def _each_quantifier(goal: Formula, rewrite: Callable[[Quantifier, Formula], Formula]) -> Formula:
+    """``goal`` with each quantifier reached through ``and``/``not`` (innermost first) replaced by
+    ``rewrite(quantifier, its body already rewritten)``; disjunctions and implications as written."""
+    if isinstance(goal, And):
+        return And(tuple(_each_quantifier(p, rewrite) for p in goal.parts))
+    if isinstance(goal, Not):
+        return Not(_each_quantifier(goal.body, rewrite))
+    if isinstance(goal, Quantifier):
+        return rewrite(goal, _each_quantifier(goal.body, rewrite))
+    return goal
 
 
 def bind_only_instances(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
@@ -190,20 +195,13 @@ def bind_only_instances(_instruction: str, problem: Problem) -> tuple[Formula, l
     literals about that bookcase."""
     notes: list[str] = []
 
-    def visit(f: Formula) -> Formula:
-        if isinstance(f, And):
-            return And(tuple(visit(p) for p in f.parts))
-        if isinstance(f, Not):
-            return Not(visit(f.body))
-        if not isinstance(f, Quantifier):
-            return f
-        body = visit(f.body)
+    def bind(f: Quantifier, body: Formula) -> Formula:
         if f.kind == "exists" and len(f.params) == 1 and len(only := problem.instances_of(f.params[0].type)) == 1:
             notes.append(f"the goal's exists over {f.params[0].type} is the scene's one {only[0]}")
             return _renamed(body, {f.params[0].var.lstrip("?"): only[0]})
         return replace(f, body=body)
 
-    goal = visit(problem.goal)
+    goal = _each_quantifier(problem.goal, bind)
     return (goal, notes) if notes else (problem.goal, [])
 
 
