@@ -289,8 +289,8 @@ def goal_polarities(goal: Formula, objects: dict[str, str] | None = None,
     is a condition, not a goal, and is left out). With ``objects`` (instance -> type), ``covered``
     counts only for what goals remove (:func:`removed_substances`: dust, stains, mud, ...), each
     also as ``covered:`` and its type (``covered:dust.n.01``); covering with what they apply
-    (disinfectant, polish, salt) is ``covered:applied``: cleaning a lens may mean disinfecting it. With ``initially`` (the initial state's true facts,
-    :func:`initial_facts`), a literal over named instances that already holds there and that no
+    (disinfectant, polish, salt) is ``covered:applied``: cleaning a lens may mean disinfecting it.
+    With ``initially`` (the initial state's true facts, :func:`initial_facts`), a literal over named instances that already holds there and that no
     action can make false is left out (:func:`idle_literal`): it asks for nothing. So is a container
     asked to hold what each of its instances already holds (:func:`holds_for_every`): Qwen 1.5B
     answered "pour three beers" with ``(filled ?beer_bottle ?beer_1)``, the bottles full from the start.
@@ -644,12 +644,12 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
                     key=lambda o: o.end, default=None)
         out_of = before == "of" and k > 0 and words[k - 1] == "out" and not (
             taken is not None and is_substance(taken.synset, "omnigibson"))
-        # "with soap, water and the brush": a comma goes on with the list too (a new clause, one sentence)
-        # where the list goes on after it ("with water, lids on" says more than a tool)
-        comma = (not before and 0 <= k and k + 1 == listed_after and clause[k] != clause[m.start]
-                 and read.sentence_of[k] == read.sentence_of[m.start] and m.end < len(words)
-                 and (words[m.end] in ("and", "or") or clause[m.end] != clause[m.start]))
-        listed = (before in ("and", "or") and k == listed_after) or comma
+        continues = _continues_list(read, m, k, before, listed_after)
+        # "with soap, water and the brush": a comma goes on with the list too, where the list goes on
+        # after it ("with water, lids on" says more than a tool)
+        comma = continues and not before and m.end < len(words) and (
+            words[m.end] in ("and", "or") or clause[m.end] != clause[m.start])
+        listed = (continues and before in ("and", "or")) or comma
         # "clear the dinner table": up to two words no object is called between the verb and the name
         j = k
         while j > 0 and k - j < 2 and words[j] not in _SOURCE_VERBS and read.object_at(j) is None \
@@ -690,6 +690,18 @@ def possessed(instruction: str | ReadInstruction) -> frozenset[str]:
     return frozenset(m.phrase for m in read.mentions
                      if any(read.words[j] in _HAVE and read.clause_of[j] == read.clause_of[m.start]
                             for j in range(m.start)))
+
+
+def _continues_list(read: ReadInstruction, m: Mention, k: int, before: str, end: int | None) -> bool:
+    """The mention ``m`` (``k``, ``before``: :func:`_word_before`) goes on a list whose last name
+    ended at ``end``: right after an "and"/"or" there, or after a comma there (a new clause of the
+    same sentence)."""
+    if end is None:
+        return False
+    if before in ("and", "or"):
+        return k == end
+    return (not before and 0 <= k and k + 1 == end and read.clause_of[k] != read.clause_of[m.start]
+            and read.sentence_of[k] == read.sentence_of[m.start])
 
 
 def _modifier(read: ReadInstruction, m: Mention) -> bool:
@@ -829,16 +841,13 @@ def ingredients(instruction: str, types: Iterable[str]) -> frozenset[str]:
     goal makes a dish, what it is made from, which the goal need not name (:func:`goal_tools`;
     B-1K's goals name the dish, not what went into it)."""
     read = read_instruction(instruction)
-    clause = read.clause_of
     out = set()
     listed_after: int | None = None  # the word after the last ingredient: "and"/"or" or a comma may go on there
     scene_words = scene_mention_spans(instruction, types, any_of=True)  # "onion": the onion or its halves
     for m in sorted([*read.mentions, *scene_words], key=lambda mention: mention.start):
         k, before = _word_before(read, m)
-        comma = (not before and 0 <= k and k + 1 == listed_after and clause[k] != clause[m.start]
-                 and read.sentence_of[k] == read.sentence_of[m.start])
-        listed = _governing_word(read, m) == "with" or (before in ("and", "or") and k == listed_after) or comma
-        if listed and (_food(m.synset) or is_substance(m.synset, "omnigibson")):
+        if (_governing_word(read, m) == "with" or _continues_list(read, m, k, before, listed_after)) and (
+                _food(m.synset) or is_substance(m.synset, "omnigibson")):
             out.add(m.phrase)
             listed_after = m.end
     return frozenset(out)

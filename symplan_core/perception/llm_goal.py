@@ -440,9 +440,9 @@ def _unplaced(goal: Formula, placements: Sequence[RequestedPlacement], words: se
 def _unanswered(states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]], words: set[str],
                 objects: dict[str, str], domain: str, named: frozenset[str] | None = None) -> list[frozenset[StateAnswer]]:
     """The literals that would answer each of ``states`` the goal leaves unanswered (``words``:
-    :func:`_unanswered_words`); "covered:applied" is a covering with one of
-    the scene's substances that goals apply rather than remove, "covered:dust.n.01" one with dust. ``named``: the instances of what
-    the request names, the only ones such a literal may be about (its first place). The verifier
+    :func:`_unanswered_words`); "covered:applied" is a covering with one of the scene's substances
+    that goals apply rather than remove, "covered:dust.n.01" one with dust. ``named``: the
+    instances of what the request names, the only ones such a literal may be about (its first place). The verifier
     asks less (any literal of the state), but Qwen 1.5B, free to choose, answered "disinfect both"
     by covering the disinfectant bottle with disinfectant: accepted, and wrong."""
     from symplan_core.perception.goal_grammar import StateAnswer
