@@ -661,10 +661,11 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         # "for pickup", "for the baby": a purpose or whom it is for (not "look for the keys")
         purpose = before == "for" and not (k > 0 and words[k - 1] in _SEEKING)
         # "whatever fruit's in the fridge": where something is, said with "is" (not "make sure it is in"),
-        # or where somebody put it ("somebody dumped the firewood on the floor")
+        # or where somebody put something ("somebody dumped the firewood on the floor"; not "there's
+        # milk left in the mug", where nothing is put between the verb and the place)
         described = before in WHERE_PREPOSITIONS and k > 0 and (
             (words[k - 1] in _BE and "sure" not in words[:k])
-            or any(words[j] in _PUT_BEFORE for j in range(k) if clause[j] == clause[m.start]))
+            or any(words[j] in _PUT_BEFORE for j in range(k - 1) if clause[j] == clause[m.start]))
         governing = _governing_word(read, m)
         if (governing in _TOOL_WORDS or out_of or emptied or listed) and not (
                 (before in ("and", "or") or comma or governing == "with") and _food(m.synset)):

@@ -193,6 +193,7 @@ def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> No
     said = "Somebody dumped the firewood on the floor, can you pile it up on the table instead?"
     assert incidental_objects(said) == {"floor"}
     assert incidental_objects("I spilled juice on the rug") == frozenset()  # what is cleaned, not where it was put
+    assert "mug" not in incidental_objects("There's milk left in the mug, can you wash it?")  # nothing put there
 
 
 def test_a_tool_is_still_a_tool_past_the_words_that_describe_it(behavior_dir) -> None:
