@@ -264,6 +264,17 @@ def misplaced_substances(omni_problem: Problem) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _seen_objects(omni_problem: Problem, facts: DraftFacts) -> dict[str, str]:
+    """The draft's instances (instance -> type) backed by a detection or the task prior."""
+    return {i: t for i, t in omni_problem.objects.items()
+            if facts.sources.get(i, "detection") in ("detection", "prior")}
+
+
+def _acted_on(omni_problem: Problem) -> set[str]:
+    """What the goal's literals ask something of: the first place of each (``?inst`` read as ``inst``)."""
+    return {atom.args[0].lstrip("?") for atom, _, _ in goal_atoms(omni_problem.goal) if atom.args}
+
+
 def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str],
                     read: ReadInstruction | None = None,
                     coverage: tuple[set[str], set[str], set[str]] | None = None) -> list[str]:
@@ -276,8 +287,7 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
     ``goal_coverage(skip_held=True)``, where the caller has them."""
     named, quantified, some = coverage or goal_coverage(omni_problem, skip_held=True)
     short = short_pairings(omni_problem)
-    seen = {i: t for i, t in omni_problem.objects.items()
-            if facts.sources.get(i, "detection") in ("detection", "prior")}
+    seen = _seen_objects(omni_problem, facts)
     out = []
     for mention in asked_for_all(facts.instruction, read, tools) if facts.instruction else ():
         things = sorted(mention.instances_in(seen))
@@ -310,11 +320,10 @@ def picked_singulars(omni_problem: Problem, facts: DraftFacts, tools: frozenset[
     one, and is not read here. ``read``, ``coverage``: as for :func:`partial_plurals`."""
     read = read if read is not None else read_instruction(facts.instruction)
     _named, quantified, some = coverage or goal_coverage(omni_problem, skip_held=True)
-    acted_on = {atom.args[0].lstrip("?") for atom, _, _ in goal_atoms(omni_problem.goal) if atom.args}
+    acted_on = _acted_on(omni_problem)
     plural = set(plural_mentions(read))
     targets = {p.target for p in placement_words(facts.instruction) if p.target is not None}
-    seen = {i: t for i, t in omni_problem.objects.items()
-            if facts.sources.get(i, "detection") in ("detection", "prior")}
+    seen = _seen_objects(omni_problem, facts)
     out = []
     for mention in read.mentions:
         if (mention in plural or mention in targets or mention.phrase in tools or mention.start == 0
@@ -341,11 +350,10 @@ def unnamed_picks(omni_problem: Problem, facts: DraftFacts,
     ("snacks" names nothing BEHAVIOR has). One the goal also puts things at is a means, and not
     read here: a hanger for the clothes hung on it."""
     _named, quantified, some = coverage or goal_coverage(omni_problem, skip_held=True)
-    acted_on = {atom.args[0].lstrip("?") for atom, _, _ in goal_atoms(omni_problem.goal) if atom.args}
+    acted_on = _acted_on(omni_problem)
     # a place the goal puts things at is a means, not what was asked: one hanger for the clothes
     places = {atom.args[1].lstrip("?") for atom, _, _ in goal_atoms(omni_problem.goal) if len(atom.args) == 2}
-    seen = {i: t for i, t in omni_problem.objects.items()
-            if facts.sources.get(i, "detection") in ("detection", "prior")}
+    seen = _seen_objects(omni_problem, facts)
     said = list(facts.instruction_objects)
     out = []
     for typ in sorted(set(seen.values()) - quantified - some):
