@@ -33,6 +33,8 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
 * :func:`drop_self_including`: ``(forall (?firewood - firewood) (and (ontop ?firewood ?table_1)
   (nextto ?firewood ?firewood_2)))`` relates firewood_2 to itself; that literal is left out.
 * :func:`widen_plurals`: a plural the goal names by its first instance only is every one of them.
+* :func:`widen_stand_ins`: a plural no object is called ("the snacks"), moved to a place where the
+  goal puts one of several things of a kind the instruction never names, is every one of them.
 * :func:`widen_exists`: a top-level ``exists`` over a kind the instruction asks all of is ``forall``.
 
 Every rewrite is recorded (the provenance's ``goal.mended`` and the draft's notes), and the verifier
@@ -63,11 +65,13 @@ from symplan_core.perception.language import (
     plural_mentions,
     removal_of,
     removed_substances,
+    scene_mentions,
     short_pairings,
     sounds_plural,
     state_words,
+    unread_moved_plurals,
 )
-from symplan_core.perception.synsets import grounds_in, is_container, is_substance, read_instruction
+from symplan_core.perception.synsets import Mention, grounds_in, is_container, is_substance, read_instruction
 
 #: Where an object is: it rests on or in one thing, or hangs, lies or is fixed on one.
 WHERE_RELATIONS = SUPPORT_RELATIONS + ATTACHMENT_RELATIONS
@@ -90,7 +94,7 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
                               drop_substance_neighbours, hang_on_hanging_places, heed_placement_words,
                               place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted,
                               drop_idle_literals, settle_relations, settle_placements, pair_with_one,
-                              drop_self_including, drop_repeats, widen_plurals, widen_exists)
+                              drop_self_including, drop_repeats, widen_plurals, widen_stand_ins, widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
@@ -741,6 +745,49 @@ def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str
             quantified.add(typ)
             notes.append(f"the instruction says {mention.phrase!r}: the goal's {one} is read as every "
                          f"{typ} ({len(instances)} in the scene)")
+    return (And(parts) if notes else problem.goal), notes
+
+
+def widen_stand_ins(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A plural that names nothing BEHAVIOR has, moved to a named place (``unread_moved_plurals``:
+    "throw the snacks and water bottles in the backpack"), where the goal puts exactly one thing at
+    that place of a kind the instruction never names and the scene has several of (one of two
+    biscuits), in a top-level literal, quantifying over none: the model read the word as that kind,
+    and the plural asks for every one of them. Only where that kind is the one such at the place;
+    otherwise the verifier's ``unnamed_picks`` asks which."""
+    read = read_instruction(instruction)
+    places = placement_words(instruction)
+    said = [*read.mentions, *(Mention(w, t, 0, 0) for w, t in scene_mentions(instruction, set(problem.objects.values())))]
+    parts = _parts(problem.goal)
+    named, every, some = goal_coverage(problem)
+    nested = {a.lstrip("?") for part in parts if not _is_literal(part) for a in _args(part)}
+    notes: list[str] = []
+    for place, target in placement_targets(instruction, problem, places):
+        words = unread_moved_plurals(instruction, place, places)
+        there = target.instances_in(problem.objects)
+        picks = {atom.args[0] for part in parts if isinstance(part, Atom)
+                 for atom in (part,) if len(atom.args) == 2 and atom.predicate in WHERE_RELATIONS
+                 and atom.args[1].lstrip("?") in there and not atom.args[0].startswith("?")}
+        kinds = {}
+        for one in picks:
+            typ = problem.objects.get(one)
+            instances = problem.instances_of(typ) if typ else []
+            if (typ is None or len(instances) < 2 or typ in every | some or one in nested
+                    or [i for i in instances if i in named] != [one]
+                    or any(grounds_in(m.phrase, m.synset, {typ}, loose=False) for m in said)):
+                continue
+            kinds[typ] = one
+        if len(words) != 1 or len(kinds) != 1:
+            continue
+        ((typ, one),) = kinds.items()
+        var = "?" + typ
+        parts = tuple(Quantifier("forall", (Param(var, typ),), _renamed(part, {one: var}))
+                      if _is_literal(part) and one in {a.lstrip("?") for a in _args(part)} else part
+                      for part in parts)
+        every.add(typ)
+        notes.append(f"the instruction says {words[0]!r}, which names nothing here, {place.said} the "
+                     f"{target.phrase}: the goal's {one}, put there, is read as every {typ} "
+                     f"({len(problem.instances_of(typ))} in the scene)")
     return (And(parts) if notes else problem.goal), notes
 
 

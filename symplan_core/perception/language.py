@@ -962,20 +962,28 @@ _EVERY = frozenset({"all", "every", "both"})
 #: Words that say "many" with a counting word before them ("a bunch of flowers", "a lot of toys"):
 #: no count, so the plural means every one there is.
 _MANY = frozenset("bunch lot lots load loads heap heaps pile piles ton tons plenty".split())
+#: Nouns whose plural is the singular ("the salmon" with three in the freezer: all of them).
+_SAME_PLURAL = frozenset("fish salmon trout tuna cod halibut shrimp squid sheep deer moose bison".split())
+#: Determiners that name the things meant, all of those there are ("the salmon", "my snacks").
+_DEFINITE = frozenset("the these those my your our their his her its".split())
 
 
 def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
     """Object names the instruction says in the plural with no count ("cook the mustard greens",
     "put apples in the bowl", "a bunch of flowers"; not "two apples", "one of the cups"), or after
-    a word asking for all of them ("all the salmon", "every apple"): in English the speaker means
-    every one of them there is. ``instruction``: the text, or its reading where the caller has one."""
+    a word asking for all of them ("all the salmon", "every apple"), or a noun whose plural is its
+    singular after a definite determiner ("move the salmon to the cart", with three salmon): in
+    English the speaker means every one of them there is. ``instruction``: the text, or its reading
+    where the caller has one."""
     read = _reading(instruction)
     out = []
     for m in read.mentions:
         before = [w for k, w in enumerate(read.words[max(0, m.start - 3):m.start], start=max(0, m.start - 3))
                   if read.clause_of[k] == read.clause_of[m.start]]
         counted = any(w in _COUNTING for w in before) and not any(w in _MANY for w in before)
-        if any(w in _EVERY for w in before) or (sounds_plural(m.phrase.split()[-1]) and not counted):
+        head = m.phrase.split()[-1]
+        same = head in _SAME_PLURAL and bool(before) and before[-1] in _DEFINITE
+        if any(w in _EVERY for w in before) or ((sounds_plural(head) or same) and not counted):
             out.append(m)
     return out
 
@@ -1238,18 +1246,52 @@ def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord]
     instruction's :func:`placement_words`, where the caller has them; ``scene_words``
     (:func:`scene_mentions`): words only the scene explains count as names too ("the rod")."""
     read = read_instruction(instruction)
-    at = place.end - len(place.said.split())  # the preposition
-    verb = max((j for j in range(at) if read.clause_of[j] == read.clause_of[at] and _moves_things(read, j)),
-               default=None)
-    if verb is None:
+    span = _moved_span(read, instruction, place, places)
+    if span is None:
         return []
-    start = max([verb + 1, *((p.target.end if p.target else p.end)
-                             for p in (placement_words(instruction) if places is None else places)
-                             if verb < p.end <= at)])
+    start, at = span
     named = [*read.mentions, *(Mention(w, scene_words[w], k, k + 1) for k, w in enumerate(read.words)
                                if scene_words and w in scene_words and read.object_at(k) is None)]
     return [m for m in named if start <= m.start and m.end <= at and m != place.target
             and not is_substance(m.synset, "omnigibson")]
+
+
+def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
+                places: list[PlacementWord] | None) -> tuple[int, int] | None:
+    """Where a placement's moved things are said: (first word, the preposition) of the words
+    between the verb that moves things and the preposition, after an earlier placement's target
+    in between (see :func:`moved_by`); None with no such verb."""
+    at = place.end - len(place.said.split())  # the preposition
+    verb = max((j for j in range(at) if read.clause_of[j] == read.clause_of[at] and _moves_things(read, j)),
+               default=None)
+    if verb is None:
+        return None
+    return max([verb + 1, *((p.target.end if p.target else p.end)
+                            for p in (placement_words(instruction) if places is None else places)
+                            if verb < p.end <= at)]), at
+
+
+#: Words that end a noun phrase in a list of moved things ("the snacks and water bottles in ..."), as
+#: a determiner after it does ("the snacks the kids like": commas are not words).
+_PHRASE_ENDS = frozenset(("and", "or", "&"))
+
+
+def unread_moved_plurals(instruction: str, place: PlacementWord,
+                         places: list[PlacementWord] | None = None) -> list[str]:
+    """Plural nouns a placement moves that name nothing BEHAVIOR has, so no object is read from
+    them ("throw **the snacks** and water bottles in the backpack": no object is a snack): a
+    plural word (:func:`sounds_plural`) right after a definite determiner, ending its phrase (a
+    list word, a determiner or the preposition follows), that no mention covers. A goal that puts one
+    of several things of a kind the instruction never names at that place read the word as that
+    kind (``goal_mending.widen_stand_ins``)."""
+    read = read_instruction(instruction)
+    span = _moved_span(read, instruction, place, places)
+    if span is None:
+        return []
+    start, at = span
+    return [read.words[k] for k in range(max(start, 1), at)
+            if read.words[k - 1] in _DEFINITE and sounds_plural(read.words[k]) and read.object_at(k) is None
+            and (k + 1 == at or read.words[k + 1] in _PHRASE_ENDS | _DETERMINERS)]
 
 
 def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:

@@ -31,6 +31,7 @@ from symplan_core.perception.goal_mending import (
     settle_relations,
     widen_exists,
     widen_plurals,
+    widen_stand_ins,
 )
 from symplan_core.perception.language import instruction_objects, unasked_removals
 from symplan_core.perception.llm_goal import complete_conjuncts, parse_goal
@@ -225,21 +226,31 @@ def test_a_pairing_with_fewer_of_the_other_kind_covers_only_as_many(behavior_dir
 
 
 def test_the_one_thing_said_of_several_in_the_scene_is_not_picked_by_the_goal(behavior_dir) -> None:
-    problem = to_omnigibson(load_problem("b1k/taking_fish_out_of_freezer"))  # three salmon
+    problem = to_omnigibson(load_problem("b1k/cleaning_up_plates_and_food"))  # two bowls
 
     def picked(instruction: str, goal: str) -> list[str]:
         drafted = replace(problem, goal=parse_goal(goal, dict(problem.objects), "omnigibson"))
         facts = DraftFacts({i: "detection" for i in problem.objects}, instruction=instruction, curated_goal=False)
         return picked_singulars(drafted, facts, frozenset())
 
-    one = "(:goal (and (inside ?salmon.n.03_1 ?shopping_cart.n.01_1)))"
-    assert picked("move the salmon to the cart", one) == [
-        "the instruction says 'the salmon', and the scene has 3 (salmon.n.03_1, salmon.n.03_2, salmon.n.03_3): "
-        "the drafted goal picks salmon.n.03_1, but which one, or all, is not said"]
-    every = "(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside ?salmon.n.03 ?shopping_cart.n.01_1))))"
-    assert picked("move the salmon to the cart", every) == []
-    assert picked("move a salmon to the cart", one) == []  # one was asked for
-    assert picked("move the salmon fillets to the cart", one) == []  # a plural: partial_plurals' case
+    one = "(:goal (and (inside ?bowl.n.01_1 ?sink.n.01_1)))"
+    assert picked("put the bowl in the sink", one) == [
+        "the instruction says 'the bowl', and the scene has 2 (bowl.n.01_1, bowl.n.01_2): "
+        "the drafted goal picks bowl.n.01_1, but which one, or all, is not said"]
+    every = "(:goal (and (forall (?bowl.n.01 - bowl.n.01) (inside ?bowl.n.01 ?sink.n.01_1))))"
+    assert picked("put the bowl in the sink", every) == []
+    assert picked("put a bowl in the sink", one) == []  # one was asked for
+    assert picked("put the bowls in the sink", one) == []  # a plural: partial_plurals' case
+
+
+def test_the_salmon_with_several_in_the_scene_is_every_one_of_them(behavior_dir) -> None:
+    """"salmon" is its own plural: "the salmon" with three in the freezer is all three, and a goal
+    naming the first is read as all of them."""
+    problem = _drafted("b1k/taking_fish_out_of_freezer", "(:goal (and (inside ?salmon.n.03_1 ?shopping_cart.n.01_1)))")
+    goal, notes = widen_plurals("move the salmon to the cart", problem)
+    assert _text(goal) == "(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside ?salmon.n.03 ?shopping_cart.n.01_1))))"
+    assert notes == ["the instruction says 'salmon': the goal's salmon.n.03_1 is read as every salmon.n.03 (3 in the scene)"]
+    assert widen_plurals("move a salmon to the cart", problem)[1] == []
 
 
 def test_one_of_several_things_the_instruction_never_names_is_not_picked_by_the_goal(behavior_dir) -> None:
@@ -258,6 +269,23 @@ def test_one_of_several_things_the_instruction_never_names_is_not_picked_by_the_
     every = "(:goal (and (forall (?biscuit.n.01 - biscuit.n.01) (inside ?biscuit.n.01 ?backpack.n.01_1))))"
     assert picked(snacks, every) == []
     assert picked("put a biscuit in the backpack", one) == []  # named: picked_singulars' case, if any
+
+
+def test_a_plural_no_object_is_called_is_the_kind_the_goal_puts_at_its_place(behavior_dir) -> None:
+    """"the snacks" names nothing BEHAVIOR has; a goal that puts one of the two biscuits where the
+    snacks go read the word as biscuits, and the plural asks for both."""
+    snacks = "throw the snacks and water bottles in the backpack"
+    one = _drafted("b1k/packing_hiking_equipment_into_car", "(:goal (and (inside ?biscuit.n.01_1 ?backpack.n.01_1) "
+                   "(forall (?water_bottle.n.01 - water_bottle.n.01) (inside ?water_bottle.n.01 ?backpack.n.01_1))))")
+    goal, notes = widen_stand_ins(snacks, one)
+    assert _text(goal) == ("(:goal (and (forall (?biscuit.n.01 - biscuit.n.01) (inside ?biscuit.n.01 ?backpack.n.01_1)) "
+                           "(forall (?water_bottle.n.01 - water_bottle.n.01) (inside ?water_bottle.n.01 ?backpack.n.01_1))))")
+    assert notes == ["the instruction says 'snacks', which names nothing here, in the backpack: the goal's "
+                     "biscuit.n.01_1, put there, is read as every biscuit.n.01 (2 in the scene)"]
+    assert widen_stand_ins("throw some snacks in the backpack", one)[1] == []  # some of them
+    assert widen_stand_ins("pack the car for the hike", one)[1] == []  # no word for what goes in
+    elsewhere = _drafted("b1k/packing_hiking_equipment_into_car", "(:goal (and (inside ?biscuit.n.01_1 ?car.n.01_1)))")
+    assert widen_stand_ins(snacks, elsewhere)[1] == []  # not put where the snacks go
 
 
 def test_a_literal_asked_both_ways_keeps_the_way_the_instruction_asks(behavior_dir) -> None:

@@ -51,6 +51,7 @@ from symplan_core.perception.language import (
     substance_subjects,
     unasked_damage,
     unasked_switching,
+    unread_moved_plurals,
     unserved_drinks,
 )
 from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
@@ -485,6 +486,24 @@ def test_a_word_in_is_is_plural_only_where_its_singular_names_a_thing(behavior_d
     assert [w for w in ("skis", "kiwis", "axis", "tennis", "glass", "apples") if sounds_plural(w)] == [
         "skis", "kiwis", "apples"]
     assert [m.phrase for m in plural_mentions("clean off the skis")] == ["skis"]
+
+
+def test_a_noun_whose_plural_is_its_singular_is_plural_after_a_definite_determiner(behavior_dir) -> None:
+    said = {text: [m.phrase for m in plural_mentions(text)] for text in (
+        "move the salmon to the cart", "move a salmon to the cart", "cook one salmon", "grill my salmon")}
+    assert said == {"move the salmon to the cart": ["salmon"], "move a salmon to the cart": [],
+                    "cook one salmon": [], "grill my salmon": ["salmon"]}
+
+
+def test_a_moved_plural_that_names_nothing_behavior_has_is_found_in_its_placement(behavior_dir) -> None:
+    def unread(text: str) -> list[list[str]]:
+        places = placement_words(text)
+        return [unread_moved_plurals(text, place, places) for place in places]
+
+    assert unread("throw the snacks and water bottles in the backpack and load it into the car") == [["snacks"], []]
+    assert unread("put the water bottles in the backpack") == [[]]  # read as objects
+    assert unread("put some snacks in the backpack") == [[]]  # not a definite determiner
+    assert unread("put the snacks bag in the backpack") == [[]]  # "snacks" modifies "bag"
 
 
 def test_a_placement_target_only_the_scene_explains_is_held_to_its_relation(behavior_dir) -> None:
