@@ -13,6 +13,8 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
   those nails": a wall nail or a hanger holds things hung on it, so it is read as ``attached``/``draped``.
 * :func:`heed_placement_words`: ``(nextto ?firewood ?table_1)`` for "pile it up on the table": the
   relation the placement words ask for at that place.
+* :func:`move_to_named_places`: ``(ontop ?basket_1 ?floor_1)`` for "set the basket on the counter",
+  the basket nowhere at the counter: read as the placement the words state.
 * :func:`place_reversed_removals`: ``(not (inside ?lotion ?basket_1))`` for "drop the lotion ... in
   it", where the instruction takes nothing out and its placement words ask for that very relation:
   read as the placement.
@@ -69,6 +71,7 @@ from symplan_core.perception.language import (
     short_pairings,
     sounds_plural,
     state_words,
+    things_placed_elsewhere,
     unread_moved_plurals,
 )
 from symplan_core.perception.synsets import Mention, grounds_in, is_container, is_substance, read_instruction
@@ -91,7 +94,7 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     notes: list[str] = []
     goal = problem.goal
     steps: tuple[Step, ...] = (bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations,
-                              drop_substance_neighbours, hang_on_hanging_places, heed_placement_words,
+                              drop_substance_neighbours, hang_on_hanging_places, heed_placement_words, move_to_named_places,
                               place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted,
                               drop_idle_literals, settle_relations, settle_placements, pair_with_one,
                               drop_self_including, drop_repeats, widen_plurals, widen_stand_ins, widen_exists)
@@ -562,6 +565,34 @@ def heed_placement_words(instruction: str, problem: Problem) -> tuple[Formula, l
 
         goal = _mapped(goal, asked)
     return (goal, notes) if notes else (problem.goal, [])
+
+
+def move_to_named_places(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Where the instruction moves one named thing to a named place the scene has one of ("set
+    the basket on the counter") and the goal puts that thing somewhere else in exactly one top-level
+    literal, and nowhere at that place (``language.things_placed_elsewhere``: Qwen 1.5B put the
+    basket on the floor), that literal is read as the placement the words state: ``(ontop
+    ?shopping_basket_1 ?floor_1)`` becomes ``(ontop ?shopping_basket_1 ?checkout_1)``. The
+    instruction is the authority on where a thing it names goes; a goal that places several of
+    the thing, or places it in several literals, is left to the verifier."""
+    parts = list(_parts(problem.goal))
+    notes: list[str] = []
+    for place, target, thing, _put in things_placed_elsewhere(instruction, problem):
+        things, there = thing.instances_in(problem.objects), target.instances_in(problem.objects)
+        if not place.relation or len(things) != 1 or len(there) != 1:
+            continue
+        (one,), (at,) = things, there
+        placing = [k for k, part in enumerate(parts) if isinstance(part, Atom) and len(part.args) == 2
+                   and part.predicate in WHERE_RELATIONS and part.args[0].lstrip("?") == one]
+        if len(placing) != 1 or any(one in {a.lstrip("?") for a in _args(part)}
+                                    for k, part in enumerate(parts) if k not in placing and not _is_literal(part)):
+            continue
+        old = parts[placing[0]]
+        assert isinstance(old, Atom)
+        parts[placing[0]] = Atom(place.relation, (old.args[0], at))
+        notes.append(f"the instruction says the {thing.phrase} goes '{place.said} the {target.phrase}': "
+                     f"({old.predicate} {' '.join(old.args)}) read as ({place.relation} {old.args[0]} {at})")
+    return (And(tuple(parts)), notes) if notes else (problem.goal, [])
 
 
 def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:

@@ -1301,6 +1301,15 @@ def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementW
     basket on the floor and the money on the checkout. A thing the goal does not place at all is
     the objects axis's business. ``places``: the instruction's :func:`placement_words`, where the
     caller has them."""
+    return [f"the instruction puts the {thing.phrase} '{place.said} the {target.phrase}', but the goal "
+            f"puts it only at {', '.join(sorted(put))}"
+            for place, target, thing, put in things_placed_elsewhere(instruction, problem, places)]
+
+
+def things_placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
+                            ) -> list[tuple[PlacementWord, Mention, Mention, set[str]]]:
+    """(placement word, its target, the thing it moves, where the goal puts that thing instead) for
+    each of :func:`placed_elsewhere`."""
     read = read_instruction(instruction)
     places = placement_words(instruction) if places is None else places
     scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
@@ -1333,8 +1342,7 @@ def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementW
                 frontier = set().union(*(held_by.get(i, set()) for i in frontier)) - reached
                 reached |= frontier
             if put and not reached & there:
-                out.append(f"the instruction puts the {m.phrase} '{place.said} the {target.phrase}', but the goal "
-                           f"puts it only at {', '.join(sorted(put))}")
+                out.append((place, target, m, put))
     return out
 
 

@@ -25,6 +25,7 @@ from symplan_core.perception.goal_mending import (
     hang_on_hanging_places,
     heed_placement_words,
     mend_goal,
+    move_to_named_places,
     pair_with_one,
     place_reversed_removals,
     settle_placements,
@@ -412,6 +413,22 @@ def test_a_place_the_instruction_names_gets_the_relation_its_words_ask_for(behav
     assert _text(mend_goal(said, salmon).goal) == (
         "(:goal (and (forall (?salmon.n.03 - salmon.n.03) (inside ?salmon.n.03 ?shopping_cart.n.01_1))))")
     assert heed_placement_words("pile it up next to the table", firewood) == (firewood.goal, [])  # as asked
+
+
+def test_a_named_thing_put_elsewhere_goes_where_the_words_put_it(behavior_dir) -> None:
+    # untuned4 casual, Qwen 1.5B: the basket on the floor, for "set the basket on the counter"
+    said = "Could you set the basket on the counter and hand over the cash?"
+    floor = _drafted("b1k/paying_for_purchases", "(:goal (and (ontop ?shopping_basket.n.01_1 ?floor.n.01_1) "
+                     "(ontop ?money.n.01_1 ?checkout.n.03_1)))")
+    goal, notes = move_to_named_places(said, floor)
+    assert _text(goal) == ("(:goal (and (ontop ?shopping_basket.n.01_1 ?checkout.n.03_1) "
+                           "(ontop ?money.n.01_1 ?checkout.n.03_1)))")
+    assert notes == ["the instruction says the basket goes 'on the counter': (ontop shopping_basket.n.01_1 "
+                     "floor.n.01_1) read as (ontop shopping_basket.n.01_1 checkout.n.03_1)"]
+    assert move_to_named_places("Could you set the basket on the floor and pay?", floor)[1] == []  # as asked
+    twice = _drafted("b1k/paying_for_purchases", "(:goal (and (ontop ?shopping_basket.n.01_1 ?floor.n.01_1) "
+                     "(ontop ?shopping_basket.n.01_1 ?money.n.01_1)))")
+    assert move_to_named_places(said, twice)[1] == []  # placed twice: which one was meant is not clear
 
 
 def test_a_literal_that_already_holds_gives_way_to_the_goal_that_undoes_it(behavior_dir) -> None:
