@@ -314,10 +314,10 @@ def picked_singulars(omni_problem: Problem, facts: DraftFacts, tools: frozenset[
                      coverage: tuple[set[str], set[str], set[str]] | None = None) -> list[str]:
     """An object the instruction names as "the X", in the singular, where the scene has several X
     and an LLM goal acts on exactly one of them (the first place of its literals; never quantifying
-    over them): which one, or all of them, the request does not say, and the draft guessed. Qwen
-    1.5B put one of three salmon in the cart for "move the salmon to the cart". Where the thing goes
-    ("in the sink" with two sinks) is left to the placement checks; "a", "one" or "that" X asks for
-    one, and is not read here. ``read``, ``coverage``: as for :func:`partial_plurals`."""
+    over them): which one, or all of them, the request does not say, and the draft guessed ("put
+    the bowl in the sink" with two bowls; "the salmon" is a plural, ``plural_mentions``). Where the
+    thing goes ("in the sink" with two sinks) is left to the placement checks; "a", "one" or "that"
+    X asks for one, and is not read here. ``read``, ``coverage``: as for :func:`partial_plurals`."""
     read = read if read is not None else read_instruction(facts.instruction)
     _named, quantified, some = coverage or goal_coverage(omni_problem, skip_held=True)
     acted_on = _acted_on(omni_problem)
