@@ -11,10 +11,10 @@ synset's own head word whose most frequent noun sense it is (WordNet's sense ord
 'fridge' and 'couch' are kept and 'hold' (handle.n.01) or 'machine' (car.n.01) are not. The
 second table keeps the one-word lemmas left out for that reason ('tackle', fishing_gear.n.01;
 'closet', wardrobe.n.01): perception reads them only for a type the scene has
-(``language.scene_mentions``). The third keeps, for each of those synsets, the wholes WordNet says
+(``object_words.scene_mentions``). The third keeps, for each of those synsets, the wholes WordNet says
 it is a part of, where BEHAVIOR names them too (``shelf.n.01``: bookcase, cabinet, ...; ``lid.n.02``:
 jar, box, chest): "put them back on the shelves" names the scene's bookcase
-(``language.instruction_objects``). They are derived at build time because nltk needs several seconds to open
+(``object_words.instruction_objects``). They are derived at build time because nltk needs several seconds to open
 WordNet, which every perception process would otherwise pay. WordNet's licence (Princeton
 University, redistribution permitted with the notice) ships next to the table
 (``LICENSE-wordnet.txt``). ``--check`` exits 1 when the packaged table differs from the inputs.

@@ -20,7 +20,7 @@ egg halved". Each addition rests on something the scene shows, and on nothing el
   as the name says (cut with a slicer in hand, heated on a source that is on), so a goal that asks
   for it is judged like a released one.
 
-* **a dish, drink or mixture the request asks to make** (``language.requested_products``: "make
+* **a dish, drink or mixture the request asks to make** (``object_words.requested_products``: "make
   some tomato rice", "whip up some eggnog"), which BEHAVIOR names without an ingredient. The
   request is what vouches for it, in the number it says. It is declared ``future`` and made as the
   released files make such products (``make`` checks no ingredients: none is in its name).
@@ -42,7 +42,7 @@ from symplan_core.engine.world import build_world
 from symplan_core.tasks import synset_info, synset_table
 
 if TYPE_CHECKING:
-    from symplan_core.perception.language import RequestedProduct
+    from symplan_core.perception.object_words import RequestedProduct
 
 #: How BEHAVIOR names what a transformed object was made from (``engine.world._ingredients``).
 PRODUCT_PREFIXES = ("half__", "diced__", "cooked__", "melted__", "cooked__diced__")

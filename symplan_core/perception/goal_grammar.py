@@ -109,7 +109,7 @@ class StateAnswer:
     is given, one of those instances (or a variable over one's type) in the first place: what the
     request names, so that "disinfect the vacuum" is not answered by covering the bottle; and
     where ``places`` is given, one of those instances in the second place (a placement the request
-    states: ``language.requested_placements``)."""
+    states: ``placements.requested_placements``)."""
 
     predicate: str
     positive: bool = True
@@ -131,13 +131,13 @@ def goal_grammar(objects: Mapping[str, str], domain: str = "omnigibson",
     fill is left out.
 
     A *continuation* (``mentions``, the sets of types a goal has yet to mention,
-    ``language.goal_must_mention``): the top conjunction starts with ``said`` (the conjuncts the
+    ``object_words.goal_must_mention``): the top conjunction starts with ``said`` (the conjuncts the
     model already wrote, each with its leading space), goes on with one conjunct that mentions one
     of the sets (:func:`_mention_rules`), then any. ``held``: the atoms the initial state makes
     true; a negated ground literal mentions a set only over one of them (negating what is already
-    false asks nothing: ``language.idle_negation``). ``states``: state words the goal has yet to
+    false asks nothing: ``goal_reading.idle_negation``). ``states``: state words the goal has yet to
     answer, each a set of :class:`StateAnswer` any one of which answers it
-    (``language.asked_states``); the next conjunct may instead be one with such a literal, ground,
+    (``verbs.asked_states``); the next conjunct may instead be one with such a literal, ground,
     in an ``and``, or in a quantifier's body. ``GoalGrammar.mentions`` counts the object sets and
     state words some conjunct of this scene can answer; where it is 0 the top rule is the plain one.
     ``close``: a continuation ends right after that one conjunct (a model that went on looping past
@@ -291,7 +291,7 @@ def _mention_rules(rules: list[str], mentions: Sequence[Collection[str]], object
     ``and`` with one) or a second quantifier over one of its types that uses it: the BEHAVIOR forms
     (``(forall (?apple - apple) (inside ?apple ?bowl_1))``). A negated ground literal mentions a
     set only over one of the ``negatable`` atoms (those that hold initially); a variable its body
-    never uses mentions nothing (``language.goal_types`` reads both the same way). ``var_fits(fits,
+    never uses mentions nothing (``goal_reading.goal_types`` reads both the same way). ``var_fits(fits,
     typ)``: a variable over ``typ`` may stand in a place that ``fits``."""
     def mention_atoms(name: str, k_types: Collection[str], term: str, bound: tuple[str, ...]) -> bool:
         alts = []

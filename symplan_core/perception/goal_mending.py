@@ -53,28 +53,32 @@ from itertools import product
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Param, Problem, Quantifier
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
 from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, HANGING_PLACES, SUPPORT_RELATIONS
-from symplan_core.perception.language import (
-    asked_for_all,
-    asks_removal,
+from symplan_core.perception.goal_reading import (
     goal_coverage,
     holds_for_every,
     initial_facts,
-    instruction_objects,
-    other_relations,
     placed_kinds,
-    placement_targets,
-    placement_words,
-    plural_mentions,
     removal_of,
     removed_substances,
-    scene_mentions,
     short_pairings,
+)
+from symplan_core.perception.language import asks_removal
+from symplan_core.perception.object_words import (
+    instruction_objects,
+    plural_mentions,
+    scene_mentions,
     sounds_plural,
-    state_words,
+)
+from symplan_core.perception.placements import (
+    asked_for_all,
+    other_relations,
+    placement_targets,
+    placement_words,
     things_placed_elsewhere,
     unread_moved_plurals,
 )
 from symplan_core.perception.synsets import Mention, grounds_in, is_container, is_substance, read_instruction
+from symplan_core.perception.verbs import state_words
 
 #: Where an object is: it rests on or in one thing, or hangs, lies or is fixed on one.
 WHERE_RELATIONS = SUPPORT_RELATIONS + ATTACHMENT_RELATIONS
@@ -214,7 +218,7 @@ def bind_only_instances(_instruction: str, problem: Problem) -> tuple[Formula, l
 
 def place_reversed_removals(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     """Each negated ``inside``/``ontop`` literal that takes a kind the instruction names out of or
-    off something (``language.removal_of``), where the instruction has no removal word and a
+    off something (``goal_reading.removal_of``), where the instruction has no removal word and a
     placement word asks for that very relation there ("in it", "in the basket"), read as the
     placement. Qwen 1.5B wrote ``(forall (?bottle__of__lotion - ...) (not (inside ?bottle__of__lotion
     ?wicker_basket_1)))`` for "could you drop the lotion, the perfume and the oil in it?"."""
@@ -548,7 +552,7 @@ _HOLDING_SUBSTANCE = ("covered", "contains", "filled")
 def heed_placement_words(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     """Where the instruction says how things go at a place ("pile it up *on* the table", "load
     them *into* the cart") and the goal relates things to that place only otherwise (``(nextto
-    ?firewood ?table_1)``, ``(ontop ?salmon ?shopping_cart_1)``: ``language.other_relations``),
+    ?firewood ?table_1)``, ``(ontop ?salmon ?shopping_cart_1)``: ``placements.other_relations``),
     those literals are read with the relation the words ask for. A place that holds things only
     hung on it (a wall nail, a hanger) keeps its own relation (:func:`hang_on_hanging_places`)."""
     notes: list[str] = []
@@ -570,7 +574,7 @@ def heed_placement_words(instruction: str, problem: Problem) -> tuple[Formula, l
 def move_to_named_places(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     """Where the instruction moves one named thing to a named place the scene has one of ("set
     the basket on the counter") and the goal puts that thing somewhere else in exactly one top-level
-    literal, and nowhere at that place (``language.things_placed_elsewhere``: Qwen 1.5B put the
+    literal, and nowhere at that place (``placements.things_placed_elsewhere``: Qwen 1.5B put the
     basket on the floor), that literal is read as the placement the words state: ``(ontop
     ?shopping_basket_1 ?floor_1)`` becomes ``(ontop ?shopping_basket_1 ?checkout_1)``. The
     instruction is the authority on where a thing it names goes; a goal that places several of
@@ -599,7 +603,7 @@ def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list
     """Where the instruction asks something cleaned (a state word for ``(not (covered ...))``:
     "wash", "rinse", "scrub"), a goal literal ``(not (covered ?x ?s))`` that asks nothing (``?s``
     covers no such ``?x`` initially) about a thing the instruction names is read as ``?x`` rid of
-    the dirt (``language.removed_substances``) that covers it initially. Qwen 1.5B wrote ``(not
+    the dirt (``goal_reading.removed_substances``) that covers it initially. Qwen 1.5B wrote ``(not
     (covered ?wineglass_1 ?liquid_soap_1))`` for "wash the wine glasses" and ``(not (covered
     ?trout_1 ?water_1))`` for "rinse off the fish": the cleaning agent where the dirt goes. A thing
     kept free of a substance inside it, which it holds none of, is read the same way: ``(not
@@ -642,7 +646,7 @@ def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list
 
 def drop_unasked_removals(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     """Where the instruction takes nothing out or off (``language.asks_removal``), a negated
-    ``inside``/``ontop`` that takes a thing out of or off somewhere (``language.removal_of``) is left
+    ``inside``/``ontop`` that takes a thing out of or off somewhere (``goal_reading.removal_of``) is left
     out, if the rest of the goal still asks something of that kind: Qwen 1.5B wrote ``(not (inside
     ?toaster_1 ?cabinet_1))`` beside the crumbs cleaned off it for "clean the toaster", and ``(not
     (ontop ?raincoat_1 ?detergent__bottle_1))`` beside its stain for "wash my raincoat". A removal

@@ -40,7 +40,7 @@ from symplan_core.perception.errors import PerceptionError
 if TYPE_CHECKING:
     from symplan_core.perception.additions import Addition
     from symplan_core.perception.goal_grammar import StateAnswer
-    from symplan_core.perception.language import RequestedPlacement
+    from symplan_core.perception.placements import RequestedPlacement
 
 GOAL_SYSTEM = ("You write the goal of a BEHAVIOR task in BDDL. Reply with exactly one (:goal ...) block "
                "that uses only the listed objects and predicates. No explanation.")
@@ -289,7 +289,7 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     ``temperature``/``seed``: greedy by default; a sampled draw of best-of-N (top-p 0.9).
 
     ``mentions``: (phrase, types) the goal must mention, a type of each
-    (``language.goal_must_mention``). A finished goal that leaves one out is *continued*: the same
+    (``object_words.goal_must_mention``). A finished goal that leaves one out is *continued*: the same
     prompt is decoded again under a grammar that starts with the conjuncts the model wrote and
     goes on with one that mentions a missing object (``goal_grammar``'s ``said``), as often as
     objects are missing (at most once per phrase). A goal that mentions them all is the model's
@@ -297,11 +297,11 @@ def draft_goal_constrained(spec, objects: dict[str, str], instruction: str, exam
     (the verifier then names what it never mentions). The prompt does not list the phrases: a line
     that did changed drafts that already named everything, mostly for the worse (docs/results.md).
     ``states``: the request's state words with the literals that answer each
-    (``language.asked_states``). A goal that answers none of a word's literals, read as the
+    (``verbs.asked_states``). A goal that answers none of a word's literals, read as the
     verifier reads it (``language.state_conflicts``), is continued the same way, with a conjunct
     that has one of them about one of the objects of ``mentions`` ("spray the vacuum with
     disinfectant": ``(covered ?vacuum ?disinfectant)``); at most once per word. ``placements``: the
-    request's placements (``language.requested_placements``). A thing one moves that the goal does
+    request's placements (``placements.requested_placements``). A thing one moves that the goal does
     not put at its target (:func:`_unplaced`: "throw the rod and tackle in it") is continued the
     same way, with that placement's literal about it; it is then asked of no other conjunct in that
     round (Qwen 1.5B, made to mention the rod, wrote it as not on the driveway). A continuation cut while looping after the conjunct it was asked for is decoded
@@ -446,7 +446,7 @@ def _unanswered(states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]], word
     asks less (any literal of the state), but Qwen 1.5B, free to choose, answered "disinfect both"
     by covering the disinfectant bottle with disinfectant: accepted, and wrong."""
     from symplan_core.perception.goal_grammar import StateAnswer
-    from symplan_core.perception.language import removed_substances
+    from symplan_core.perception.goal_reading import removed_substances
     from symplan_core.perception.synsets import is_substance
 
     applied = frozenset(i for i, t in objects.items() if is_substance(t, domain) and t not in removed_substances())
@@ -466,9 +466,9 @@ def _unanswered(states: Sequence[tuple[str, tuple[tuple[str, bool], ...]]], word
 def _unmentioned(goal: Formula, mentions: Sequence[tuple[str, frozenset[str]]], objects: dict[str, str],
                  init: Sequence[Literal], domain: str) -> list[frozenset[str]]:
     """The type sets of ``mentions`` the goal does not mention, read as the verifier reads an LLM
-    goal (``language.goal_types``, idle negations skipped)."""
+    goal (``goal_reading.goal_types``, idle negations skipped)."""
     from symplan_core.bddl import Problem
-    from symplan_core.perception.language import goal_types
+    from symplan_core.perception.goal_reading import goal_types
 
     said = goal_types(Problem("drafted", domain, dict(objects), tuple(init), goal), skip_idle=True)
     return [types for _, types in mentions if not types & said]

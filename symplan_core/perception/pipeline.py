@@ -28,16 +28,9 @@ from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pos
 from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.goal_mending import mend_goal
 from symplan_core.perception.keyframes import KeyFrameConfig
-from symplan_core.perception.language import (
-    RequestedPlacement,
-    asked_states,
-    goal_must_mention,
-    instruction_objects,
-    requested_placements,
-    requested_products,
-    state_words,
-)
 from symplan_core.perception.lifting import LiftConfig
+from symplan_core.perception.object_words import goal_must_mention, instruction_objects, requested_products
+from symplan_core.perception.placements import RequestedPlacement, requested_placements
 from symplan_core.perception.relations import Region, RelationConfig, infer_relations
 from symplan_core.perception.synsets import (
     ground_label,
@@ -47,6 +40,7 @@ from symplan_core.perception.synsets import (
     known_synset,
     mentioned_synsets,
 )
+from symplan_core.perception.verbs import asked_states, state_words
 from symplan_core.perception.verifier import DraftFacts, Verdict, verify_draft
 from symplan_core.prompts.goal_text import type_word
 
@@ -108,21 +102,21 @@ class PerceptionConfig(BaseModel):
     llm_mention_objects: bool = Field(
         default=True,
         description="grammar decoding: a goal that leaves out an object the instruction names, which the verifier "
-                    "would require (language.goal_must_mention), is decoded again from what it said, under a grammar "
+                    "would require (object_words.goal_must_mention), is decoded again from what it said, under a grammar "
                     "that goes on with a mention of a missing one (llm_goal.draft_goal_constrained)")
     llm_answer_states: bool = Field(
         default=False,
         description="grammar decoding: a goal that answers none of the literals a state word of the instruction "
                     "asks for ('bake' -> cooked, 'hang' -> attached or draped), which the verifier would refuse, is "
                     "decoded again from what it said, under a grammar that goes on with one of them about an "
-                    "object the instruction names (language.asked_states; needs check_language). Off: with Qwen "
+                    "object the instruction names (verbs.asked_states; needs check_language). Off: with Qwen "
                     "1.5B it turned refused goals into accepted wrong ones and no right one (docs/results.md)")
     llm_answer_placements: bool = Field(
         default=True,
         description="grammar decoding: a thing the instruction moves ('throw the rod and tackle in it') that the "
                     "goal puts nowhere, or not where the instruction puts it while nothing is put there "
-                    "(language.empty_places), is decoded again from what the goal said, under a grammar that goes "
-                    "on with that placement's literal (language.requested_placements; needs check_language)")
+                    "(placements.empty_places), is decoded again from what the goal said, under a grammar that goes "
+                    "on with that placement's literal (placements.requested_placements; needs check_language)")
     aliases: dict[str, str] = Field(default_factory=dict, description="detector label -> synset")
     camera_pose: list[list[float]] | None = Field(default=None, description="4x4 camera->world for frames without one")
     check_instruction_objects: bool = True

@@ -210,7 +210,7 @@ def wordnet_lemmas() -> dict[str, list[str]]:
 def wordnet_scene_lemmas() -> dict[str, list[str]]:
     """BEHAVIOR synset -> its one-word WordNet 3.0 lemmas whose most frequent noun sense is another
     synset ("tackle" of fishing_gear.n.01, "closet" of wardrobe.n.01; packaged, built with
-    :func:`wordnet_lemmas`' table): read only as a type the scene has (``language.scene_mentions``)."""
+    :func:`wordnet_lemmas`' table): read only as a type the scene has (``object_words.scene_mentions``)."""
     return _packaged_table("wordnet_scene_lemmas.json")
 
 
@@ -218,7 +218,7 @@ def wordnet_scene_lemmas() -> dict[str, list[str]]:
 def wordnet_part_holonyms() -> dict[str, list[str]]:
     """BEHAVIOR synset -> the wholes WordNet 3.0 says it is a part of, where BEHAVIOR names them
     (``shelf.n.01``: bookcase, cabinet, ...; packaged, built by ``scripts/build_wordnet_lemmas.py``):
-    a part the scene has no object for names the scene's whole (``language.instruction_objects``)."""
+    a part the scene has no object for names the scene's whole (``object_words.instruction_objects``)."""
     return _packaged_table("wordnet_part_holonyms.json")
 
 
@@ -357,7 +357,7 @@ def _unclitic(words: list[str]) -> list[str]:
 
 @lru_cache(maxsize=256)
 def read_instruction(instruction: str, max_words: int = 4) -> ReadInstruction:
-    """The reading :func:`mentioned_synsets` and the state words (``perception.language``) share."""
+    """The reading :func:`mentioned_synsets` and the state words (``perception.verbs``) share."""
     # Clause by clause (punctuation ends a phrase and a word's neighbourhood); "the car's" -> car.
     pieces = re.split(f"({_CLAUSE.pattern})", instruction)  # clause texts, with the punctuation between
     clauses = [_unclitic(words_of(part)) for part in pieces[0::2]]

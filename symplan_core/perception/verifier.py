@@ -24,26 +24,26 @@ from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.bddl.writer import write_problem
 from symplan_core.engine import compile_task
 from symplan_core.engine.predicates import SUBSTANCE_ARGUMENT
-from symplan_core.perception.language import (
-    alternatives,
+from symplan_core.perception.goal_reading import (
     another_kind,
-    asked_for_all,
     carried,
     goal_coverage,
-    goal_tools,
     goal_types,
-    incidental_objects,
     made_types,
-    moved_by,
     parent_of,
-    placement_words,
-    plural_mentions,
-    possessed,
     removed_substances,
     short_pairings,
-    sounds_plural,
-    state_conflicts,
 )
+from symplan_core.perception.language import state_conflicts
+from symplan_core.perception.object_words import (
+    alternatives,
+    goal_tools,
+    incidental_objects,
+    plural_mentions,
+    possessed,
+    sounds_plural,
+)
+from symplan_core.perception.placements import asked_for_all, moved_by, placement_words
 from symplan_core.perception.synsets import (
     ReadInstruction,
     grounds_in,
@@ -278,7 +278,7 @@ def _acted_on(omni_problem: Problem) -> set[str]:
 def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[str],
                     read: ReadInstruction | None = None,
                     coverage: tuple[set[str], set[str], set[str]] | None = None) -> list[str]:
-    """A plural the instruction asks all of (``language.asked_for_all``: "cook the mustard greens",
+    """A plural the instruction asks all of (``placements.asked_for_all``: "cook the mustard greens",
     "pot the flowers") where the scene has several such things and the goal covers some of them
     but not all: the draft does part of what was asked. A general word counts every kind it names:
     "flowers" are the dahlias and the marigolds, and a goal over the dahlias only covers part. A

@@ -12,7 +12,8 @@ from symplan_core.bddl import Atom, Literal
 from symplan_core.llm import FunctionBackend
 from symplan_core.perception import PerceptionConfig, make_detector, perceive
 from symplan_core.perception.additions import named_additions, scene_additions
-from symplan_core.perception.language import requested_products, state_conflicts
+from symplan_core.perception.language import state_conflicts
+from symplan_core.perception.object_words import requested_products
 from symplan_core.perception.rigs import render_task
 from symplan_core.tasks import load_problem
 

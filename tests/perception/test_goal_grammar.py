@@ -230,7 +230,7 @@ def test_a_continuation_goes_on_from_what_was_said_with_a_mention() -> None:
     assert not grammar_accepts(more.text, f"(:goal (and{said} (forpairs (?apple.n.01 - apple.n.01) "
                                           "(?bowl.n.01 - bowl.n.01) (cooked ?apple.n.01))))")
     assert not grammar_accepts(more.text, f"(:goal (and{said} (cooked ?apple.n.01_2)))")
-    # negating what is already false asks nothing of the fridge (language.idle_negation): no mention
+    # negating what is already false asks nothing of the fridge (goal_reading.idle_negation): no mention
     shut = goal_grammar(SCENE, mentions=[{"electric_refrigerator.n.01"}], said=said).text
     assert not grammar_accepts(shut, f"(:goal (and{said} (not (open ?electric_refrigerator.n.01_1))))")
     assert grammar_accepts(shut, f"(:goal (and{said} (open ?electric_refrigerator.n.01_1)))")
@@ -241,9 +241,9 @@ def test_a_continuation_goes_on_from_what_was_said_with_a_mention() -> None:
 
 def test_a_continuation_mentions_what_the_verifiers_objects_axis_finds_missing() -> None:
     """The drafter's sets are the verifier's: a goal drawn from the continuation grammar of the
-    request's sets leaves fewer of them unmentioned for the objects axis (``language.goal_must_mention``)."""
+    request's sets leaves fewer of them unmentioned for the objects axis (``object_words.goal_must_mention``)."""
     from symplan_core.bddl.model import Problem
-    from symplan_core.perception.language import goal_must_mention, instruction_objects
+    from symplan_core.perception.object_words import goal_must_mention, instruction_objects
     from symplan_core.perception.verifier import DraftFacts, check_objects
 
     objects = _scene_objects("b1k/make_the_ultimate_spa_basket")

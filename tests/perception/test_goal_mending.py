@@ -34,8 +34,9 @@ from symplan_core.perception.goal_mending import (
     widen_plurals,
     widen_stand_ins,
 )
-from symplan_core.perception.language import instruction_objects, unasked_removals
+from symplan_core.perception.language import unasked_removals
 from symplan_core.perception.llm_goal import complete_conjuncts, parse_goal
+from symplan_core.perception.object_words import instruction_objects
 from symplan_core.perception.verifier import DraftFacts, partial_plurals, picked_singulars, unnamed_picks
 from symplan_core.tasks import load_problem
 

@@ -17,46 +17,52 @@ from symplan_core.fetch import BENCHMARKS
 from symplan_core.llm import FunctionBackend
 from symplan_core.perception import PerceptionConfig, make_detector, perceive
 from symplan_core.perception.goal_mending import widen_plurals
-from symplan_core.perception.language import (
+from symplan_core.perception.goal_reading import (
     achievable,
-    alternatives,
     another_kind,
-    arrangements,
-    asked_for_all,
     carried,
-    empty_places,
     goal_coverage,
-    goal_must_mention,
-    goal_tools,
     goal_types,
-    incidental_objects,
-    ingredients,
     initial_facts,
-    instruction_objects,
     made_types,
-    misplacements,
-    placed_elsewhere,
-    placement_words,
-    plural_mentions,
-    possessed,
-    prompt_hints,
-    requested_placements,
-    requested_products,
-    scene_mentions,
     short_pairings,
-    sounds_plural,
-    state_conflicts,
-    state_words,
-    states_of_others,
     substance_subjects,
+)
+from symplan_core.perception.language import (
+    prompt_hints,
+    state_conflicts,
+    states_of_others,
     unasked_damage,
     unasked_switching,
-    unread_moved_plurals,
     unserved_drinks,
 )
 from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
+from symplan_core.perception.object_words import (
+    alternatives,
+    goal_must_mention,
+    goal_tools,
+    incidental_objects,
+    ingredients,
+    instruction_objects,
+    plural_mentions,
+    possessed,
+    requested_products,
+    scene_mentions,
+    sounds_plural,
+)
+from symplan_core.perception.placements import (
+    arrangements,
+    asked_for_all,
+    empty_places,
+    misplacements,
+    placed_elsewhere,
+    placement_words,
+    requested_placements,
+    unread_moved_plurals,
+)
 from symplan_core.perception.rigs import render_task
 from symplan_core.perception.synsets import grounds_in
+from symplan_core.perception.verbs import state_words
 from symplan_core.tasks import list_tasks, load_problem
 
 HOT_TUB_ON, HOT_TUB_OFF = "b1k/turning_on_the_hot_tub", "b1k/turning_off_the_hot_tub"
@@ -293,7 +299,7 @@ def test_what_a_drafted_goal_must_mention_leaves_out_tools_sources_and_choices(b
              "lemon_juice.n.01", "detergent.n.01", "sheet.n.03", "apple.n.01", "bowl.n.01"]
 
     def must(said: str) -> list[str]:
-        from symplan_core.perception.language import instruction_objects
+        from symplan_core.perception.object_words import instruction_objects
 
         return [phrase for phrase, _ in goal_must_mention(said, instruction_objects(said, types), types)]
 

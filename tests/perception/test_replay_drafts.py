@@ -14,7 +14,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "scripted_goal_drafts
 
 # A real row of a recorded Qwen 1.5B holdout run (issue 21): "the mustard greens" drafted as one of
 # the scene's three, accepted by the verifier of that day. Today's reads the plural as all three
-# (language.widen_plurals), and the widened goal's plan reaches the released goal.
+# (goal_mending.widen_plurals), and the widened goal's plan reaches the released goal.
 RECORDED = {"task": "b1k/cook_mustard_greens", "instruction": "Cook the mustard greens.", "style": "direct",
             "holdout": True, "accepted": True, "plan_transfer": False, "accepted_wrong": True,
             "drafted_goal": "(:goal (and (cooked ?mustard.n.03_1)))"}

@@ -1,0 +1,568 @@
+"""Which objects an instruction's words name, and how: the things it asks something of, the
+tools, sources and modifiers it only mentions (:func:`incidental_objects`), what it asks to make
+(:func:`requested_products`), the plurals it asks all of (:func:`plural_mentions`), words only
+the scene explains (:func:`scene_mentions`), and the phrases a drafted goal must mention
+(:func:`goal_must_mention`; docs/perception.md, "What the goal may name").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import pairwise
+
+from symplan_core.bddl import Problem
+from symplan_core.perception.goal_reading import goal_polarities, goal_types, made_types
+from symplan_core.perception.synsets import (
+    WHERE_PREPOSITIONS,
+    Mention,
+    ReadInstruction,
+    ancestors,
+    grounds_in,
+    is_substance,
+    kinds_of,
+    lemma_index,
+    read_instruction,
+    singulars,
+    wordnet_lemmas,
+    wordnet_part_holonyms,
+    wordnet_scene_lemmas,
+    words_of,
+)
+from symplan_core.perception.verbs import (
+    DETERMINERS,
+    PLACE_WORDS,
+    PLACEMENT_VERBS,
+    STATE_VERBS,
+    TOGGLE_VERBS,
+    verb_forms,
+)
+from symplan_core.prompts.goal_text import type_word
+from symplan_core.tasks import synset_info
+
+#: Words that may follow an object's name in a sentence (so the name is not a modifier of a word
+#: we do not know: "watermelon punch").
+_AFTER_NOUN = frozenset("and or but in into inside on onto off out of at to from with without by for under "
+                        "beneath below above over next beside near up down away back please now too then "
+                        "again first here there is are was be that which still has have had got gets "
+                        "needs need looks look seems seem smells smell were can could will would may might "
+                        "must should go goes belong belongs instead".split())
+
+
+#: Verbs whose object is where things come from, not where they go ("empty the dryer").
+_SOURCE_VERBS = frozenset("empty empties emptying clear clears clearing unload unloads unloading".split())
+
+
+def reading_of(instruction: str | ReadInstruction) -> ReadInstruction:
+    """The instruction's reading: the one a caller already has, or :func:`read_instruction`'s."""
+    return instruction if isinstance(instruction, ReadInstruction) else read_instruction(instruction)
+
+
+#: Words that make what follows a tool or a source, not a goal's object.
+_TOOL_WORDS = frozenset(("with", "using", "from"))
+
+
+def _governing_word(read: ReadInstruction, m: Mention) -> str:
+    """The word that governs the noun phrase whose head is ``m``: the word before it past any
+    determiners, up to two describing words ("with a *damp* rag") and a compound's modifier right
+    before the head ("with a *butter* knife"); "" at the clause's edge."""
+    words, clause = read.words, read.clause_of
+    k, described = m.start - 1, 0
+    while k >= 0 and clause[k] == clause[m.start]:
+        modifier = read.object_at(k)
+        if words[k] in DETERMINERS:
+            k -= 1
+        elif modifier is not None and k == m.start - 1:
+            k = modifier.start - 1
+        elif (modifier is None and described < 2 and not read.function[k] and words[k] not in _AFTER_NOUN
+              and words[k] not in _TOOL_WORDS):
+            described += 1
+            k -= 1
+        else:
+            return words[k]
+    return ""
+
+
+def word_before(read: ReadInstruction, m: Mention) -> tuple[int, str]:
+    """The index and word before the mention ``m`` in its clause, past any determiners ("with *some*
+    soap"); (-1 or the clause's edge, "") where the clause starts there."""
+    words, clause = read.words, read.clause_of
+    k = m.start - 1
+    while k >= 0 and words[k] in DETERMINERS and clause[k] == clause[m.start]:
+        k -= 1
+    return k, (words[k] if k >= 0 and clause[k] == clause[m.start] else "")
+
+
+#: Verbs that seek what "for" names ("look for the keys"): there "for" names the thing.
+_SEEKING = frozenset("look looking search searching hunt hunting check checking ask asking wait waiting reach".split())
+
+
+_BE = frozenset("is are was were".split())
+
+
+#: Past forms of verbs that move things: where something was put is where it is, not where it goes
+#: ("somebody dumped the firewood on the floor, can you pile it up on the table?").
+_PUT_BEFORE = frozenset("dumped left threw thrown dropped piled tossed stacked stuck shoved chucked".split())
+
+
+def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
+    """Object phrases a goal need not mention: tools ("with a rag", "with a damp rag", "using the
+    sponge", and what the phrase goes on to list: "with some soap and a rag"), sources ("out of the
+    dryer", "from the shelf", "empty the trash cans"), where a process happens ("bake it in the
+    oven": see :func:`_process_location`), a purpose ("for pickup"), where something is ("the
+    fruit's in the fridge") and modifiers: an English compound's head is its last noun ("the stucco
+    wall" is a wall; "make watermelon punch": the goal makes a punch). ``instruction``: the text, or
+    its reading where the caller has one."""
+    read = reading_of(instruction)
+    words, clause = read.words, read.clause_of
+    out = set()
+    listed_after: int | None = None  # the word after the last tool or source: "and"/"or" may go on there
+    for m in sorted(read.mentions, key=lambda mention: mention.start):
+        k, before = word_before(read, m)
+        # "out of the dryer" is a source, but "wash the stain out of the hamper" names what is cleaned
+        taken = max((o for o in read.mentions if o.end <= k - 1 and clause[o.start] == clause[m.start]),
+                    key=lambda o: o.end, default=None)
+        out_of = before == "of" and k > 0 and words[k - 1] == "out" and not (
+            taken is not None and is_substance(taken.synset, "omnigibson"))
+        continues = _continues_list(read, m, k, before, listed_after)
+        # "with soap, water and the brush": a comma goes on with the list too, where the list goes on
+        # after it ("with water, lids on" says more than a tool)
+        comma = continues and not before and m.end < len(words) and (
+            words[m.end] in ("and", "or") or clause[m.end] != clause[m.start])
+        listed = (continues and before in ("and", "or")) or comma
+        # "clear the dinner table": up to two words no object is called between the verb and the name
+        j = k
+        while j > 0 and k - j < 2 and words[j] not in _SOURCE_VERBS and read.object_at(j) is None \
+                and not read.function[j] and clause[j - 1] == clause[m.start]:
+            j -= 1
+            while j > 0 and words[j] in DETERMINERS and clause[j - 1] == clause[m.start]:
+                j -= 1
+        emptied = j >= 0 and words[j] in _SOURCE_VERBS and clause[j] == clause[m.start]
+        # "for pickup", "for the baby": a purpose or whom it is for (not "look for the keys")
+        purpose = before == "for" and not (k > 0 and words[k - 1] in _SEEKING)
+        # "whatever fruit's in the fridge": where something is, said with "is" (not "make sure it is in"),
+        # or where somebody put something ("somebody dumped the firewood on the floor"; not "there's
+        # milk left in the mug", where nothing is put between the verb and the place)
+        described = before in WHERE_PREPOSITIONS and k > 0 and (
+            (words[k - 1] in _BE and "sure" not in words[:k])
+            or any(words[j] in _PUT_BEFORE for j in range(k - 1) if clause[j] == clause[m.start]))
+        governing = _governing_word(read, m)
+        if (governing in _TOOL_WORDS or out_of or emptied or listed) and not (
+                (before in ("and", "or") or comma or governing == "with") and _food(m.synset)):
+            out.add(m.phrase)
+            listed_after = m.end
+        elif (before in ("in", "inside") and _process_location(read, k)) or purpose or described:
+            out.add(m.phrase)
+        elif _modifier(read, m):
+            out.add(m.phrase)
+    return frozenset(out)
+
+
+#: Verbs of having: what a thing "has" or "has got" describes it ("the glasses still have those
+#: red rings in them").
+_HAVE = frozenset("have has had got having".split())
+
+
+def possessed(instruction: str | ReadInstruction) -> frozenset[str]:
+    """Object phrases the instruction says something has: after a verb of having in the same
+    clause ("the wine glasses still have those red rings in them"). In a request to clean, what a
+    thing has that the scene shows none of is its dirt, seen as the scene's stain or dust."""
+    read = reading_of(instruction)
+    return frozenset(m.phrase for m in read.mentions
+                     if any(read.words[j] in _HAVE and read.clause_of[j] == read.clause_of[m.start]
+                            for j in range(m.start)))
+
+
+def _continues_list(read: ReadInstruction, m: Mention, k: int, before: str, end: int | None) -> bool:
+    """The mention ``m`` (``k``, ``before``: :func:`word_before`) goes on a list whose last name
+    ended at ``end``: right after an "and"/"or" there, or after a comma there (a new clause of the
+    same sentence)."""
+    if end is None:
+        return False
+    if before in ("and", "or"):
+        return k == end
+    return (not before and 0 <= k and k + 1 == end and read.clause_of[k] != read.clause_of[m.start]
+            and read.sentence_of[k] == read.sentence_of[m.start])
+
+
+def _modifier(read: ReadInstruction, m: Mention) -> bool:
+    """The name modifies the word after it in its clause: a word we do not know, or the next name
+    ("the stucco wall" is a wall, "make pizza sauce" makes a sauce): an English compound's head is
+    its last noun. A determiner starts another phrase ("give the necklace a wash")."""
+    after = m.end if m.end < len(read.words) and read.clause_of[m.end] == read.clause_of[m.start] else None
+    return (after is not None and read.words[after] not in _AFTER_NOUN and read.words[after] not in DETERMINERS
+            and not read.function[after])
+
+
+#: BEHAVIOR's kinds of things one eats (its hierarchy has one parent per synset).
+_FOOD_KINDS = frozenset({"food.n.01", "food.n.02", "fruit.n.01", "vegetable.n.01", "edible_fruit.n.01"})
+
+
+def _food(synset: str) -> bool:
+    """A thing one eats, not a substance: never a tool, so "a food bowl with the apple" asks for the
+    apple in the bowl (a substance after "with" may be an agent: "wash it with lemon juice")."""
+    if is_substance(synset, "omnigibson"):
+        return False
+    info = synset_info(synset)
+    return bool(info and "cookable" in info.abilities) or bool(_FOOD_KINDS & {synset, *ancestors(synset)})
+
+
+#: Verbs that bring a dish, a drink or a mixture into being ("make some tomato rice", "whip up some
+#: eggnog", "blend me an iced cappuccino", "cook us a beef stew").
+MAKING_VERBS = frozenset(f for verb in "make bake brew cook prepare whip blend mix".split() for f in verb_forms(verb))
+
+
+#: What a making verb can bring into being: food, drink, and the cleaning mixtures BEHAVIOR makes
+#: ("a vinegar cleaning solution").
+_MADE_KINDS = frozenset({"food.n.01", "food.n.02", "beverage.n.01", "drink.n.01", "cleansing_agent.n.01"})
+
+
+#: Food a verb like "cook" changes rather than makes: "cook the beef" cooks the beef there is.
+_RAW_KINDS = frozenset({"meat.n.01", "fish.n.02", "seafood.n.01", "vegetable.n.01", "edible_fruit.n.01",
+                        "fruit.n.01", "egg.n.02"})
+
+
+#: Words that count what a making verb makes ("make two pizzas"); a plural with none says no number.
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10, "dozen": 12}
+
+
+#: Words between a making verb and what it makes: whom for ("make me a latte"), the particle ("whip
+#: up some eggnog"), and how much ("a glass of eggnog": the measure word is skipped with its "of").
+_MAKING_FILLERS = frozenset("me us him her them you up together".split()) | DETERMINERS
+
+
+@dataclass(frozen=True)
+class RequestedProduct:
+    """A dish, drink or mixture the request asks to make that the scene does not have yet."""
+
+    phrase: str
+    synset: str
+    count: int
+
+
+def _made_by_verb(read: ReadInstruction, m: Mention) -> tuple[bool, int | None]:
+    """Whether a making verb governs ``m`` in its clause, and the number said before it (None: none).
+    "make a glass of eggnog", "make me a fruit punch", "blend them with some water into fruit
+    punch" (what a making verb earlier in the clause makes "into")."""
+    words, clause = read.words, read.clause_of
+    k, count, described = m.start - 1, None, 0
+    while k >= 0 and clause[k] == clause[m.start]:
+        word = words[k]
+        if word in MAKING_VERBS:
+            return True, count
+        if word == "into":
+            return any(words[j] in MAKING_VERBS for j in range(k) if clause[j] == clause[m.start]), count
+        if word == "of" and k >= 1 and clause[k - 1] == clause[k]:
+            k -= 2  # a measure: "a glass of", "a bowl of"
+            continue
+        if word in _NUMBERS or word.isdigit():
+            count = count or (int(word) if word.isdigit() else _NUMBERS[word])
+        elif word in _MAKING_FILLERS:
+            pass
+        elif (described < 2 and read.object_at(k) is None and not read.function[k] and word not in _AFTER_NOUN):
+            described += 1  # "a blended iced cappuccino", "a nice hot cocoa"
+        else:
+            return False, None
+        k -= 1
+    return False, None
+
+
+def requested_products(instruction: str | ReadInstruction, types: Iterable[str]) -> list[RequestedProduct]:
+    """The dishes, drinks and mixtures the instruction asks to make (a making verb governs the name,
+    :data:`MAKING_VERBS`) that no type among ``types`` is: what an LLM goal may ask into being
+    (``additions.scene_additions``). Only the head of its phrase ("make pizza sauce" makes no pizza),
+    only a kind that is made (food or drink, not raw meat, fruit or vegetables, which cooking
+    changes), and only in a number the request says: one for a substance or a singular, the count
+    said for a plural ("bake six muffins"), and nothing for a plural with no number, which the
+    scene cannot tell ("bake some cookies": the request stays refused)."""
+    read = reading_of(instruction)
+    types = set(types)
+    out = []
+    for m in read.mentions:
+        kinds = {m.synset, *kinds_of(m.synset)}
+        if (grounds_in(m.phrase, m.synset, types) is not None or _modifier(read, m)
+                or not kinds & _MADE_KINDS or kinds & _RAW_KINDS):
+            continue
+        made, count = _made_by_verb(read, m)
+        if not made:
+            continue
+        plural = sounds_plural(read.words[m.end - 1])
+        if is_substance(m.synset, "omnigibson"):
+            if plural:
+                continue  # "cook the red peppers": things, read as a spice; a substance has no plural
+            count = 1
+        elif plural:
+            if count is None or count < 2:
+                continue
+        else:
+            count = 1
+        out.append(RequestedProduct(m.phrase, m.synset, count))
+    return out
+
+
+#: Verbs that fetch or work what the work needs ("grab a bucket and some soap and scrub it down",
+#: "run the vacuum over it"). Not "get", which as often means "make" ("get the cage ready").
+FETCH_VERBS = frozenset("grab grabbing fetch fetching take taking bring bringing use using run running".split())
+
+
+#: What can serve a goal's process, by the goal states it asks (``goal_polarities`` keys): a cleaning
+#: tool, a liquid to soak it in or a vessel to carry that liquid for cleaning; a heat source for
+#: cooking; a blade for slicing (the engine's ``cleaner``, ``wet``, ``heated`` and ``cut`` checks).
+_SERVES = {("covered", False): ("particleRemover", "liquid", "fillable"), ("cooked", True): ("heatSource",),
+           ("sliced", True): ("slicer",), ("diced", True): ("slicer",)}
+
+
+def goal_tools(instruction: str, problem: Problem) -> frozenset[str]:
+    """Object phrases the instruction has fetched whose kind in the scene can serve a process the
+    goal asks for (:data:`_SERVES`): tools, so a goal need not mention them. "grab a bucket and
+    some soap and scrub it down" with a goal that cleans the boat: the bucket carries water, the
+    soap is a liquid; "take the pear and the apple and put them in the bowl" fetches no tool.
+    Where the goal makes a dish, also its :func:`ingredients`."""
+    polarities = goal_polarities(problem.goal, dict(problem.objects))
+    serving = {need for (predicate, polarity), needs in _SERVES.items()
+               if polarity in polarities.get(predicate, ()) for need in needs}
+    made = ingredients(instruction, problem.types) if made_types(problem) & goal_types(problem) else frozenset()
+    return fetched_tools(instruction, problem.types, serving) | made
+
+
+def ingredients(instruction: str, types: Iterable[str]) -> frozenset[str]:
+    """Foods and substances the instruction lists after "with" ("make some tomato rice ... with the
+    tomato, onion and some chicken broth"; names only the scene's ``types`` explain too): where the
+    goal makes a dish, what it is made from, which the goal need not name (:func:`goal_tools`;
+    B-1K's goals name the dish, not what went into it)."""
+    read = read_instruction(instruction)
+    out = set()
+    listed_after: int | None = None  # the word after the last ingredient: "and"/"or" or a comma may go on there
+    scene_words = scene_mention_spans(instruction, types, any_of=True)  # "onion": the onion or its halves
+    for m in sorted([*read.mentions, *scene_words], key=lambda mention: mention.start):
+        k, before = word_before(read, m)
+        if (_governing_word(read, m) == "with" or _continues_list(read, m, k, before, listed_after)) and (
+                _food(m.synset) or is_substance(m.synset, "omnigibson")):
+            out.add(m.phrase)
+            listed_after = m.end
+    return frozenset(out)
+
+
+def fetched_tools(instruction: str | ReadInstruction, types: Iterable[str], serving: Iterable[str]) -> frozenset[str]:
+    """Object phrases the instruction fetches (after :data:`FETCH_VERBS`, and what the phrase goes
+    on to list) whose kind among ``types`` has one of the ``serving`` abilities (or is a liquid,
+    where ``liquid`` is one of them)."""
+    serving = set(serving)
+    if not serving:
+        return frozenset()
+    read = reading_of(instruction)
+    out = set()
+    fetched_up_to: int | None = None  # the word after the last fetched name: "and"/"or" may go on there
+    for m in sorted(read.mentions, key=lambda mention: mention.start):
+        k, before = word_before(read, m)
+        if not (before in FETCH_VERBS or (before in ("and", "or") and k == fetched_up_to)):
+            continue
+        fetched_up_to = m.end
+        typ = grounds_in(m.phrase, m.synset, types)
+        info = synset_info(typ) if typ else None
+        if info is not None and serving & (info.abilities | ({"liquid"} if info.object_type == "liquid" else set())):
+            out.add(m.phrase)
+    return frozenset(out)
+
+
+def goal_must_mention(instruction: str | ReadInstruction, mentioned: Iterable[tuple[str, str]],
+                      types: Iterable[str]) -> list[tuple[str, frozenset[str]]]:
+    """Before any goal is drafted: the instruction's object phrases (``mentioned``, from
+    :func:`instruction_objects`) that a drafted goal must mention, each with the scene ``types``
+    that answer it (in ``mentioned``'s order). The verifier's objects axis refuses a drafted goal
+    that never mentions one of them; the goal grammar can ask for each (``goal_grammar``'s
+    ``mentions``). Left out, as the verifier excuses them: tools, sources and modifiers
+    (:func:`incidental_objects`), what is fetched and could serve some process (:func:`fetched_tools`
+    for every ability of :data:`_SERVES`: the goal is not written yet), and the names of a choice
+    (:func:`alternatives`: "lemon juice or detergent")."""
+    read = reading_of(instruction)
+    types = sorted(set(types))
+    every_ability = {need for needs in _SERVES.values() for need in needs}
+    excused = incidental_objects(read) | fetched_tools(read, types, every_ability) | set(alternatives(read))
+    out: list[tuple[str, frozenset[str]]] = []
+    for phrase, synset in mentioned:
+        if phrase in excused or any(phrase == said for said, _ in out):
+            continue
+        answers = frozenset(t for t in types if grounds_in(phrase, synset, (t,)))
+        if answers:
+            out.append((phrase, answers))
+    return out
+
+
+_CHOICE_PREPOSITIONS = frozenset("in on into onto inside under to near by".split())
+
+
+def alternatives(instruction: str | ReadInstruction) -> dict[str, frozenset[str]]:
+    """Object phrases offered as a choice, each to the others of its choice: "try some lemon juice
+    or detergent on them", "a sponge or a rag". A goal that uses one of them answers the request,
+    so the others need not be in it. Only ``or`` between two names of one clause makes a choice
+    (a preposition and determiners may stand after it: "in the cabinet or on the table"); "and"
+    lists everything asked for."""
+    read = reading_of(instruction)
+    words, clause = read.words, read.clause_of
+    mentions = sorted(read.mentions, key=lambda mention: mention.start)
+    choices: list[list[str]] = []
+    for first, second in pairwise(mentions):
+        between = words[first.end:second.start]
+        rest = between[2:] if between[1:2] and between[1] in _CHOICE_PREPOSITIONS else between[1:]
+        if (clause[first.start] == clause[second.start] and between and between[0] == "or"
+                and all(w in DETERMINERS for w in rest)):
+            if choices and choices[-1][-1] == first.phrase:
+                choices[-1].append(second.phrase)  # "a sponge or a rag or a towel"
+            else:
+                choices.append([first.phrase, second.phrase])
+    return {phrase: frozenset(choice) - {phrase} for choice in choices for phrase in choice}
+
+
+def _process_location(read: ReadInstruction, preposition: int) -> bool:
+    """Whether the object after ``in`` at ``preposition`` is where a process happens, not where a
+    thing goes: a state verb ("bake", "wash", "soak") comes before it in its clause and no verb
+    that moves things does ("bake it in the oven", "wash it off in the sink"; not "put the cup in
+    the sink"), and what stands right before ``in`` is not a substance (in "remove the stain in the
+    sink" the sink is what is cleaned)."""
+    c = read.clause_of[preposition]
+    earlier = [j for j in range(preposition) if read.clause_of[j] == c]
+    if any(read.words[j] in PLACEMENT_VERBS for j in earlier) or not any(read.words[j] in STATE_VERBS
+                                                                       for j in earlier):
+        return False
+    return not any(is_substance(m.synset, "omnigibson") for m in read.mentions if m.end == preposition)
+
+
+#: Words that count what follows ("two apples", "one of the cups", "some plates"): such a plural
+#: means some of the things, not all of them.
+_COUNTING = frozenset("a an one two three four five six seven eight nine ten some any few several couple pair "
+                      "either neither another each most many half".split())
+
+
+def sounds_plural(word: str) -> bool:
+    """English plural ending, the forms ``singulars`` undoes ("greens", "boxes", "berries"; not
+    "glass", "bus", "axis"-like singulars in -ss, -us, -is). A word in -is is a plural where the
+    word without its -s names a thing and the word itself does not ("skis", "kiwis"; not "tennis")."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us")):
+        return False
+    if word.endswith("is"):
+        names = lemma_index()
+        return (word[:-1],) in names and (word,) not in names
+    return True
+
+
+#: Words that ask for every one of what follows, in any number ("all the salmon", "every apple").
+_EVERY = frozenset({"all", "every", "both"})
+
+
+#: Words that say "many" with a counting word before them ("a bunch of flowers", "a lot of toys"):
+#: no count, so the plural means every one there is.
+_MANY = frozenset("bunch lot lots load loads heap heaps pile piles ton tons plenty".split())
+
+
+#: Nouns whose plural is the singular ("the salmon" with three in the freezer: all of them).
+_SAME_PLURAL = frozenset("fish salmon trout tuna cod halibut shrimp squid sheep deer moose bison".split())
+
+
+#: Determiners that name the things meant, all of those there are ("the salmon", "my snacks").
+DEFINITE = frozenset("the these those my your our their his her its".split())
+
+
+def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
+    """Object names the instruction says in the plural with no count ("cook the mustard greens",
+    "put apples in the bowl", "a bunch of flowers"; not "two apples", "one of the cups"), or after
+    a word asking for all of them ("all the salmon", "every apple"), or a noun whose plural is its
+    singular after a definite determiner ("move the salmon to the cart", with three salmon): in
+    English the speaker means every one of them there is. ``instruction``: the text, or its reading
+    where the caller has one."""
+    read = reading_of(instruction)
+    out = []
+    for m in read.mentions:
+        before = [w for k, w in enumerate(read.words[max(0, m.start - 3):m.start], start=max(0, m.start - 3))
+                  if read.clause_of[k] == read.clause_of[m.start]]
+        counted = any(w in _COUNTING for w in before) and not any(w in _MANY for w in before)
+        head = m.phrase.split()[-1]
+        same = head in _SAME_PLURAL and bool(before) and before[-1] in DEFINITE
+        if any(w in _EVERY for w in before) or ((sounds_plural(head) or same) and not counted):
+            out.append(m)
+    return out
+
+
+def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
+    """(word, type) of each of :func:`scene_mention_spans`."""
+    return [(m.phrase, m.synset) for m in scene_mention_spans(instruction, types)]
+
+
+def scene_mention_spans(instruction: str, types: Iterable[str], any_of: bool = False) -> list[Mention]:
+    """A mention (word, type, where) of each word the reading leaves unread (no BEHAVIOR object is
+    called just that: ``rod``) that names exactly one scene type (with ``any_of``, the first of
+    several): the last word of its name or of one of its WordNet lemmas, where that has more words
+    (``fishing_rod``; "checkout counter"), or a WordNet lemma of it that mostly means something else
+    (``synsets.wordnet_scene_lemmas``: "tackle" is fishing gear, though first a football
+    position; "closet" a wardrobe). "throw the rod and tackle in the boat" names the fishing rod
+    and the fishing gear the scene has. Function words, the verbs the language checks read, and a
+    word right before an object's name ("dust the fireplace logs": a modifier) are never such
+    names."""
+    read = read_instruction(instruction)
+    types = set(types)
+    heads = _rarer_lemmas(types)
+    for typ in types:
+        for name in (words_of(type_word(typ)), *map(words_of, wordnet_lemmas().get(typ, ()))):
+            if len(name) > 1:  # "checkout counter", a WordNet lemma of checkout.n.03: "the counter"
+                heads.setdefault(name[-1], set()).add(typ)
+    verbs = STATE_VERBS.keys() | PLACEMENT_VERBS | TOGGLE_VERBS
+    out = []
+    for i, word in enumerate(read.words):
+        if read.function[i] or read.object_at(i) is not None or word in verbs or word in DETERMINERS:
+            continue
+        if i + 1 < len(read.words) and read.object_at(i + 1) is not None:
+            continue  # a modifier of the name after it ("the fireplace logs" are logs), as in incidental_objects
+        if hit := _the_one(heads, word) or (any_of and _first_of(heads, word)):
+            out.append(Mention(word, hit, i, i + 1))
+    return out
+
+
+def _rarer_lemmas(types: set[str]) -> dict[str, set[str]]:
+    """Word -> the scene types it is a one-word WordNet lemma of that mostly means something else
+    (``synsets.wordnet_scene_lemmas``)."""
+    out: dict[str, set[str]] = {}
+    for typ in types:
+        for lemma in wordnet_scene_lemmas().get(typ, ()):
+            out.setdefault(lemma, set()).add(typ)
+    return out
+
+
+def _first_of(index: dict[str, set[str]], word: str) -> str | None:
+    """The first (by name) of the types ``index`` has for ``word`` or a singular of it."""
+    return next((min(index[f]) for f in singulars(word) if index.get(f)), None)
+
+
+def _the_one(index: dict[str, set[str]], word: str) -> str | None:
+    """The one type ``index`` has for ``word`` or one of the singulars it may be the plural of."""
+    hit = next((index[f] for f in singulars(word) if len(index.get(f, ())) == 1), None)
+    return next(iter(hit)) if hit else None
+
+
+def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
+    """(phrase, synset) of every object the instruction names: the words
+    (``synsets.mentioned_synsets``), and the words only the scene's ``types`` explain
+    (:func:`scene_mentions`: "the rod"). A name whose reading the scene lacks is read as the one
+    scene type that is
+    * a WordNet lemma of it, one word, that mostly means something else
+      (``synsets.wordnet_scene_lemmas``): "wash the bike" is read first as a motorcycle, and the
+      scene has a bicycle;
+    * or, named as where something goes, a whole WordNet says it is a part of
+      (``synsets.wordnet_part_holonyms``): "put the books back on the shelves" with a bookcase
+      ("lids on" with jars is no place, and stays unread)."""
+    types = set(types)
+    rarer = _rarer_lemmas(types)
+    read = read_instruction(instruction)
+    out = []
+    for m in read.mentions:
+        phrase, synset = m.phrase, m.synset
+        if grounds_in(phrase, synset, types) is None:
+            words = words_of(phrase)
+            lemma_of = _the_one(rarer, words[0]) if len(words) == 1 else None
+            # a part only where something goes ("back on the shelves"): "lids on" is no place, and
+            # the jars' lids are their open state, not a thing the goal can name
+            wholes = wordnet_part_holonyms().get(synset, ()) if word_before(read, m)[1] in PLACE_WORDS else ()
+            whole_of = {t for t in types if any(w == t or w in ancestors(t) for w in wholes)}
+            synset = lemma_of or (next(iter(whole_of)) if len(whole_of) == 1 else synset)
+        out.append((phrase, synset))
+    return out + scene_mentions(instruction, types)

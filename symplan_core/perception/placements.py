@@ -1,0 +1,489 @@
+"""Where an instruction puts things: its placement words (:func:`placement_words`: a preposition
+after a verb that moves things, with its target), what each moves (:func:`moved_by`), and the
+checks that hold a drafted goal to them: a target the goal puts nothing at (:func:`empty_places`),
+a thing put elsewhere (:func:`placed_elsewhere`), another relation (:func:`misplacements`), an
+arrangement ("one per pot", "on top of each other": :func:`arrangements`), and the plurals asked
+all of (:func:`asked_for_all`), which leave placement targets out.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+
+from symplan_core.bddl import Atom, Problem
+from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
+from symplan_core.engine.predicates import HANGING_PLACES, OBJECT_RELATIONS, SUBSTANCE_HOLDING
+from symplan_core.perception.goal_reading import APPLIANCE_STATES, goal_polarities
+from symplan_core.perception.object_words import (
+    DEFINITE,
+    incidental_objects,
+    plural_mentions,
+    reading_of,
+    scene_mentions,
+    sounds_plural,
+    word_before,
+)
+from symplan_core.perception.synsets import (
+    Mention,
+    ReadInstruction,
+    grounds_in,
+    is_substance,
+    read_instruction,
+)
+from symplan_core.perception.verbs import (
+    DETERMINERS,
+    PLACE_PHRASES,
+    PLACEMENT_VERBS,
+    POSSESSIVES,
+    RELATION_WORDS,
+    StateWord,
+    state_words,
+)
+from symplan_core.tasks import synset_info
+
+
+def asked_for_all(instruction: str, read: ReadInstruction | None = None,
+                  tools: frozenset[str] | None = None) -> list[Mention]:
+    """The plurals (:func:`plural_mentions`) that ask something of every one of them: tools,
+    sources and modifiers (:func:`incidental_objects`) aside, and placement targets too ("hang them
+    on hangers" says where things go, not what to do to all hangers). ``read``/``tools``: the
+    instruction's reading and incidental objects, where the caller has them."""
+    read = read if read is not None else read_instruction(instruction)
+    tools = incidental_objects(read) if tools is None else tools
+    targets = {p.target for p in placement_words(instruction) if p.target is not None}
+    return [m for m in plural_mentions(read) if m.phrase not in tools and m not in targets]
+
+
+@dataclass(frozen=True)
+class PlacementWord:
+    """A placement preposition of the instruction ("in" of "put the cup in the sink"), the relation
+    it asks for, and the object named right after it (the target), if any."""
+
+    said: str
+    relation: str  # "" for a place with no one relation (:data:`ANY_PLACE_WORDS`)
+    target: Mention | None
+    end: int = -1  # the reading's first word after the preposition
+
+
+def placement_words(instruction: str, words: Iterable[StateWord] | None = None) -> list[PlacementWord]:
+    """Each placement preposition (``RELATION_WORDS``) after a verb that moves things in the same
+    clause (``PLACEMENT_VERBS``), and not the particle of a state word ("turn on") nor of the verb
+    itself: right after the verb and before a possessive ("toss in its toys", "put on your shoes")
+    it says what moves, not where. A state verb between the two says where a process happens ("get
+    the tofu and cook it in the wok"), not where something goes. ``words``: the instruction's state
+    words where the caller has them."""
+    read = read_instruction(instruction)
+    words = state_words(instruction) if words is None else list(words)
+    particles = {w.particle for w in words if w.particle is not None}
+    sentence = _list_clauses(read)
+    out: list[PlacementWord] = []
+    for i in range(len(read.words)):
+        if i in particles or read.object_at(i) is not None:
+            continue
+        if 0 < i < len(read.words) - 1 and read.words[i - 1] in PLACEMENT_VERBS and read.words[i + 1] in POSSESSIVES:
+            continue
+        movers = [j for j in range(i) if sentence[j] == sentence[i] and _moves_things(read, j)]
+        if not movers:
+            continue  # no verb that moves things before it in its clause: not where something goes
+        if any(movers[-1] < w.position < i and read.words[w.position] not in PLACEMENT_VERBS for w in words):
+            continue  # a state verb after it: "get the tofu and cook it in the wok" says where it cooks
+        for phrase, predicate in PLACE_PHRASES:
+            if tuple(read.words[i:i + len(phrase)]) == phrase:
+                after = range(i + len(phrase), min(i + len(phrase) + 4, len(read.words)))
+                target = next((m for k in after if read.clause_of[k] == read.clause_of[i]
+                               and (m := read.object_at(k)) is not None), None)
+                earlier = out[-1] if out else None
+                if earlier is not None and earlier.end == i - 1 and read.words[i - 1] == "or":
+                    # "in or next to the mailbox": a choice of relations at one target, any will do
+                    out[-1] = PlacementWord(f"{earlier.said} or {' '.join(phrase)}", "", target, i + len(phrase))
+                else:
+                    out.append(PlacementWord(" ".join(phrase), predicate, target, i + len(phrase)))
+                break
+    return out
+
+
+def _where_args(atom: Atom) -> tuple[str, ...]:
+    """The places of a literal that say where things are: both of an object relation, the holder
+    of a container's ``filled``/``contains``/``insource``."""
+    if atom.predicate in OBJECT_RELATIONS:
+        return atom.args
+    return atom.args[:1] if atom.predicate in SUBSTANCE_HOLDING else ()
+
+
+def empty_places(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
+    """A placement the instruction states where the goal relates nothing to the target by where
+    things are (an object relation, either place, or a container's ``filled``/``contains``): the
+    goal never puts anything there. The target is the object named after the preposition, a word
+    only the scene explains ("into the cart", :func:`scene_mentions`), or "it" ("wash off the boat
+    and throw the rod and tackle in it"), read as the last thing (not a substance) named before the
+    verb that moves things. Qwen 1.5B cleaned the boat and left the rod on the driveway, and for
+    "pack up the leftovers, stick them in the fridge" shut the fridge with nothing in it; that the
+    fridge is named and mentioned satisfies the objects axis, not the placement. What the initial
+    state already has at the target counts as the target: a dress draped on a hanger that hangs in
+    the wardrobe is "in the closet". A substance is no target ("put the ice cubes in the water" is
+    the glass's business). ``places``: the instruction's :func:`placement_words`, where the caller
+    has them."""
+    read = read_instruction(instruction)
+    scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
+    asked = goal_polarities(problem.goal, dict(problem.objects)).keys()
+    out = []
+    for place in placement_words(instruction) if places is None else places:
+        target, said = _placement_target(read, place, scene_words), "the"
+        if target is None and (target := _it_target(read, place)) is not None:
+            said = "it"
+        if target is None or is_substance(target.synset, "omnigibson") or not (kind := grounds_in(
+                target.phrase, target.synset, set(problem.objects.values()), loose=False)):
+            continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
+        if _where_processed(kind, asked):
+            continue
+        there = _at_target(problem, target)
+        kinds = {problem.objects[i] for i in there}
+        related = any(types[a] in kinds if a in types else a.lstrip("?") in there
+                      for atom, positive, types in goal_atoms(problem.goal) if positive and len(atom.args) == 2
+                      for a in _where_args(atom))
+        if not related:
+            where = f"'{place.said} it' (the {target.phrase})" if said == "it" else f"'{place.said} the {target.phrase}'"
+            asks = (f"({place.relation} ?x ?{target.phrase.replace(' ', '_')})" if place.relation
+                    else "something put there")
+            out.append(f"the instruction says {where}, which asks for {asks}, but the goal puts nothing there")
+    return out
+
+
+def _it_target(read: ReadInstruction, place: PlacementWord) -> Mention | None:
+    """What "it" after a placement's preposition stands for: the last thing (not a substance) named
+    before the verb that moves things ("fill the glass with water and put ice in it": the glass)."""
+    if not (0 <= place.end < len(read.words) and read.words[place.end] == "it"):
+        return None
+    verb = max((j for j in range(place.end) if read.words[j] in PLACEMENT_VERBS), default=-1)
+    return max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")),
+               key=lambda m: m.end, default=None)
+
+
+@dataclass(frozen=True)
+class RequestedPlacement:
+    """A placement the request states with its one relation: the kinds of the things it moves, and
+    the kinds its target may be ("throw the rod and tackle in it": fishing rod and gear, inside, the
+    boat)."""
+
+    said: str
+    relation: str
+    things: frozenset[str]
+    targets: frozenset[str]
+
+
+def requested_placements(instruction: str, types: Iterable[str]) -> list[RequestedPlacement]:
+    """The placements of the instruction (:func:`placement_words` with one relation) whose moved
+    things (:func:`moved_by`) and target (named, a word only the scene explains, or "it") are among
+    ``types``: what a goal drafter is held to say (``llm_goal``'s continued decoding). Not where the
+    relation the preposition says is not the one goals state: a thing hung ("hang the towels on the
+    rack": draped), or put on a heat source, where the goal cooks it rather than leaves it."""
+    read = read_instruction(instruction)
+    types = set(types)
+    scene_words = dict(scene_mentions(instruction, types))
+    places = placement_words(instruction)
+    out = []
+    for place in places:
+        target = _placement_target(read, place, scene_words)
+        said = f"{place.said} the {target.phrase}" if target else f"{place.said} it"  # as empty_places quotes it
+        target = target or _it_target(read, place)
+        at = place.end - len(place.said.split())
+        if (not place.relation or target is None or is_substance(target.synset, "omnigibson")
+                or any(read.words[j].startswith("hang") for j in range(at) if read.clause_of[j] == read.clause_of[at])):
+            continue
+        targets = frozenset(t for t in types if grounds_in(target.phrase, target.synset, {t}, loose=False)
+                            and t not in HANGING_PLACES
+                            and not ((info := synset_info(t)) is not None and "heatSource" in info.abilities))
+        things = frozenset(t for m in moved_by(instruction, place, places, scene_words) for t in types
+                           if grounds_in(m.phrase, m.synset, {t}, loose=False))
+        if targets and things:
+            out.append(RequestedPlacement(said, place.relation, things, targets))
+    return out
+
+
+def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord] | None = None,
+             scene_words: dict[str, str] | None = None) -> list[Mention]:
+    """The things (not substances) a placement moves: the names between the verb that moves things
+    and the preposition ("set **the basket** on the counter"), after an earlier placement's target
+    in between ("put a steak on each slice and **each slice** on a plate"). ``places``: the
+    instruction's :func:`placement_words`, where the caller has them; ``scene_words``
+    (:func:`scene_mentions`): words only the scene explains count as names too ("the rod")."""
+    read = read_instruction(instruction)
+    span = _moved_span(read, instruction, place, places)
+    if span is None:
+        return []
+    start, at = span
+    named = [*read.mentions, *(Mention(w, scene_words[w], k, k + 1) for k, w in enumerate(read.words)
+                               if scene_words and w in scene_words and read.object_at(k) is None)]
+    return [m for m in named if start <= m.start and m.end <= at and m != place.target
+            and not is_substance(m.synset, "omnigibson")]
+
+
+def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
+                places: list[PlacementWord] | None) -> tuple[int, int] | None:
+    """Where a placement's moved things are said: (first word, the preposition) of the words
+    between the verb that moves things and the preposition, after an earlier placement's target
+    in between (see :func:`moved_by`); None with no such verb."""
+    at = place.end - len(place.said.split())  # the preposition
+    verb = max((j for j in range(at) if read.clause_of[j] == read.clause_of[at] and _moves_things(read, j)),
+               default=None)
+    if verb is None:
+        return None
+    return max([verb + 1, *((p.target.end if p.target else p.end)
+                            for p in (placement_words(instruction) if places is None else places)
+                            if verb < p.end <= at)]), at
+
+
+#: Words that end a noun phrase in a list of moved things ("the snacks and water bottles in ..."), as
+#: a determiner after it does ("the snacks the kids like": commas are not words).
+_PHRASE_ENDS = frozenset(("and", "or", "&"))
+
+
+def unread_moved_plurals(instruction: str, place: PlacementWord,
+                         places: list[PlacementWord] | None = None) -> list[str]:
+    """Plural nouns a placement moves that name nothing BEHAVIOR has, so no object is read from
+    them ("throw **the snacks** and water bottles in the backpack": no object is a snack): a
+    plural word (:func:`sounds_plural`) right after a definite determiner, ending its phrase (a
+    list word, a determiner or the preposition follows), that no mention covers. A goal that puts one
+    of several things of a kind the instruction never names at that place read the word as that
+    kind (``goal_mending.widen_stand_ins``)."""
+    read = read_instruction(instruction)
+    span = _moved_span(read, instruction, place, places)
+    if span is None:
+        return []
+    start, at = span
+    return [read.words[k] for k in range(max(start, 1), at)
+            if read.words[k - 1] in DEFINITE and sounds_plural(read.words[k]) and read.object_at(k) is None
+            and (k + 1 == at or read.words[k + 1] in _PHRASE_ENDS | DETERMINERS)]
+
+
+def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
+    """A thing the instruction moves to a named target ("set **the basket** on the counter": the
+    names between the verb that moves things and the preposition) that the goal puts somewhere
+    else, and nowhere at the target (or at what the initial state holds there): Qwen 1.5B put the
+    basket on the floor and the money on the checkout. A thing the goal does not place at all is
+    the objects axis's business. ``places``: the instruction's :func:`placement_words`, where the
+    caller has them."""
+    return [f"the instruction puts the {thing.phrase} '{place.said} the {target.phrase}', but the goal "
+            f"puts it only at {', '.join(sorted(put))}"
+            for place, target, thing, put in things_placed_elsewhere(instruction, problem, places)]
+
+
+def things_placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
+                            ) -> list[tuple[PlacementWord, Mention, Mention, set[str]]]:
+    """(placement word, its target, the thing it moves, where the goal puts that thing instead) for
+    each of :func:`placed_elsewhere`."""
+    read = read_instruction(instruction)
+    places = placement_words(instruction) if places is None else places
+    scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
+    # where the goal puts each thing; a place the goal puts in or on another is at that one too
+    # (the racket in the box, the box in the car: the racket is in the car); a thing a cloth is
+    # spread over is in that cloth too ("a knife and a spoon in each napkin": the napkin overlaid)
+    asked = goal_polarities(problem.goal, dict(problem.objects)).keys()
+    held_by: dict[str, set[str]] = {}
+    for atom, positive, types in goal_atoms(problem.goal):
+        if positive and atom.predicate in OBJECT_RELATIONS and len(atom.args) == 2:
+            first, second = (argument_instances(a, types, problem.objects) for a in atom.args)
+            for thing in first:
+                held_by.setdefault(thing, set()).update(second)
+            for thing in second if atom.predicate == "overlaid" else ():
+                held_by.setdefault(thing, set()).update(first)
+    out = []
+    for place in places:
+        target = _placement_target(read, place, scene_words)
+        if target is None or place.end < 0 or is_substance(target.synset, "omnigibson"):
+            continue
+        kind = grounds_in(target.phrase, target.synset, set(problem.objects.values()), loose=False)
+        if kind and _where_processed(kind, asked):
+            continue
+        there = _at_target(problem, target)
+        for m in moved_by(instruction, place, places) if there else ():
+            things = m.instances_in(problem.objects)
+            put = set().union(*(held_by.get(i, set()) for i in things))
+            reached, frontier = set(put), set(put)
+            while frontier:
+                frontier = set().union(*(held_by.get(i, set()) for i in frontier)) - reached
+                reached |= frontier
+            if put and not reached & there:
+                out.append((place, target, m, put))
+    return out
+
+
+def _at_target(problem: Problem, target: Mention) -> set[str]:
+    """The instances a placement target names, and what the initial state has at them, which
+    counts as the place too: a dress draped on a hanger that hangs in the wardrobe is "in the
+    closet"."""
+    there = target.instances_in(problem.objects)
+    return there | {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
+                    and len(lit.args) == 2 and lit.args[1] in there}
+
+
+def _moves_things(read: ReadInstruction, j: int) -> bool:
+    """Word ``j`` is a verb that moves things: not part of an object's name, nor a noun after a
+    determiner ("left a stack of books")."""
+    return (read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
+            and not (j and read.words[j - 1] in DETERMINERS))
+
+
+def _machine(synset: str) -> bool:
+    """A machine things are put in to be processed: it switches on and holds things (a washer, a
+    blender, an oven, a dishwasher; not a fridge, a bowl or a stove top)."""
+    info = synset_info(synset)
+    return info is not None and {"toggleable", "fillable"} <= info.abilities
+
+
+def _where_processed(kind: str, asked: AbstractSet[str]) -> bool:
+    """Whether a placement's target of scene type ``kind`` is where the goal's process happens, not
+    where a thing is to end up: a machine when the goal asks (``asked``: its ``goal_polarities``
+    keys) a state a machine makes ("toss it in the blender", "throw it in the washer"), a heat
+    source when it asks for cooking ("throw the kabobs on the grill, then put them on a plate")."""
+    info = synset_info(kind)
+    return (_machine(kind) and bool(asked & (APPLIANCE_STATES | {"real"}))) or (
+        info is not None and "heatSource" in info.abilities and bool(asked & {"cooked", "hot"}))
+
+
+def _placement_target(read: ReadInstruction, place: PlacementWord, scene_words: dict[str, str]) -> Mention | None:
+    """The object a placement names as its target: the one named after the preposition, else a
+    word right after it (past determiners) that only the scene explains (:func:`scene_mentions`)."""
+    if place.target is not None or not scene_words or place.end < 0:
+        return place.target
+    k = place.end
+    while k < len(read.words) and read.words[k] in DETERMINERS:
+        k += 1
+    if k < len(read.words) and read.words[k] in scene_words:
+        return Mention(read.words[k], scene_words[read.words[k]], k, k + 1)
+    return None
+
+
+def _list_clauses(read: ReadInstruction) -> list[int]:
+    """Per word, its clause, where a clause that opens with a determiner or an object name goes on
+    the list of the one before it in its sentence ("put the vest, the dress and the jersey on hangers")."""
+    out: list[int] = []
+    for i, clause in enumerate(read.clause_of):
+        opens = i == 0 or clause != read.clause_of[i - 1]
+        same_sentence = i > 0 and read.sentence_of[i] == read.sentence_of[i - 1]  # "... washer? Detergent's in ..."
+        if opens and same_sentence and (read.words[i] in DETERMINERS or read.object_at(i) is not None):
+            out.append(out[-1])
+        else:
+            out.append(out[-1] + 1 if opens and i else (out[-1] if out else 0))
+    return out
+
+
+def misplacements(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
+    """A placement the instruction states ("stack the tortillas on the plate") where the goal puts
+    things at that target only by another relation (``(inside ?tortilla ?plate)``): the goal
+    places them otherwise than asked. A target the goal never places anything at is
+    :func:`empty_places`'s. A target only the scene explains (:func:`scene_mentions`:
+    "load them into the cart", with a shopping cart) counts as named. ``places``: the
+    instruction's :func:`placement_words`, where the caller has them."""
+    return [f"the instruction says '{place.said} the {target.phrase}', which asks for "
+            f"({place.relation} ?x ?{target.phrase.replace(' ', '_')}), but the goal has only "
+            + " and ".join(f"({r} ...)" for r in sorted(used)) + " there"
+            for place, target, used in other_relations(instruction, problem, places)]
+
+
+def placement_targets(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
+                      ) -> list[tuple[PlacementWord, Mention]]:
+    """Each placement word of the instruction that names a target, with it: the object named after
+    the preposition, else a word only the scene explains ("load them into the *cart*", with a
+    shopping cart). ``places``: the instruction's :func:`placement_words`, where the caller has them."""
+    read = read_instruction(instruction)
+    scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
+    return [(place, target) for place in (placement_words(instruction) if places is None else places)
+            if (target := _placement_target(read, place, scene_words)) is not None]
+
+
+def other_relations(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
+                    ) -> list[tuple[PlacementWord, Mention, set[str]]]:
+    """(placement word, its target, the relations the goal uses there) for each placement the
+    instruction states where the goal puts things at that target only by other relations (see
+    :func:`misplacements`)."""
+    out = []
+    for place, target in placement_targets(instruction, problem, places):
+        if not place.relation:
+            continue
+        used = {atom.predicate for atom, positive, types in goal_atoms(problem.goal)
+                if positive and atom.predicate in RELATION_WORDS.values() and len(atom.args) == 2
+                and (typ := argument_type(atom.args[1], types, problem.objects)) is not None
+                and grounds_in(target.phrase, target.synset, {typ}, loose=False)}
+        if used and place.relation not in used:
+            out.append((place, target, used))
+    return out
+
+
+#: Words before a container's name that ask for one thing in each ("one plant per pot", "each in
+#: its own pot", "in separate bags").
+_ONE_EACH = frozenset("per own separate".split())
+
+
+#: "one on top of the other", "on top of each other", "on top of one another": a stack of like things.
+_STACKED = (("on", "top", "of", "the", "other"), ("on", "top", "of", "each", "other"),
+            ("on", "top", "of", "one", "another"))
+
+
+def _each_filled(read: ReadInstruction, problem: Problem) -> list[str]:
+    """*Something in each* ("a couple in **each jar**", "one on every plate"): a container named
+    right after "each" or "every" that follows "in"/"into"/"on"/"onto", of which the scene has
+    several, where the goal puts things in (or on) some but not all of them."""
+    out = []
+    for m in read.mentions:
+        k, before = word_before(read, m)
+        if before not in ("each", "every") or k < 1 or read.words[k - 1] not in ("in", "into", "on", "onto"):
+            continue
+        instances = m.instances_in(problem.objects)
+        if len(instances) < 2:
+            continue
+        used: set[str] = set()
+        for atom, placed, types in goal_atoms(problem.goal):
+            if placed and atom.predicate in ("inside", "ontop", "contains", "filled") and len(atom.args) == 2:
+                holder = atom.args[1] if atom.predicate in ("inside", "ontop") else atom.args[0]
+                used.update(i for i in argument_instances(holder, types, problem.objects) if i in instances)
+        if used and used != instances:
+            out.append(f"the instruction puts something in each {m.phrase!r}, but the goal puts nothing in "
+                       + ", ".join(sorted(instances - used)))
+    return out
+
+
+def arrangements(instruction: str, problem: Problem) -> list[str]:
+    """Three arrangements the instruction states and the goal contradicts or leaves out
+    (*something in each*: :func:`_each_filled`):
+    * *one per container* ("one plant per pot", "each in its own pot"): the goal puts several
+      things in (or on) one instance of that container, by a ``forall`` over a kind with several
+      instances or by two ground literals;
+    * *a stack* ("stack them one on top of the other"): the goal puts nothing on top of a thing of
+      its own kind (``(ontop ?tortilla_2 ?tortilla_1)``).
+    ``forpairs`` is a one-to-one matching, so it crowds nothing; an instance counts once."""
+    read = reading_of(instruction)
+    out = []
+    counts = Counter(problem.objects.values())
+    # Variables a forall binds (BEHAVIOR names them after their type, so one name is one kind).
+    universal = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "forall" for p in q.params}
+    for m in read.mentions:
+        if word_before(read, m)[1] not in _ONE_EACH:
+            continue
+        crowded: dict[str, set[str]] = {}  # container instance -> what the goal puts there
+        for atom, placed, types in goal_atoms(problem.goal):
+            if (not placed or atom.predicate not in ("inside", "ontop") or len(atom.args) != 2
+                    or atom.args[1] not in problem.objects
+                    or not grounds_in(m.phrase, m.synset, {problem.objects[atom.args[1]]}, loose=False)):
+                continue
+            thing = atom.args[0]  # every instance of a kind, under a forall; else one thing
+            crowded.setdefault(atom.args[1], set()).add(types[thing] if thing in universal else thing)
+        for container, things in sorted(crowded.items()):
+            n = sum(counts.get(t, 1) for t in things)
+            if n > 1:
+                out.append(f"the instruction asks for one per {m.phrase!r}, but the goal puts {n} things in or on "
+                           f"{container}")
+    out += _each_filled(read, problem)
+    words = read.words
+    if any(words[i:i + len(run)] == run for run in _STACKED for i in range(len(words))):
+        stacked = any(atom.predicate == "ontop" and positive and len(atom.args) == 2
+                      and (a := argument_type(atom.args[0], types, problem.objects)) is not None
+                      and a == argument_type(atom.args[1], types, problem.objects)
+                      for atom, positive, types in goal_atoms(problem.goal))
+        if not stacked:
+            out.append("the instruction says 'on top of' one another, which asks for (ontop ?x ?y) of two things "
+                       "of one kind, but the goal has none")
+    return out

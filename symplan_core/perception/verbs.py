@@ -1,0 +1,288 @@
+"""The verbs of an instruction: state words with a polarity, and the word lists other readings
+share (docs/perception.md, "Language checks").
+
+* **State words** (:func:`state_words`): verbs that name a goal state and its polarity ("turn off"
+  -> ``toggled_on`` false, "cook" -> ``cooked`` true, "close" -> ``open`` false). The table
+  (:data:`STATE_VERBS`) is general English, one row per verb, never per activity; a row whose
+  predicate the domain does not have is dropped. A word counts only where the sentence uses it as
+  a verb: not inside an object's name (``washing machine``, ``the dust``), not after a determiner,
+  a preposition or a form of *be* (``a clean towel``, ``is dusty``: adjectives describe the scene
+  as it is, not the goal). "on"/"off" count with a switching verb (``turn the lamp off``, ``switch
+  on the tv``) or right after something that switches (``hot tub on``); ``shut off``/``shut
+  down`` is switching off, ``shut`` alone is closing.
+* **Placement verbs and words** (:data:`PLACEMENT_VERBS`, :data:`RELATION_WORDS`): what
+  ``placements`` reads where things go by.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from symplan_core.bddl.vocabulary import vocabulary
+from symplan_core.perception.synsets import ReadInstruction, read_instruction
+from symplan_core.tasks import synset_info
+
+_CLEAN = (("covered", False),)
+
+
+_WET = (("saturated", True),)
+
+
+#: Verb -> the goal states it asks for, (predicate, polarity). General English; rows whose
+#: predicate the domain lacks are dropped (``sliced`` is B-100's).
+STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
+    **dict.fromkeys("cook bake fry boil roast grill toast steam simmer".split(), (("cooked", True),)),
+    **dict.fromkeys("freeze".split(), (("frozen", True),)),
+    **dict.fromkeys("thaw defrost unfreeze".split(), (("frozen", False),)),
+    **dict.fromkeys("clean wash wipe scrub rinse mop sweep vacuum scour".split(), _CLEAN),
+    # the verb names the dirt it removes: "dust it off" is not answered by the debris cleaned out
+    # of the canister (``covered:dust.n.01``, see goal_polarities)
+    "dust": (("covered:dust.n.01", False),),
+    # Disinfecting covers the thing with what a goal applies (``covered:applied``, see
+    # goal_polarities): BEHAVIOR states it as (covered ?x ?disinfectant).
+    **dict.fromkeys("disinfect sanitize sanitise".split(), (("covered:applied", True),)),
+    # So do seasoning, coating and spraying: cook_a_ham has (covered ?ham ?glaze), clean_a_vacuum
+    # (covered ?vacuum ?disinfectant) for "spray everything with disinfectant"
+    **dict.fromkeys("season glaze coat sprinkle spray".split(), (("covered:applied", True),)),
+    **dict.fromkeys("soak wet saturate dampen moisten".split(), _WET),
+    "dry": (("saturated", False), ("covered", False)),
+    "open": (("open", True),),
+    **dict.fromkeys("close shut".split(), (("open", False),)),
+    "fill": (("filled", True),),  # not "empty": emptying a bin moves things out of it (inside, not filled)
+    # pouring fills or puts some in (pour_beer: every glass filled; "pour out the water" empties: skipped)
+    "pour": (("filled", True), ("contains", True)),
+    "fold": (("folded", True), ("unfolded", False)),
+    "unfold": (("unfolded", True), ("folded", False)),
+    **dict.fromkeys("heat warm reheat".split(), (("hot", True),)),
+    **dict.fromkeys("cool chill".split(), (("hot", False),)),
+    **dict.fromkeys("light ignite".split(), (("on_fire", True),)),
+    "burn": (("burnt", True), ("on_fire", True)),
+    "extinguish": (("on_fire", False),),
+    **dict.fromkeys("break smash".split(), (("broken", True),)),
+    **dict.fromkeys("fix repair mend".split(), (("broken", False),)),
+    **dict.fromkeys("slice chop dice cut".split(), (("sliced", True),)),
+    # every B-1K task named for hanging hangs with one of the two (a bike on a rack, sheets on a line)
+    "hang": (("attached", True), ("draped", True)),
+}
+
+
+#: Verbs that switch a thing with the particle "on"/"off" (``turn off the tv``, ``switch it on``).
+TOGGLE_VERBS = frozenset("turn turns turned turning switch switches switched switching power powers powered "
+                         "powering flip flips flipped flipping".split())
+
+
+_SHUT = frozenset("shut shuts shutting".split())
+
+
+#: Words after which a state verb is an adjective or a noun, not a verb ("a clean towel", "the
+#: dust", "full of dust", "is dusty").
+_NOT_BEFORE_VERB = frozenset("the a an this that these those my your our their his her its some any all no "
+                             "of in on with by for from into onto at to's is are was were be been being am "
+                             "very really too so quite".split())
+
+
+#: A state word right after one of these is asked for the other way round ("the bin is not open",
+#: "don't turn off the lamp").
+_NEGATIONS = frozenset("not never don't dont doesn't isn't aren't won't shouldn't mustn't".split())
+
+
+#: Words after which a word is the verb of an imperative (or "" : the clause's first word).
+_VERB_STARTS = frozenset(["", *"please you to then just also can could will would should must".split()])
+
+
+#: Words that open a clause saying when or why rather than what to do ("before we light the fire",
+#: "so they don't get lost"): a state verb after one of these and a subject is not asked for.
+#: Not "if": "if you could wash the dishes" is a request.
+_SUBORDINATORS = frozenset("before after when whenever while until till once since because so although though "
+                           "unless".split())
+
+
+#: ("it's" reaches here as "it": the reading drops a final "'s".)
+_SUBJECTS = frozenset("i we you they he she it somebody someone everyone everybody we're you're they're "
+                      "i'm".split())
+
+
+#: Words between a subject and its verb ("so it doesn't freeze", "it's going to freeze").
+_AUXILIARIES = frozenset("do does did don't doesn't didn't will won't would can can't could might may shall "
+                         "should is are am was were going gonna to get gets".split())
+
+
+_BEFORE_VERB = _AUXILIARIES | _NEGATIONS
+
+
+#: Of those, the ones that make a third person's verb a forecast, not a request ("it's going to freeze").
+_FORECASTS = frozenset("going gonna will won't might may".split())
+
+
+_THIRD_PERSONS = frozenset("it they he she they're".split())
+
+
+DETERMINERS = frozenset("the a an this that these those my your our their his her its some any all".split())
+
+
+#: Verbs that move things somewhere: a preposition after one in its clause says where ("put the
+#: cup in the sink"); elsewhere it may not ("make a latte in the mug", "the dust on the shelf").
+PLACEMENT_VERBS = frozenset("put putting place placing set setting lay laying move moving bring bringing take "
+                            "taking throw throwing toss tossing drop dropping load loading pack packing store "
+                            "storing hang hanging return returning stack stacking stick sticking leave leaving "
+                            "get getting pile piling pop popping shove shoving tuck tucking slide sliding "
+                            "chuck chucking".split())
+
+
+#: Possessive determiners: "toss in its toys" moves the toys (a verb, a particle, then what moves).
+POSSESSIVES = frozenset("my your his her its our their".split())
+
+
+#: Placement prepositions -> the relation a goal states (``put the cup in the sink``).
+RELATION_WORDS: dict[tuple[str, ...], str] = {
+    ("in",): "inside", ("into",): "inside", ("inside",): "inside",
+    ("on",): "ontop", ("onto",): "ontop", ("on", "top", "of"): "ontop",
+    ("under",): "under", ("underneath",): "under", ("beneath",): "under", ("below",): "under",
+    ("next", "to"): "nextto", ("beside",): "nextto",
+}
+
+
+#: Placement prepositions that name a place but no one relation ("leave them at the mailbox": in
+#: it or next to it): a goal must put something there (:func:`empty_places`), by any relation.
+ANY_PLACE_WORDS: tuple[tuple[str, ...], ...] = (("at",), ("by",), ("near",))
+
+
+#: Every placement phrase with its relation ("" for :data:`ANY_PLACE_WORDS`), longest first (so
+#: "on top of" is read before "on"), and the words they are spelled with.
+PLACE_PHRASES = tuple(sorted([*RELATION_WORDS.items(), *((phrase, "") for phrase in ANY_PLACE_WORDS)],
+                              key=lambda kv: -len(kv[0])))
+
+
+PLACE_WORDS = frozenset(word for phrase, _ in PLACE_PHRASES for word in phrase)
+
+
+def verb_forms(verb: str) -> set[str]:
+    """The base form and the -ing form: requests are imperatives ("cook", "could you cook", "start
+    cooking"); the -s form is left out, being also a plural noun ("the christmas lights")."""
+    out = {verb, verb + "ing", verb + verb[-1] + "ing"}
+    if verb.endswith("e"):
+        out.add(verb[:-1] + "ing")
+    return out
+
+
+@lru_cache(maxsize=1)
+def _verb_index() -> dict[str, str]:
+    return {form: verb for verb in STATE_VERBS for form in verb_forms(verb)}
+
+
+@dataclass(frozen=True)
+class StateWord:
+    """A word (or verb + particle) of the instruction naming a goal state."""
+
+    said: str  # as said: "cook", "turn off", "hot tub on"
+    predicate: str
+    polarity: bool
+    position: int  # word index
+    particle: int | None = None  # word index of its "on"/"off"
+
+
+def _domain_predicates(domains: Iterable[str]) -> frozenset[str]:
+    return frozenset(p for d in domains for p in vocabulary(d))
+
+
+def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibson")) -> list[StateWord]:
+    """The state words of an instruction (see the module docstring), in order."""
+    predicates = _domain_predicates(domains)
+    read = read_instruction(instruction)
+    words, clause = read.words, read.clause_of
+    n = len(words)
+    index = _verb_index()
+    out: list[StateWord] = []
+    particles: set[int] = set()
+    for i, w in enumerate(words):
+        if w in TOGGLE_VERBS or w in _SHUT:
+            for j in range(i + 1, min(n, i + 6)):
+                if clause[j] != clause[i]:
+                    break
+                particle = words[j]
+                if w in _SHUT and particle not in ("off", "down"):
+                    continue
+                if particle not in ("on", "off", "down") or (particle == "down" and w not in _SHUT):
+                    continue
+                last = j + 1 == n or clause[j + 1] != clause[j]
+                if j == i + 1 or last or words[j + 1] not in DETERMINERS:
+                    particles.add(j)
+                    if "toggled_on" in predicates:
+                        on = (particle == "on") != _negated(words, clause, i)
+                        out.append(StateWord(f"{w} {particle}", "toggled_on", on, i, j))
+                    break
+    for i, w in enumerate(words):
+        if i in particles or any(s.position == i for s in out):
+            continue
+        if w in ("on", "off") and i and (i + 1 == n or clause[i + 1] != clause[i]):
+            thing = read.object_at(i - 1)  # "hot tub on": a thing that switches, then on/off at clause end
+            info = synset_info(thing.synset) if thing else None
+            if thing is not None and info is not None and "toggleable" in info.abilities \
+                    and "toggled_on" in predicates:
+                out.append(StateWord(f"{thing.phrase} {w}", "toggled_on", w == "on", i, i))
+            continue
+        if w == "done" and "cooked" in predicates and _until_done(read, i):
+            out.append(StateWord("done", "cooked", True, i))
+            continue
+        verb = index.get(w)
+        if verb is None:
+            continue
+        before = words[i - 1] if i and clause[i - 1] == clause[i] else ""
+        # An imperative's verb ("dust off the piano", "please dust it") even where the word also
+        # names an object; elsewhere a word read as an object's name is one ("wipe the dust off").
+        if before not in _VERB_STARTS and (read.object_at(i) is not None or before in _NOT_BEFORE_VERB):
+            continue
+        if _described(words, clause, i):
+            continue
+        after = words[i + 1] if i + 1 < n and clause[i + 1] == clause[i] else ""
+        if verb in ("close", "cool") and after in ("to", "by"):
+            continue  # "close to the sink": near, not shut
+        if verb == "clean" and after in ("up", "out"):
+            continue  # "clean up the room", "clean out the fridge": tidying and emptying, not dirt
+        if verb == "pour" and after in ("out", "away", "off"):
+            continue  # "pour out the water": emptying, not filling
+        flip = _negated(words, clause, i)
+        for predicate, polarity in STATE_VERBS[verb]:
+            if predicate.partition(":")[0] in predicates:
+                out.append(StateWord(w, predicate, polarity != flip, i))
+    return sorted(out, key=lambda s: s.position)
+
+
+def _until_done(read: ReadInstruction, i: int) -> bool:
+    """Whether "done" at ``i`` ends "until it's done" ("till they are done") in an instruction that
+    names a heat source: "pop it in the oven until it's done" asks for it cooked. Elsewhere "done"
+    says nothing ("dinner's done"; a dryer "until it's done" is no heat source's work)."""
+    words, clause = read.words, read.clause_of
+    until = any(words[j] in ("until", "till", "til") and clause[j] == clause[i] for j in range(max(0, i - 4), i))
+    return until and any((info := synset_info(m.synset)) is not None and "heatSource" in info.abilities
+                         for m in read.mentions)
+
+
+def _described(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
+    """The verb at ``i`` has a subject of its own in a clause of time or reason ("before we light
+    the fireplace"), or opens a forecast about a third person ("it's going to freeze tonight"):
+    said about the world, not asked of the robot."""
+    j, passed = i - 1, set()
+    while j >= 0 and clause[j] == clause[i] and words[j] in _BEFORE_VERB:
+        passed.add(words[j])
+        j -= 1
+    if j < 0 or clause[j] != clause[i] or words[j] not in _SUBJECTS:
+        return False
+    opener = words[j - 1] if j and clause[j - 1] == clause[j] else ""
+    # A forecast opens its clause: "make sure they will not break" still asks for something.
+    return opener in _SUBORDINATORS or (not opener and words[j] in _THIRD_PERSONS and bool(passed & _FORECASTS))
+
+
+def _negated(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
+    return i > 0 and clause[i - 1] == clause[i] and words[i - 1] in _NEGATIONS
+
+
+def asked_states(words: Iterable[StateWord]) -> list[tuple[str, tuple[tuple[str, bool], ...]]]:
+    """Each state word as said, with the (predicate, polarity) pairs any one of which answers it
+    ("hang": ``attached`` or ``draped``; ``covered:applied`` is a covering with something applied)."""
+    by_word: dict[int, list[StateWord]] = {}
+    for word in words:
+        by_word.setdefault(word.position, []).append(word)
+    return [(rows[0].said, tuple((w.predicate, w.polarity) for w in rows)) for rows in by_word.values()]
