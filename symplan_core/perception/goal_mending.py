@@ -66,7 +66,6 @@ from symplan_core.perception.language import asks_removal
 from symplan_core.perception.object_words import (
     instruction_objects,
     plural_mentions,
-    scene_mentions,
     sounds_plural,
 )
 from symplan_core.perception.placements import (
@@ -77,7 +76,7 @@ from symplan_core.perception.placements import (
     things_placed_elsewhere,
     unread_moved_plurals,
 )
-from symplan_core.perception.synsets import Mention, grounds_in, is_container, is_substance, read_instruction
+from symplan_core.perception.synsets import grounds_in, is_container, is_substance, read_instruction
 from symplan_core.perception.verbs import state_words
 
 #: Where an object is: it rests on or in one thing, or hangs, lies or is fixed on one.
@@ -97,11 +96,12 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
     notes: list[str] = []
     goal = problem.goal
-    steps: tuple[Step, ...] = (bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations,
-                              drop_substance_neighbours, hang_on_hanging_places, heed_placement_words, move_to_named_places,
-                              place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted,
-                              drop_idle_literals, settle_relations, settle_placements, pair_with_one,
-                              drop_self_including, drop_repeats, widen_plurals, widen_stand_ins, widen_exists)
+    steps: tuple[Step, ...] = (
+        bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations, drop_substance_neighbours,
+        hang_on_hanging_places, heed_placement_words, move_to_named_places, place_reversed_removals,
+        drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals, settle_relations,
+        settle_placements, pair_with_one, drop_self_including, drop_repeats, widen_plurals, widen_stand_ins,
+        widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
@@ -773,10 +773,8 @@ def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str
             used = [i for i in instances if i in named]
             if len(used) != 1 or used[0] in nested:
                 continue
-            one, var = used[0], "?" + typ
-            parts = tuple(Quantifier("forall", (Param(var, typ),), _renamed(part, {one: var}))
-                          if _is_literal(part) and one in {a.lstrip("?") for a in _args(part)} else part
-                          for part in parts)
+            one = used[0]
+            parts = _every_of(parts, one, typ)
             quantified.add(typ)
             notes.append(f"the instruction says {mention.phrase!r}: the goal's {one} is read as every "
                          f"{typ} ({len(instances)} in the scene)")
@@ -790,40 +788,45 @@ def widen_stand_ins(instruction: str, problem: Problem) -> tuple[Formula, list[s
     biscuits), in a top-level literal, quantifying over none: the model read the word as that kind,
     and the plural asks for every one of them. Only where that kind is the one such at the place;
     otherwise the verifier's ``unnamed_picks`` asks which."""
-    read = read_instruction(instruction)
     places = placement_words(instruction)
-    said = [*read.mentions, *(Mention(w, t, 0, 0) for w, t in scene_mentions(instruction, set(problem.objects.values())))]
+    said = instruction_objects(instruction, set(problem.types))
     parts = _parts(problem.goal)
     named, every, some = goal_coverage(problem)
     nested = {a.lstrip("?") for part in parts if not _is_literal(part) for a in _args(part)}
     notes: list[str] = []
     for place, target in placement_targets(instruction, problem, places):
         words = unread_moved_plurals(instruction, place, places)
+        if len(words) != 1:
+            continue
         there = target.instances_in(problem.objects)
-        picks = {atom.args[0] for part in parts if isinstance(part, Atom)
-                 for atom in (part,) if len(atom.args) == 2 and atom.predicate in WHERE_RELATIONS
-                 and atom.args[1].lstrip("?") in there and not atom.args[0].startswith("?")}
-        kinds = {}
+        picks = {part.args[0] for part in parts if isinstance(part, Atom) and len(part.args) == 2
+                 and part.predicate in WHERE_RELATIONS and part.args[1].lstrip("?") in there}
+        kinds: dict[str, str] = {}
         for one in picks:
-            typ = problem.objects.get(one)
-            instances = problem.instances_of(typ) if typ else []
-            if (typ is None or len(instances) < 2 or typ in every | some or one in nested
-                    or [i for i in instances if i in named] != [one]
-                    or any(grounds_in(m.phrase, m.synset, {typ}, loose=False) for m in said)):
+            typ = problem.objects.get(one)  # None for a variable
+            if (typ is None or len(problem.instances_of(typ)) < 2 or typ in every | some or one in nested
+                    or [i for i in problem.instances_of(typ) if i in named] != [one]
+                    or any(grounds_in(phrase, synset, {typ}, loose=False) for phrase, synset in said)):
                 continue
             kinds[typ] = one
-        if len(words) != 1 or len(kinds) != 1:
+        if len(kinds) != 1:
             continue
         ((typ, one),) = kinds.items()
-        var = "?" + typ
-        parts = tuple(Quantifier("forall", (Param(var, typ),), _renamed(part, {one: var}))
-                      if _is_literal(part) and one in {a.lstrip("?") for a in _args(part)} else part
-                      for part in parts)
+        parts = _every_of(parts, one, typ)
         every.add(typ)
         notes.append(f"the instruction says {words[0]!r}, which names nothing here, {place.said} the "
                      f"{target.phrase}: the goal's {one}, put there, is read as every {typ} "
                      f"({len(problem.instances_of(typ))} in the scene)")
     return (And(parts) if notes else problem.goal), notes
+
+
+def _every_of(parts: tuple[Formula, ...], one: str, typ: str) -> tuple[Formula, ...]:
+    """``parts`` with each top-level literal that names instance ``one`` read for every ``typ``:
+    ``(cooked mustard_1)`` becomes ``(forall (?mustard - mustard) (cooked ?mustard))``."""
+    var = "?" + typ
+    return tuple(Quantifier("forall", (Param(var, typ),), _renamed(part, {one: var}))
+                 if _is_literal(part) and one in {a.lstrip("?") for a in _args(part)} else part
+                 for part in parts)
 
 
 def widen_exists(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
