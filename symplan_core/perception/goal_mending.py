@@ -99,9 +99,9 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     steps: tuple[Step, ...] = (
         bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations, drop_substance_neighbours,
         hang_on_hanging_places, heed_placement_words, move_to_named_places, place_reversed_removals,
-        drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals, settle_relations,
-        settle_placements, pair_with_one, drop_self_including, drop_repeats, widen_plurals, widen_stand_ins,
-        widen_exists)
+        drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals, drop_hedged_places,
+        settle_relations, settle_placements, pair_with_one, drop_self_including, drop_repeats, widen_plurals,
+        widen_stand_ins, widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
@@ -334,6 +334,56 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
 
     goal = _without(problem.goal, left_out)
     return (goal, notes) if goal is not None else (problem.goal, [])
+
+
+def drop_hedged_places(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A top-level ``or`` of places for one object (an instance, or every instance under a
+    ``forall``), where the goal also puts that object at one place outright (a positive
+    :data:`WHERE_RELATIONS` literal outside any ``or``) and the instruction's placement words name
+    none of the ``or``'s places: the ``or`` is left out. Qwen 1.5B wrote every glass in the
+    recycling bin and, beside it, ``(or (inside ?glass ?sink_1) (nextto ?glass ?sink_1))`` for
+    "recycle those glasses"; no plan reaches both, and the words ask only for the first."""
+    named = {typ for _place, target in placement_targets(instruction, problem)
+             for typ in problem.types if grounds_in(target.phrase, target.synset, {typ}, loose=False)}
+    some = _exists_vars(problem.goal)
+
+    def hedge(part: Formula) -> tuple[str, set[str]] | None:
+        """(subject, the types of its places) of an ``or`` of places, bare or under one ``forall``."""
+        types: dict[str, str] = {}
+        if isinstance(part, Quantifier) and part.kind == "forall" and len(part.params) == 1:
+            types, part = {part.params[0].var: part.params[0].type}, part.body
+        if not isinstance(part, Or) or not all(isinstance(d, Atom) and len(d.args) == 2
+                                               and d.predicate in (*WHERE_RELATIONS, "nextto", "touching")
+                                               for d in part.parts):
+            return None
+        subjects = {_subject(d.args[0], types, some) for d in part.parts if isinstance(d, Atom)}
+        places = {argument_type(d.args[1], types, problem.objects) for d in part.parts if isinstance(d, Atom)}
+        subject = subjects.pop() if len(subjects) == 1 else None
+        if subject is None or None in places:
+            return None
+        return subject, {t for t in places if t is not None}
+
+    parts = _parts(problem.goal)
+    outright = {_subject(atom.args[0], types, some) for part in parts if not any(isinstance(f, Or) for f in _walk(part))
+                for atom, types in _where_literals(part)} - {None}
+    kept: list[Formula] = []
+    notes: list[str] = []
+    for part in parts:
+        found = hedge(part)
+        if found is not None and found[0] in outright and not found[1] & named:
+            notes.append(f"the goal puts {found[0]} at one place and also at one of "
+                         f"{', '.join(sorted(found[1]))}, which the instruction does not name: "
+                         "that choice is left out")
+            continue
+        kept.append(part)
+    return (And(tuple(kept)), notes) if notes and kept else (problem.goal, [])
+
+
+def _walk(f: Formula) -> list[Formula]:
+    """``f`` and every formula inside it."""
+    inner = (f.parts if isinstance(f, (And, Or)) else (f.body,) if isinstance(f, (Not, Quantifier))
+             else (f.antecedent, f.consequent) if isinstance(f, Imply) else ())
+    return [f, *(g for part in inner for g in _walk(part))]
 
 
 def drop_contradicted(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:

@@ -16,6 +16,7 @@ from symplan_core.perception.goal_mending import (
     bind_only_instances,
     clean_of_the_dirt,
     drop_contradicted,
+    drop_hedged_places,
     drop_idle_literals,
     drop_repeats,
     drop_self_including,
@@ -430,6 +431,22 @@ def test_a_named_thing_put_elsewhere_goes_where_the_words_put_it(behavior_dir) -
     twice = _drafted("b1k/paying_for_purchases", "(:goal (and (ontop ?shopping_basket.n.01_1 ?floor.n.01_1) "
                      "(ontop ?shopping_basket.n.01_1 ?money.n.01_1)))")
     assert move_to_named_places(said, twice)[1] == []  # placed twice: which one was meant is not clear
+
+
+def test_a_hedged_choice_of_places_beside_a_place_given_outright_is_left_out(behavior_dir) -> None:
+    # untuned4 terse, Qwen 1.5B: every glass in the recycling bin, and also in or next to the sink
+    hedged = _drafted("b1k/dispose_of_glass", "(:goal (and (forall (?water_glass.n.02 - water_glass.n.02) (inside "
+                      "?water_glass.n.02 ?recycling_bin.n.01_1)) (forall (?water_glass.n.02 - water_glass.n.02) (or "
+                      "(inside ?water_glass.n.02 ?sink.n.01_1) (nextto ?water_glass.n.02 ?sink.n.01_1)))))")
+    goal, notes = drop_hedged_places("recycle those glasses", hedged)
+    assert _text(goal) == ("(:goal (and (forall (?water_glass.n.02 - water_glass.n.02) (inside ?water_glass.n.02 "
+                           "?recycling_bin.n.01_1))))")
+    assert notes == ["the goal puts every water_glass.n.02 at one place and also at one of sink.n.01, which the "
+                     "instruction does not name: that choice is left out"]
+    assert drop_hedged_places("put those glasses in the sink", hedged)[1] == []  # the words name the sink
+    alone = _drafted("b1k/dispose_of_glass", "(:goal (and (forall (?water_glass.n.02 - water_glass.n.02) (or "
+                     "(inside ?water_glass.n.02 ?sink.n.01_1) (nextto ?water_glass.n.02 ?sink.n.01_1)))))")
+    assert drop_hedged_places("recycle those glasses", alone)[1] == []  # no place given outright
 
 
 def test_a_literal_that_already_holds_gives_way_to_the_goal_that_undoes_it(behavior_dir) -> None:
