@@ -24,6 +24,8 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
   other is left out.
 * :func:`drop_idle_literals`: a literal that already holds, which the rest of the goal undoes
   (the books on the table where they lie, beside every book in the bookcase), is left out.
+* :func:`drop_hedged_places`: an ``or`` of places for a thing the goal places outright elsewhere,
+  where the words name none of them, is left out.
 * :func:`settle_relations`: one object related to one place in two ways (``attached`` and
   ``ontop``), where a state word asks for some of them ("hang": attached or draped): the others
   are left out.
