@@ -53,7 +53,13 @@ from dataclasses import dataclass, replace
 from itertools import product
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Param, Problem, Quantifier
-from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
+from symplan_core.bddl.checks import (
+    argument_instances,
+    argument_type,
+    goal_atoms,
+    iter_nodes,
+    iter_quantifiers,
+)
 from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, HANGING_PLACES, SUPPORT_RELATIONS
 from symplan_core.perception.goal_reading import (
     goal_coverage,
@@ -366,7 +372,7 @@ def drop_hedged_places(instruction: str, problem: Problem) -> tuple[Formula, lis
         return subject, {t for t in places if t is not None}
 
     parts = _parts(problem.goal)
-    outright = {_subject(atom.args[0], types, some) for part in parts if not any(isinstance(f, Or) for f in _walk(part))
+    outright = {_subject(atom.args[0], types, some) for part in parts if not any(isinstance(f, Or) for f in iter_nodes(part))
                 for atom, types in _where_literals(part)} - {None}
     kept: list[Formula] = []
     notes: list[str] = []
@@ -379,13 +385,6 @@ def drop_hedged_places(instruction: str, problem: Problem) -> tuple[Formula, lis
             continue
         kept.append(part)
     return (And(tuple(kept)), notes) if notes and kept else (problem.goal, [])
-
-
-def _walk(f: Formula) -> list[Formula]:
-    """``f`` and every formula inside it."""
-    inner = (f.parts if isinstance(f, (And, Or)) else (f.body,) if isinstance(f, (Not, Quantifier))
-             else (f.antecedent, f.consequent) if isinstance(f, Imply) else ())
-    return [f, *(g for part in inner for g in _walk(part))]
 
 
 def drop_contradicted(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
