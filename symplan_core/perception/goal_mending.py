@@ -372,7 +372,8 @@ def drop_hedged_places(instruction: str, problem: Problem) -> tuple[Formula, lis
         return subject, {t for t in places if t is not None}
 
     parts = _parts(problem.goal)
-    outright = {_subject(atom.args[0], types, some) for part in parts if not any(isinstance(f, Or) for f in iter_nodes(part))
+    outright = {_subject(atom.args[0], types, some) for part in parts
+                if not any(isinstance(f, Or) for f in iter_nodes(part))
                 for atom, types in _where_literals(part)} - {None}
     kept: list[Formula] = []
     notes: list[str] = []
