@@ -78,6 +78,7 @@ from symplan_core.perception.object_words import (
 )
 from symplan_core.perception.placements import (
     asked_for_all,
+    named_place_types,
     other_relations,
     placement_targets,
     placement_words,
@@ -306,8 +307,8 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
     name some of those places but not all: the places it does not name are left out. The engine
     keeps an object in one place, so such a goal cannot be reached (Qwen 1.5B: "put all the salmon in
     the cart" as the salmon inside the cart and on top of the fridge)."""
-    targets = [target for _place, target in placement_targets(instruction, problem)]
-    if not targets:
+    named_types = named_place_types(instruction, problem)
+    if not named_types:
         return problem.goal, []
     places: dict[str, set[tuple[str, str]]] = {}
     some = _exists_vars(problem.goal)
@@ -317,15 +318,12 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
         if typ is not None and subject is not None:
             places.setdefault(subject, set()).add((atom.predicate, typ))
 
-    def said(typ: str) -> bool:
-        return any(grounds_in(m.phrase, m.synset, {typ}, loose=False) for m in targets)
-
     drop: set[tuple[str, str, str]] = set()
     notes: list[str] = []
     for subject, own in sorted(places.items()):
         # an instance is also where every one of its type is put: (forall salmon in the cart), (salmon_2 on the fridge)
         where = own | places.get(f"every {problem.objects.get(subject)}", set())
-        named = {w for w in where if said(w[1])}
+        named = {w for w in where if w[1] in named_types}
         unsaid = own - named  # only this subject's own literals are left out
         if len({t for _, t in where}) > 1 and named and unsaid:
             drop |= {(subject, rel, typ) for rel, typ in unsaid}
@@ -351,8 +349,7 @@ def drop_hedged_places(instruction: str, problem: Problem) -> tuple[Formula, lis
     none of the ``or``'s places: the ``or`` is left out. Qwen 1.5B wrote every glass in the
     recycling bin and, beside it, ``(or (inside ?glass ?sink_1) (nextto ?glass ?sink_1))`` for
     "recycle those glasses"; no plan reaches both, and the words ask only for the first."""
-    named = {typ for _place, target in placement_targets(instruction, problem)
-             for typ in problem.types if grounds_in(target.phrase, target.synset, {typ}, loose=False)}
+    named = named_place_types(instruction, problem)
     some = _exists_vars(problem.goal)
 
     def hedge(part: Formula) -> tuple[str, set[str]] | None:

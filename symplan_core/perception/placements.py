@@ -395,6 +395,12 @@ def placement_targets(instruction: str, problem: Problem, places: list[Placement
             if (target := _placement_target(read, place, scene_words)) is not None]
 
 
+def named_place_types(instruction: str, problem: Problem) -> set[str]:
+    """The scene's types that the instruction's placement words name as a target, read strictly
+    (``grounds_in(..., loose=False)``): "in the *cart*" names the shopping cart, not the basket."""
+    return {typ for _place, target in placement_targets(instruction, problem)
+            for typ in problem.types if grounds_in(target.phrase, target.synset, {typ}, loose=False)}
+
 def other_relations(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
                     ) -> list[tuple[PlacementWord, Mention, set[str]]]:
     """(placement word, its target, the relations the goal uses there) for each placement the
