@@ -48,6 +48,7 @@ from symplan_core.perception.object_words import (
 from symplan_core.perception.placements import (
     PlacementWord,
     arrangements,
+    emptied_sources_in_goal,
     empty_places,
     misplacements,
     placed_elsewhere,
@@ -130,6 +131,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += unasked_damage(words, problem)
     missing += unasked_switching(instruction, words, problem)
     missing += unasked_removals(instruction, problem)
+    missing += left_in_emptied(instruction, problem)  # "unload the cart", and some of it stays there
     missing += unserved_drinks(instruction, problem, places)  # "blend me a cappuccino", left in the blender
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
@@ -159,6 +161,22 @@ def prompt_hints(instruction: str, domain: str = "omnigibson", action_set: str =
     return [f'"{said}" -> {literal}' for said, literal in hints.items()]
 
 
+def object_after_verb(read: ReadInstruction, position: int, scene_words: dict[str, str]) -> Mention | None:
+    """The object a verb at ``position`` names right after it ("fry up **those brats**": past
+    determiners and a particle), a word only the scene explains (``scene_words``) included; None
+    where something else comes first."""
+    k = position + 1
+    while k < len(read.words) and read.clause_of[k] == read.clause_of[position] and (
+            read.words[k] in DETERMINERS or read.words[k] in ("up", "off", "out", "down")):
+        k += 1
+    if k >= len(read.words) or read.clause_of[k] != read.clause_of[position]:
+        return None
+    thing = read.object_at(k)
+    if thing is None and read.words[k] in scene_words:  # "those brats": a word only the scene explains
+        thing = Mention(read.words[k], scene_words[read.words[k]], k, k + 1)
+    return thing if thing is not None and thing.start == k else None
+
+
 def states_of_others(instruction: str, words: Iterable[StateWord], problem: Problem) -> list[str]:
     """A state word whose object the instruction names right after it ("fry up **those brats**":
     past determiners and a particle), a thing of the scene, where the goal asks the states the word
@@ -176,15 +194,8 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
             by_word.setdefault(word.position, []).append(word)  # a state with a named dirt ("dust") too
     out = []
     for position, alternatives in by_word.items():
-        k = position + 1
-        while k < len(read.words) and read.clause_of[k] == read.clause_of[position] and (
-                read.words[k] in DETERMINERS or read.words[k] in ("up", "off", "out", "down")):
-            k += 1
-        same = k < len(read.words) and read.clause_of[k] == read.clause_of[position]
-        thing = read.object_at(k) if same else None
-        if same and thing is None and read.words[k] in scene_words:  # "those brats": a word only the scene explains
-            thing = Mention(read.words[k], scene_words[read.words[k]], k, k + 1)
-        if thing is None or thing.start != k or is_substance(thing.synset, "omnigibson"):
+        thing = object_after_verb(read, position, scene_words)
+        if thing is None or is_substance(thing.synset, "omnigibson"):
             continue
         kinds = {t for t in scene if grounds_in(thing.phrase, thing.synset, {t}, loose=False)}
         if not kinds:
@@ -329,6 +340,14 @@ def unasked_removals(instruction: str | ReadInstruction, problem: Problem) -> li
             out.append(f"the goal takes {what} {'out of' if atom.predicate == 'inside' else 'off'} {where} "
                        f"((not ({atom.predicate} ...))), but the instruction asks to take nothing out or off")
     return list(dict.fromkeys(out))
+
+
+def left_in_emptied(instruction: str, problem: Problem) -> list[str]:
+    """The instruction empties a thing ("unload the cart"), and the goal takes some of what it holds
+    out but leaves the rest (``placements.emptied_sources_in_goal``)."""
+    return [f"the instruction empties {source.instance}, but the goal takes out only {len(source.moved)} of "
+            f"its things and leaves {', '.join(source.left)}"
+            for source in emptied_sources_in_goal(instruction, problem) if source.left]
 
 
 def asks_removal(instruction: str | ReadInstruction) -> bool:

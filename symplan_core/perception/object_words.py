@@ -8,7 +8,7 @@ the scene explains (:func:`scene_mentions`), and the phrases a drafted goal must
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from symplan_core.bddl import Problem
@@ -61,17 +61,24 @@ def reading_of(instruction: str | ReadInstruction) -> ReadInstruction:
 #: Words that make what follows a tool or a source, not a goal's object.
 _TOOL_WORDS = frozenset(("with", "using", "from"))
 
+#: Words that measure out a quantity of what follows "of" ("with *a bit of* detergent").
+_MEASURE_WORDS = frozenset("bit little splash drop drops dab squirt pinch dash touch spot squeeze sprinkle "
+                           "lot handful".split())
+
 
 def _governing_word(read: ReadInstruction, m: Mention) -> str:
     """The word that governs the noun phrase whose head is ``m``: the word before it past any
-    determiners, up to two describing words ("with a *damp* rag") and a compound's modifier right
-    before the head ("with a *butter* knife"); "" at the clause's edge."""
+    determiners, up to two describing words ("with a *damp* rag"), a compound's modifier right
+    before the head ("with a *butter* knife") and a measure of it ("with *a bit of* detergent"); ""
+    at the clause's edge."""
     words, clause = read.words, read.clause_of
     k, described = m.start - 1, 0
     while k >= 0 and clause[k] == clause[m.start]:
         modifier = read.object_at(k)
         if words[k] in DETERMINERS:
             k -= 1
+        elif words[k] == "of" and k > 0 and clause[k - 1] == clause[k] and words[k - 1] in _MEASURE_WORDS:
+            k -= 2
         elif modifier is not None and k == m.start - 1:
             k = modifier.start - 1
         elif (modifier is None and described < 2 and not read.function[k] and words[k] not in _AFTER_NOUN
@@ -130,14 +137,7 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         comma = continues and not before and m.end < len(words) and (
             words[m.end] in ("and", "or") or clause[m.end] != clause[m.start])
         listed = (continues and before in ("and", "or")) or comma
-        # "clear the dinner table": up to two words no object is called between the verb and the name
-        j = k
-        while j > 0 and k - j < 2 and words[j] not in _SOURCE_VERBS and read.object_at(j) is None \
-                and not read.function[j] and clause[j - 1] == clause[m.start]:
-            j -= 1
-            while j > 0 and words[j] in DETERMINERS and clause[j - 1] == clause[m.start]:
-                j -= 1
-        emptied = j >= 0 and words[j] in _SOURCE_VERBS and clause[j] == clause[m.start]
+        emptied = _emptied(read, m, k)
         # "for pickup", "for the baby": a purpose or whom it is for (not "look for the keys")
         purpose = before == "for" and not (k > 0 and words[k - 1] in _SEEKING)
         # "whatever fruit's in the fridge": where something is, said with "is" (not "make sure it is in"),
@@ -161,6 +161,27 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
 #: Verbs of having: what a thing "has" or "has got" describes it ("the glasses still have those
 #: red rings in them").
 _HAVE = frozenset("have has had got having".split())
+
+
+def _emptied(read: ReadInstruction, m: Mention, k: int) -> bool:
+    """The mention ``m`` (``k``: :func:`word_before`) is what a verb that empties things empties
+    ("unload the cart"); "clear the dinner table": up to two words no object is called between the
+    verb and the name."""
+    words, clause = read.words, read.clause_of
+    j = k
+    while j > 0 and k - j < 2 and words[j] not in _SOURCE_VERBS and read.object_at(j) is None \
+            and not read.function[j] and clause[j - 1] == clause[m.start]:
+        j -= 1
+        while j > 0 and words[j] in DETERMINERS and clause[j - 1] == clause[m.start]:
+            j -= 1
+    return j >= 0 and words[j] in _SOURCE_VERBS and clause[j] == clause[m.start]
+
+
+def emptied_sources(instruction: str, types: Iterable[str]) -> list[Mention]:
+    """What the instruction's verbs that empty things empty ("unload the cart at checkout", "empty
+    the dishwasher"), a word only the scene's ``types`` explain included."""
+    read = scene_reading(instruction, types)
+    return [m for m in read.mentions if _emptied(read, m, word_before(read, m)[0])]
 
 
 def possessed(instruction: str | ReadInstruction) -> frozenset[str]:
@@ -239,21 +260,25 @@ class RequestedProduct:
     phrase: str
     synset: str
     count: int
+    #: The vessel the request names it in ("a *pitcher* of lemonade"), if any.
+    vessel: Mention | None = None
 
 
-def _made_by_verb(read: ReadInstruction, m: Mention) -> tuple[bool, int | None]:
-    """Whether a making verb governs ``m`` in its clause, and the number said before it (None: none).
-    "make a glass of eggnog", "make me a fruit punch", "blend them with some water into fruit
-    punch" (what a making verb earlier in the clause makes "into")."""
+def _made_by_verb(read: ReadInstruction, m: Mention) -> tuple[bool, int | None, Mention | None]:
+    """Whether a making verb governs ``m`` in its clause, the number said before it (None: none)
+    and the vessel named before "of" (None: none). "make a glass of eggnog", "make me a fruit
+    punch", "blend them with some water into fruit punch" (what a making verb earlier in the clause
+    makes "into")."""
     words, clause = read.words, read.clause_of
-    k, count, described = m.start - 1, None, 0
+    k, count, described, vessel = m.start - 1, None, 0, None
     while k >= 0 and clause[k] == clause[m.start]:
         word = words[k]
         if word in MAKING_VERBS:
-            return True, count
+            return True, count, vessel
         if word == "into":
-            return any(words[j] in MAKING_VERBS for j in range(k) if clause[j] == clause[m.start]), count
+            return any(words[j] in MAKING_VERBS for j in range(k) if clause[j] == clause[m.start]), count, vessel
         if word == "of" and k >= 1 and clause[k - 1] == clause[k]:
+            vessel = vessel or read.object_at(k - 1)
             k -= 2  # a measure: "a glass of", "a bowl of"
             continue
         if word in _NUMBERS or word.isdigit():
@@ -263,9 +288,14 @@ def _made_by_verb(read: ReadInstruction, m: Mention) -> tuple[bool, int | None]:
         elif (described < 2 and read.object_at(k) is None and not read.function[k] and word not in _AFTER_NOUN):
             described += 1  # "a blended iced cappuccino", "a nice hot cocoa"
         else:
-            return False, None
+            return False, None, None
         k -= 1
-    return False, None
+    # no verb: a request that is the thing's name alone, said politely ("hot cocoa with marshmallows,
+    # please"), asks for it as "make" would
+    sentence = read.sentence_of[m.start] if read.sentence_of else 0
+    alone = k < 0 or (read.sentence_of and read.sentence_of[k] != sentence)
+    return bool(alone) and any(w == "please" and (not read.sentence_of or read.sentence_of[j] == sentence)
+                               for j, w in enumerate(words)), count, vessel
 
 
 def requested_products(instruction: str | ReadInstruction, types: Iterable[str]) -> list[RequestedProduct]:
@@ -281,10 +311,10 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
     out = []
     for m in read.mentions:
         kinds = {m.synset, *kinds_of(m.synset)}
-        if (grounds_in(m.phrase, m.synset, types) is not None or _modifier(read, m)
+        if (grounds_in(m.phrase, m.synset, types, loose=False) is not None or _modifier(read, m)
                 or not kinds & _MADE_KINDS or kinds & _RAW_KINDS):
             continue
-        made, count = _made_by_verb(read, m)
+        made, count, vessel = _made_by_verb(read, m)
         if not made:
             continue
         plural = sounds_plural(read.words[m.end - 1])
@@ -297,7 +327,7 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
                 continue
         else:
             count = 1
-        out.append(RequestedProduct(m.phrase, m.synset, count))
+        out.append(RequestedProduct(m.phrase, m.synset, count, vessel))
     return out
 
 
@@ -376,8 +406,8 @@ def goal_must_mention(instruction: str | ReadInstruction, mentioned: Iterable[tu
     (:func:`incidental_objects`), what is fetched and could serve some process (:func:`fetched_tools`
     for every ability of :data:`_SERVES`: the goal is not written yet), and the names of a choice
     (:func:`alternatives`: "lemon juice or detergent")."""
-    read = reading_of(instruction)
     types = sorted(set(types))
+    read = scene_reading(instruction, types) if isinstance(instruction, str) else instruction
     every_ability = {need for needs in _SERVES.values() for need in needs}
     excused = incidental_objects(read) | fetched_tools(read, types, every_ability) | set(alternatives(read))
     out: list[tuple[str, frozenset[str]]] = []
@@ -482,6 +512,15 @@ def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
         if any(w in _EVERY for w in before) or ((sounds_plural(head) or same) and not counted):
             out.append(m)
     return out
+
+
+def scene_reading(instruction: str, types: Iterable[str]) -> ReadInstruction:
+    """The instruction's reading with the words only the scene's ``types`` explain
+    (:func:`scene_mention_spans`: "unload the *cart*" with a shopping cart) read as names too, so
+    that they can be tools or sources (:func:`incidental_objects`) like any other name."""
+    read = read_instruction(instruction)
+    extra = tuple(scene_mention_spans(instruction, types))
+    return replace(read, mentions=read.mentions + extra) if extra else read
 
 
 def scene_mentions(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:

@@ -15,10 +15,16 @@ from dataclasses import dataclass
 
 from symplan_core.bddl import Atom, Problem
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
-from symplan_core.engine.predicates import HANGING_PLACES, OBJECT_RELATIONS, SUBSTANCE_HOLDING
+from symplan_core.engine.predicates import (
+    HANGING_PLACES,
+    OBJECT_RELATIONS,
+    SUBSTANCE_HOLDING,
+    SUPPORT_RELATIONS,
+)
 from symplan_core.perception.goal_reading import APPLIANCE_STATES, goal_polarities
 from symplan_core.perception.object_words import (
     DEFINITE,
+    emptied_sources,
     incidental_objects,
     plural_mentions,
     reading_of,
@@ -204,12 +210,14 @@ def requested_placements(instruction: str, types: Iterable[str]) -> list[Request
 
 
 def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord] | None = None,
-             scene_words: dict[str, str] | None = None) -> list[Mention]:
+             scene_words: dict[str, str] | None = None, scene: AbstractSet[str] = frozenset()) -> list[Mention]:
     """The things (not substances) a placement moves: the names between the verb that moves things
     and the preposition ("set **the basket** on the counter"), after an earlier placement's target
     in between ("put a steak on each slice and **each slice** on a plate"). ``places``: the
     instruction's :func:`placement_words`, where the caller has them; ``scene_words``
-    (:func:`scene_mentions`): words only the scene explains count as names too ("the rod")."""
+    (:func:`scene_mentions`): words only the scene explains count as names too ("the rod"); a
+    substance's name that names a thing of the ``scene`` types counts as that thing ("the cream
+    cheese", with a bag of cream cheese)."""
     read = read_instruction(instruction)
     span = _moved_span(read, instruction, place, places)
     if span is None:
@@ -218,7 +226,9 @@ def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord]
     named = [*read.mentions, *(Mention(w, scene_words[w], k, k + 1) for k, w in enumerate(read.words)
                                if scene_words and w in scene_words and read.object_at(k) is None)]
     return [m for m in named if start <= m.start and m.end <= at and m != place.target
-            and not is_substance(m.synset, "omnigibson")]
+            and (not is_substance(m.synset, "omnigibson")
+                 or any(not is_substance(t, "omnigibson") and grounds_in(m.phrase, m.synset, {t}, loose=False)
+                        for t in scene))]
 
 
 def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
@@ -227,10 +237,16 @@ def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
     between the verb that moves things and the preposition, after an earlier placement's target
     in between (see :func:`moved_by`); None with no such verb."""
     at = place.end - len(place.said.split())  # the preposition
-    verb = max((j for j in range(at) if read.clause_of[j] == read.clause_of[at] and _moves_things(read, j)),
-               default=None)
+    clause = _list_clauses(read)  # "put the corn flakes, the baguette, ... on the counter": one list
+    verb = max((j for j in range(at) if clause[j] == clause[at] and _moves_things(read, j)), default=None)
     if verb is None:
         return None
+    if read.clause_of[verb] != read.clause_of[at]:
+        # across a list's commas only where the list runs up to the preposition: in "bring the rake,
+        # ..., the plants to the checkout and pay at the register" "at" is another verb's
+        last = max((m.end for m in read.mentions if verb < m.start and m.end <= at), default=verb + 1)
+        if any(w in _PHRASE_ENDS or w == "then" for w in read.words[last:at]):
+            return None
     return max([verb + 1, *((p.target.end if p.target else p.end)
                             for p in (placement_words(instruction) if places is None else places)
                             if verb < p.end <= at)]), at
@@ -299,7 +315,7 @@ def things_placed_elsewhere(instruction: str, problem: Problem, places: list[Pla
         if kind and _where_processed(kind, asked):
             continue
         there = _at_target(problem, target)
-        for m in moved_by(instruction, place, places) if there else ():
+        for m in moved_by(instruction, place, places, scene=set(problem.objects.values())) if there else ():
             things = m.instances_in(problem.objects)
             put = set().union(*(held_by.get(i, set()) for i in things))
             reached, frontier = set(put), set(put)
@@ -429,6 +445,11 @@ _STACKED = (("on", "top", "of", "the", "other"), ("on", "top", "of", "each", "ot
             ("on", "top", "of", "one", "another"))
 
 
+#: "side by side", "next to each other", "next to one another": like things beside each other.
+_SIDE_BY_SIDE = (("side", "by", "side"), ("next", "to", "each", "other"), ("next", "to", "one", "another"),
+                 ("beside", "each", "other"), ("beside", "one", "another"))
+
+
 def _each_filled(read: ReadInstruction, problem: Problem) -> list[str]:
     """*Something in each* ("a couple in **each jar**", "one on every plate"): a container named
     right after "each" or "every" that follows "in"/"into"/"on"/"onto", of which the scene has
@@ -453,13 +474,14 @@ def _each_filled(read: ReadInstruction, problem: Problem) -> list[str]:
 
 
 def arrangements(instruction: str, problem: Problem) -> list[str]:
-    """Three arrangements the instruction states and the goal contradicts or leaves out
+    """Four arrangements the instruction states and the goal contradicts or leaves out
     (*something in each*: :func:`_each_filled`):
     * *one per container* ("one plant per pot", "each in its own pot"): the goal puts several
       things in (or on) one instance of that container, by a ``forall`` over a kind with several
       instances or by two ground literals;
     * *a stack* ("stack them one on top of the other"): the goal puts nothing on top of a thing of
-      its own kind (``(ontop ?tortilla_2 ?tortilla_1)``).
+      its own kind (``(ontop ?tortilla_2 ?tortilla_1)``); *side by side* likewise, with ``nextto``
+      ("put both bottles of vodka in the cabinet, side by side").
     ``forpairs`` is a one-to-one matching, so it crowds nothing; an instance counts once."""
     read = reading_of(instruction)
     out = []
@@ -484,12 +506,55 @@ def arrangements(instruction: str, problem: Problem) -> list[str]:
                            f"{container}")
     out += _each_filled(read, problem)
     words = read.words
-    if any(words[i:i + len(run)] == run for run in _STACKED for i in range(len(words))):
-        stacked = any(atom.predicate == "ontop" and positive and len(atom.args) == 2
-                      and (a := argument_type(atom.args[0], types, problem.objects)) is not None
-                      and a == argument_type(atom.args[1], types, problem.objects)
-                      for atom, positive, types in goal_atoms(problem.goal))
-        if not stacked:
-            out.append("the instruction says 'on top of' one another, which asks for (ontop ?x ?y) of two things "
+    for runs, relation, said in ((_STACKED, "ontop", "'on top of' one another"),
+                                 (_SIDE_BY_SIDE, "nextto", "'side by side'")):
+        if any(words[i:i + len(run)] == run for run in runs for i in range(len(words))) and not any(
+                atom.predicate == relation and positive and len(atom.args) == 2
+                and (a := argument_type(atom.args[0], types, problem.objects)) is not None
+                and a == argument_type(atom.args[1], types, problem.objects)
+                for atom, positive, types in goal_atoms(problem.goal)):
+            out.append(f"the instruction says {said}, which asks for ({relation} ?x ?y) of two things "
                        "of one kind, but the goal has none")
+    return out
+
+
+@dataclass(frozen=True)
+class EmptiedSource:
+    """A thing the instruction empties ("unload the cart") and what the goal does with what it
+    initially holds: ``moved`` (each thing taken out, with the (relation, place) the goal puts it
+    at, or None where the goal only takes it out) and ``left`` (the rest, put back there included)."""
+
+    instance: str
+    moved: dict[str, tuple[str, str] | None]
+    left: tuple[str, ...]
+
+
+def emptied_sources_in_goal(instruction: str, problem: Problem) -> list[EmptiedSource]:
+    """For each thing the instruction's words empty (``object_words.emptied_sources``: "unload the
+    cart at checkout") that names one instance holding things at the start (``inside`` or
+    ``ontop``), which of them the goal takes out, and where to, and which it leaves."""
+    out = []
+    objects = problem.objects
+    held_at = [(lit.args[0], lit.args[1]) for lit in problem.init
+               if not lit.negated and lit.predicate in SUPPORT_RELATIONS and len(lit.args) == 2]
+    for mention in emptied_sources(instruction, set(objects.values())):
+        sources = [i for i, t in objects.items() if grounds_in(mention.phrase, mention.synset, {t}, loose=False)]
+        if len(sources) != 1:
+            continue
+        (source,) = sources
+        held = [thing for thing, where in held_at if where == source]
+        moved: dict[str, tuple[str, str] | None] = {}
+        for atom, positive, types in goal_atoms(problem.goal):
+            if atom.predicate not in SUPPORT_RELATIONS or len(atom.args) != 2:
+                continue
+            places = argument_instances(atom.args[1], types, objects)
+            for thing in argument_instances(atom.args[0], types, objects):
+                if thing not in held:
+                    continue
+                if positive and len(places) == 1 and places[0] != source:
+                    moved[thing] = (atom.predicate, places[0])
+                elif not positive and source in places:
+                    moved.setdefault(thing, None)
+        if held and moved:
+            out.append(EmptiedSource(source, moved, tuple(t for t in held if t not in moved)))
     return out

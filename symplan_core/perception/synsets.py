@@ -465,6 +465,15 @@ def grounds_in(phrase: str, synset: str, types, loose: bool = True) -> str | Non
                 return t
             if loose and head and any(name[i:i + len(head)] == tuple(head) for i in range(len(name) - len(head) + 1)):
                 return t
+    # English also says "X of Y" as the compound "Y X": the soda bottles are the bottles of soda,
+    # the milk carton a carton of milk (only where nothing above answered: BEHAVIOR also has a
+    # milk_carton, empty, which the words name first)
+    for t in sorted(types):
+        for name in names_of(t):
+            if "of" in name[1:-1]:
+                i = name.index("of")
+                if any(f == (*name[i + 1:], *name[:i]) for f in forms):
+                    return t
     return None
 
 

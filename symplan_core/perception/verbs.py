@@ -46,6 +46,8 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     # So do seasoning, coating and spraying: cook_a_ham has (covered ?ham ?glaze), clean_a_vacuum
     # (covered ?vacuum ?disinfectant) for "spray everything with disinfectant"
     **dict.fromkeys("season glaze coat sprinkle spray".split(), (("covered:applied", True),)),
+    # and polishing: every B-1K polish_* task has (covered ?x ?polish)
+    **dict.fromkeys("polish".split(), (("covered:applied", True),)),
     **dict.fromkeys("soak wet saturate dampen moisten".split(), _WET),
     "dry": (("saturated", False), ("covered", False)),
     "open": (("open", True),),
@@ -91,6 +93,9 @@ _NEGATIONS = frozenset("not never don't dont doesn't isn't aren't won't shouldn'
 #: Words after which a word is the verb of an imperative (or "" : the clause's first word).
 _VERB_STARTS = frozenset(["", *"please you to then just also can could will would should must".split()])
 
+#: Verbs an -ing form goes on from as the verb ("start baking cookies"), not as a name's modifier.
+_ASPECT_VERBS = frozenset("start starting keep keeping finish stop try begin continue go get quit and or".split())
+
 
 #: Words that open a clause saying when or why rather than what to do ("before we light the fire",
 #: "so they don't get lost"): a state verb after one of these and a subject is not asked for.
@@ -128,7 +133,8 @@ PLACEMENT_VERBS = frozenset("put putting place placing set setting lay laying mo
                             "taking throw throwing toss tossing drop dropping load loading pack packing store "
                             "storing hang hanging return returning stack stacking stick sticking leave leaving "
                             "get getting pile piling pop popping shove shoving tuck tucking slide sliding "
-                            "chuck chucking".split())
+                            "chuck chucking sort sorting stash stashing stow stowing arrange arranging "
+                            "transfer transferring carry carrying dump dumping".split())
 
 
 #: Possessive determiners: "toss in its toys" moves the toys (a verb, a particle, then what moves).
@@ -221,7 +227,8 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
             info = synset_info(thing.synset) if thing else None
             if thing is not None and info is not None and "toggleable" in info.abilities \
                     and "toggled_on" in predicates:
-                out.append(StateWord(f"{thing.phrase} {w}", "toggled_on", w == "on", i, i))
+                out.append(StateWord(f"{thing.phrase} {w}", "toggled_on", (w == "on") != _negated(words, clause, i),
+                                     i, i))
             continue
         if w == "done" and "cooked" in predicates and _until_done(read, i):
             out.append(StateWord("done", "cooked", True, i))
@@ -236,6 +243,9 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
             continue
         if _described(words, clause, i):
             continue
+        if (w.endswith("ing") and i + 1 < n and clause[i + 1] == clause[i] and read.object_at(i + 1) is not None
+                and before not in _VERB_STARTS and before not in _ASPECT_VERBS):
+            continue  # "leftover baking soda": an -ing form before a name describes it
         after = words[i + 1] if i + 1 < n and clause[i + 1] == clause[i] else ""
         if verb in ("close", "cool") and after in ("to", "by"):
             continue  # "close to the sink": near, not shut
@@ -275,8 +285,22 @@ def _described(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
     return opener in _SUBORDINATORS or (not opener and words[j] in _THIRD_PERSONS and bool(passed & _FORECASTS))
 
 
+#: Verbs whose object is followed by the state it should be left in ("leave the door open").
+_LEAVE_VERBS = frozenset("leave leaves leaving left keep keeps keeping kept".split())
+
+
 def _negated(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
-    return i > 0 and clause[i - 1] == clause[i] and words[i - 1] in _NEGATIONS
+    """The word at ``i`` is negated: right after a negation ("don't open"), or the state a negated
+    *leave*/*keep* leaves its object in ("don't leave the door open", "never leave the oven on")."""
+    if i > 0 and clause[i - 1] == clause[i] and words[i - 1] in _NEGATIONS:
+        return True
+    for k in range(i - 1, max(i - 6, 0), -1):
+        if clause[k] != clause[i]:
+            return False
+        if words[k] in _LEAVE_VERBS:
+            before = [words[j] for j in (k - 1, k - 2) if j >= 0 and clause[j] == clause[i]]
+            return bool(before) and (before[0] in _NEGATIONS or (before[0] == "be" and before[1:] == ["not"]))
+    return False
 
 
 def asked_states(words: Iterable[StateWord]) -> list[tuple[str, tuple[tuple[str, bool], ...]]]:

@@ -41,6 +41,7 @@ from symplan_core.perception.object_words import (
     incidental_objects,
     plural_mentions,
     possessed,
+    scene_reading,
     sounds_plural,
 )
 from symplan_core.perception.placements import asked_for_all, moved_by, placement_words
@@ -146,8 +147,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     riding = carried(omni_problem)
     made = made_types(omni_problem)  # what the goal brings into being (future objects)
     read = read_instruction(facts.instruction) if facts.instruction else None  # once, for both language checks
-    tools = (incidental_objects(read) | goal_tools(facts.instruction, omni_problem) if read is not None
-             else frozenset())
+    tools = (incidental_objects(scene_reading(facts.instruction, present)) | goal_tools(facts.instruction, omni_problem)
+             if read is not None else frozenset())
     reachable = present | facts.offered
 
     def found_as(phrase: str, synset: str) -> str | None:
