@@ -11,6 +11,8 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
   reaches, is left out.
 * :func:`hang_on_hanging_places`: ``(ontop ?wreath ?wall_nail_1)`` for "put up the wreath ... on
   those nails": a wall nail or a hanger holds things hung on it, so it is read as ``attached``/``draped``.
+* :func:`hang_what_is_hung`: ``(ontop ?flag ?pole_1)`` for "hang the flag over the pole": read as
+  hung there (``draped``, or ``attached`` for a thing BEHAVIOR attaches).
 * :func:`heed_placement_words`: ``(nextto ?firewood ?table_1)`` for "pile it up on the table": the
   relation the placement words ask for at that place.
 * :func:`move_to_named_places`: ``(ontop ?basket_1 ?floor_1)`` for "set the basket on the counter",
@@ -32,6 +34,10 @@ such slip, read the way the instruction settles (docs/perception.md, "Mending an
 * :func:`settle_placements`: an object the goal puts in two places at once (``(inside ?battery
   ?cabinet)`` and ``(ontop ?battery ?shelf_1)``), where the instruction's placement words ("stick
   them in the cabinet") name some of those places and not the others: the others are dropped.
+* :func:`empty_the_sources`: "unload the cart at checkout", and the goal takes some of the cart's
+  things to the checkout and leaves the rest: the rest goes there too.
+* :func:`hold_in_the_said_vessel`: "make a pitcher of lemonade", the lemonade made and held in
+  nothing, the pitcher filled with lemon juice: the pitcher holds the lemonade.
 * :func:`pair_with_one`: a ``forpairs`` whose other type has one instance pairs one thing with it
   (BDDL's one-to-one matching); where the instruction says the plural, it is every one of them.
 * :func:`drop_self_including`: ``(forall (?firewood - firewood) (and (ontop ?firewood ?table_1)
@@ -60,24 +66,34 @@ from symplan_core.bddl.checks import (
     iter_nodes,
     iter_quantifiers,
 )
-from symplan_core.engine.predicates import ATTACHMENT_RELATIONS, HANGING_PLACES, SUPPORT_RELATIONS
+from symplan_core.engine.predicates import (
+    ATTACHMENT_RELATIONS,
+    HANGING_PLACES,
+    SUBSTANCE_HOLDING,
+    SUPPORT_RELATIONS,
+)
 from symplan_core.perception.goal_reading import (
     goal_coverage,
     holds_for_every,
     initial_facts,
+    made_types,
     placed_kinds,
     removal_of,
     removed_substances,
     short_pairings,
 )
-from symplan_core.perception.language import asks_removal
+from symplan_core.perception.language import asks_removal, object_after_verb
 from symplan_core.perception.object_words import (
     instruction_objects,
     plural_mentions,
+    requested_products,
+    scene_mentions,
+    scene_reading,
     sounds_plural,
 )
 from symplan_core.perception.placements import (
     asked_for_all,
+    emptied_sources_in_goal,
     named_place_types,
     other_relations,
     placement_targets,
@@ -87,6 +103,8 @@ from symplan_core.perception.placements import (
 )
 from symplan_core.perception.synsets import grounds_in, is_container, is_substance, read_instruction
 from symplan_core.perception.verbs import state_words
+from symplan_core.prompts.goal_text import type_word
+from symplan_core.tasks import synset_info
 
 #: Where an object is: it rests on or in one thing, or hangs, lies or is fixed on one.
 WHERE_RELATIONS = SUPPORT_RELATIONS + ATTACHMENT_RELATIONS
@@ -107,9 +125,9 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     goal = problem.goal
     steps: tuple[Step, ...] = (
         bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations, drop_substance_neighbours,
-        hang_on_hanging_places, heed_placement_words, move_to_named_places, place_reversed_removals,
+        hang_on_hanging_places, hang_what_is_hung, heed_placement_words, move_to_named_places, place_reversed_removals,
         drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals, drop_hedged_places,
-        settle_relations, settle_placements, pair_with_one, drop_self_including, drop_repeats, widen_plurals,
+        settle_relations, settle_placements, empty_the_sources, hold_in_the_said_vessel, pair_with_one, drop_self_including, drop_repeats, widen_plurals,
         widen_stand_ins, widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
@@ -281,10 +299,16 @@ def drop_repeats(_instruction: str, problem: Problem) -> tuple[Formula, list[str
     return (goal, [f"the goal said {dropped} conjunct(s) twice: each is kept once"]) if dropped else (problem.goal, [])
 
 
-def _where_literals(goal: Formula) -> list[tuple[Atom, dict[str, str]]]:
-    """The goal's positive placement atoms (:data:`WHERE_RELATIONS`) with the variable types around each."""
+def _where_literals(goal: Formula, relations: tuple[str, ...] = WHERE_RELATIONS) -> list[tuple[Atom, dict[str, str]]]:
+    """The goal's positive placement atoms (``relations``, :data:`WHERE_RELATIONS` unless said) with
+    the variable types around each."""
     return [(atom, types) for atom, positive, types in goal_atoms(goal)
-            if positive and atom.predicate in WHERE_RELATIONS and len(atom.args) == 2]
+            if positive and atom.predicate in relations and len(atom.args) == 2]
+
+
+#: Where a thing is, for :func:`settle_placements`: "next to" a place is a place too (the honey put
+#: in the cupboard and next to the counter, where it stood).
+_PLACES = (*WHERE_RELATIONS, "nextto")
 
 
 def _exists_vars(goal: Formula) -> set[str]:
@@ -312,7 +336,7 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
         return problem.goal, []
     places: dict[str, set[tuple[str, str]]] = {}
     some = _exists_vars(problem.goal)
-    for atom, types in _where_literals(problem.goal):
+    for atom, types in _where_literals(problem.goal, _PLACES):
         typ = argument_type(atom.args[1], types, problem.objects)
         subject = _subject(atom.args[0], types, some)
         if typ is not None and subject is not None:
@@ -334,7 +358,7 @@ def settle_placements(instruction: str, problem: Problem) -> tuple[Formula, list
         return problem.goal, []
 
     def left_out(atom: Atom, types: dict[str, str], positive: bool) -> bool:
-        return (positive and atom.predicate in WHERE_RELATIONS and len(atom.args) == 2
+        return (positive and atom.predicate in _PLACES and len(atom.args) == 2
                 and (_subject(atom.args[0], types, some), atom.predicate,
                      argument_type(atom.args[1], types, problem.objects)) in drop)
 
@@ -594,6 +618,41 @@ def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula
     return (goal, notes) if notes else (problem.goal, [])
 
 
+def hang_what_is_hung(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """``(ontop ?x ?p)`` where the instruction hangs ``?x`` ("hang the flag over the pole": the
+    state word *hang*, its object right after it) and the goal hangs it nowhere: read as hung on
+    ``?p``, ``attached`` for a thing BEHAVIOR can attach (a dartboard, a wreath), else ``draped``
+    (a flag, a towel). Qwen 1.5B set the flag on top of the pole."""
+    hung_words = [w for w in state_words(instruction) if w.predicate in ("attached", "draped") and w.polarity]
+    if not hung_words:
+        return problem.goal, []
+    read = read_instruction(instruction)
+    scene = set(problem.objects.values())
+    scene_words = dict(scene_mentions(instruction, scene))
+    kinds: set[str] = set()
+    for word in hung_words:
+        if (thing := object_after_verb(read, word.position, scene_words)) is not None:
+            kinds |= {t for t in scene if grounds_in(thing.phrase, thing.synset, {t}, loose=False)}
+    if not kinds or any(positive and atom.predicate in ("attached", "draped")
+                        and argument_type(atom.args[0], types, problem.objects) in kinds
+                        for atom, positive, types in goal_atoms(problem.goal)):
+        return problem.goal, []
+    notes: list[str] = []
+
+    def hung(atom: Atom, types: dict[str, str]) -> Atom:
+        kind = argument_type(atom.args[0], types, problem.objects) if atom.args else None
+        if atom.predicate != "ontop" or len(atom.args) != 2 or kind not in kinds:
+            return atom
+        info = synset_info(kind)
+        relation = "attached" if info is not None and "attachable" in info.abilities else "draped"
+        notes.append(f"(ontop {' '.join(atom.args)}) read as ({relation} {' '.join(atom.args)}): "
+                     f"the instruction hangs the {type_word(kind)}")
+        return Atom(relation, atom.args)
+
+    goal = _mapped(problem.goal, hung)
+    return (goal, notes) if notes else (problem.goal, [])
+
+
 #: How a thing bears a substance: on it, or held in it.
 _HOLDING_SUBSTANCE = ("covered", "contains", "filled")
 
@@ -645,6 +704,82 @@ def move_to_named_places(instruction: str, problem: Problem) -> tuple[Formula, l
         parts[placing[0]] = Atom(place.relation, (old.args[0], at))
         notes.append(f"the instruction says the {thing.phrase} goes '{place.said} the {target.phrase}': "
                      f"({old.predicate} {' '.join(old.args)}) read as ({place.relation} {old.args[0]} {at})")
+    return (And(tuple(parts)), notes) if notes else (problem.goal, [])
+
+
+def empty_the_sources(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """Where the instruction empties one thing ("unload the cart at checkout": a verb that empties
+    things, ``placements.emptied_sources_in_goal``) and the goal takes some of what it holds to one
+    place the words name, by one relation, and leaves the rest there (Qwen 1.5B put two of the
+    cart's six things on the checkout, and the pomegranate back on the cart), the rest is put where
+    the others go, and a literal putting it back is left out. Where the goal takes the things to
+    several places, or to one the words do not name ("clear the table": the dishes may go to the
+    sink and the food to the fridge), it does not say where the rest goes, and the verifier refuses
+    it (``language.left_in_emptied``)."""
+    parts = list(_parts(problem.goal))
+    notes: list[str] = []
+    named = instruction_objects(instruction, problem.types)
+    for source in emptied_sources_in_goal(instruction, problem):
+        places = {where for where in source.moved.values() if where is not None}
+        if not source.left or len(places) != 1 or None in source.moved.values():
+            continue
+        ((relation, place),) = places
+        if not any(grounds_in(phrase, synset, {problem.objects[place]}, loose=False) for phrase, synset in named):
+            continue  # "clear the table": dishes go to the sink, food to the fridge; only a place said is for all
+        parts = [part for part in parts if not (
+            isinstance(part, Atom) and part.predicate in SUPPORT_RELATIONS and len(part.args) == 2
+            and part.args[0].lstrip("?") in source.left and part.args[1].lstrip("?") == source.instance)]
+        parts += [Atom(relation, (thing, place)) for thing in source.left]
+        notes.append(f"the instruction empties {source.instance}, and the goal takes {len(source.moved)} of its "
+                     f"things to ({relation} ... {place}): {', '.join(source.left)} go there too")
+    return (And(tuple(parts)), notes) if notes else (problem.goal, [])
+
+
+def hold_in_the_said_vessel(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A dish or drink the request asks to make in a vessel it names ("make a *pitcher* of
+    lemonade": ``object_words.requested_products``), which the goal makes (one instance) and holds
+    in nothing, is held in that vessel (one instance in the scene): the goal's top-level literals
+    filling that vessel with things it does not make (what the product is made from) are read as
+    the vessel holding the product, else one is added. Qwen 1.5B made the lemonade and filled the
+    pitcher with the lemon juice (and the sugar). A goal that holds the product somewhere already
+    is left to the verifier."""
+    made = made_types(problem)
+    if not made:
+        return problem.goal, []
+    before = {t for t in problem.objects.values() if t not in made}
+    parts = list(_parts(problem.goal))
+    notes: list[str] = []
+    for asked in requested_products(scene_reading(instruction, before), before):
+        vessel = asked.vessel
+        kinds = [t for t in made if grounds_in(asked.phrase, asked.synset, {t}, loose=False)]
+        if vessel is None or len(kinds) != 1:
+            continue
+        instances = [i for i, t in problem.objects.items() if t == kinds[0]]
+        vessels = [i for i, t in problem.objects.items() if t not in made
+                   and grounds_in(vessel.phrase, vessel.synset, {t}, loose=False)]
+        if len(instances) != 1 or len(vessels) != 1:
+            continue
+        (made_one,), (held_in,) = instances, vessels
+        if any(positive and len(atom.args) == 2 and (
+                (atom.predicate in SUBSTANCE_HOLDING and argument_type(atom.args[1], types, problem.objects) == kinds[0])
+                or (atom.predicate in SUPPORT_RELATIONS and argument_type(atom.args[0], types, problem.objects) == kinds[0]))
+               for atom, positive, types in goal_atoms(problem.goal)):
+            continue  # held somewhere already
+        filling = [k for k, part in enumerate(parts) if isinstance(part, Atom) and part.predicate in SUBSTANCE_HOLDING
+                   and len(part.args) == 2 and part.args[0].lstrip("?") == held_in
+                   and problem.objects.get(part.args[1].lstrip("?")) not in made]
+        new = Atom("contains", (held_in, made_one))
+        said = f"the instruction asks for a {vessel.phrase} of {asked.phrase}"
+        if filling:
+            olds = [parts[k] for k in filling]
+            parts = [part for k, part in enumerate(parts) if k not in filling[1:]]
+            parts[filling[0]] = new
+            notes.append(f"{said}: " + " and ".join(f"({a.predicate} {' '.join(a.args)})" for a in olds
+                                                     if isinstance(a, Atom))
+                         + f" read as (contains {held_in} {made_one})")
+        else:
+            parts.append(new)
+            notes.append(f"{said}: (contains {held_in} {made_one}) added")
     return (And(tuple(parts)), notes) if notes else (problem.goal, [])
 
 

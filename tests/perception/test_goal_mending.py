@@ -23,8 +23,11 @@ from symplan_core.perception.goal_mending import (
     drop_self_relations,
     drop_substance_neighbours,
     drop_unasked_removals,
+    empty_the_sources,
     hang_on_hanging_places,
+    hang_what_is_hung,
     heed_placement_words,
+    hold_in_the_said_vessel,
     mend_goal,
     move_to_named_places,
     pair_with_one,
@@ -35,7 +38,7 @@ from symplan_core.perception.goal_mending import (
     widen_plurals,
     widen_stand_ins,
 )
-from symplan_core.perception.language import unasked_removals
+from symplan_core.perception.language import left_in_emptied, unasked_removals
 from symplan_core.perception.llm_goal import complete_conjuncts, parse_goal
 from symplan_core.perception.object_words import instruction_objects
 from symplan_core.perception.verifier import DraftFacts, partial_plurals, picked_singulars, unnamed_picks
@@ -489,3 +492,70 @@ def test_a_thing_next_to_a_substance_is_left_out(behavior_dir) -> None:
     assert _text(goal) == "(:goal (and (not (covered ?lampshade.n.01_1 ?dust.n.01_1))))" and len(notes) == 1
     alone = _drafted("b1k/clean_paper_lampshades", "(:goal (and (touching ?lampshade.n.01_1 ?dust.n.01_1)))")
     assert drop_substance_neighbours("wipe them down", alone) == (alone.goal, [])  # all it says: refused as it is
+
+
+def test_what_an_emptied_thing_still_holds_goes_where_the_goal_takes_the_rest(behavior_dir) -> None:
+    # untuned6 terse, Qwen 1.5B: two of the cart's six things on the checkout, the pomegranate back on the cart
+    said = "unload the cart at checkout"
+    part = _drafted("b1k/shopping_at_warehouse_stores", "(:goal (and (ontop ?bag__of__cream_cheese.n.01_1 "
+                    "?checkout.n.03_1) (ontop ?watermelon.n.02_1 ?checkout.n.03_1) (ontop ?pomegranate.n.02_1 "
+                    "?shopping_cart.n.01_1)))")
+    assert left_in_emptied(said, part) == [
+        "the instruction empties shopping_cart.n.01_1, but the goal takes out only 2 of its things and leaves "
+        "box__of__corn_flakes.n.01_1, baguet.n.01_1, pomegranate.n.02_1, chicken.n.01_1"]
+    goal, notes = empty_the_sources(said, part)
+    assert _text(goal) == ("(:goal (and (ontop ?bag__of__cream_cheese.n.01_1 ?checkout.n.03_1) (ontop "
+                           "?watermelon.n.02_1 ?checkout.n.03_1) (ontop ?box__of__corn_flakes.n.01_1 ?checkout.n.03_1) "
+                           "(ontop ?baguet.n.01_1 ?checkout.n.03_1) (ontop ?pomegranate.n.02_1 ?checkout.n.03_1) "
+                           "(ontop ?chicken.n.01_1 ?checkout.n.03_1)))")
+    assert len(notes) == 1 and left_in_emptied(said, replace(part, goal=goal)) == []
+    # nothing emptied in the words, or the things taken to two places: the goal is left as it is
+    assert empty_the_sources("put the cheese and the watermelon on the checkout", part)[1] == []
+    assert empty_the_sources("unload the cart", part)[1] == []  # where the rest goes is not said
+    two = _drafted("b1k/shopping_at_warehouse_stores", "(:goal (and (ontop ?bag__of__cream_cheese.n.01_1 "
+                   "?checkout.n.03_1) (ontop ?watermelon.n.02_1 ?floor.n.01_1)))")
+    assert empty_the_sources(said, two)[1] == [] and left_in_emptied(said, two)
+
+
+def test_a_product_asked_for_in_a_vessel_is_held_in_it(behavior_dir) -> None:
+    # untuned6 terse, Qwen 1.5B: the lemonade made and held in nothing, the pitcher filled with lemon juice
+    said = "make a pitcher of lemonade"
+    juice = _drafted("b1k/make_lemonade", "(:goal (and (real ?lemonade.n.01_1) (contains ?pitcher.n.02_1 "
+                     "?lemon_juice.n.01_1)))")
+    goal, notes = hold_in_the_said_vessel(said, juice)
+    assert _text(goal) == "(:goal (and (real ?lemonade.n.01_1) (contains ?pitcher.n.02_1 ?lemonade.n.01_1)))"
+    assert notes == ["the instruction asks for a pitcher of lemonade: (contains pitcher.n.02_1 lemon_juice.n.01_1) "
+                     "read as (contains pitcher.n.02_1 lemonade.n.01_1)"]
+    bare = _drafted("b1k/make_lemonade", "(:goal (and (real ?lemonade.n.01_1)))")
+    assert _text(hold_in_the_said_vessel(said, bare)[0]) == _text(goal)  # held in nothing: the vessel added
+    # untuned6 casual: the juice and the sugar in the pitcher, what the lemonade is made from
+    sugar = _drafted("b1k/make_lemonade", "(:goal (and (real ?lemonade.n.01_1) (contains ?pitcher.n.02_1 "
+                     "?lemon_juice.n.01_1) (contains ?pitcher.n.02_1 ?granulated_sugar.n.01_1)))")
+    assert _text(hold_in_the_said_vessel("would you mind whipping up a pitcher of lemonade?", sugar)[0]) == _text(goal)
+    assert hold_in_the_said_vessel("make some lemonade", juice)[1] == []  # no vessel said
+    assert hold_in_the_said_vessel(said, replace(juice, goal=goal))[1] == []  # held already
+
+
+def test_a_thing_the_words_hang_that_the_goal_sets_on_top_is_hung_there(behavior_dir) -> None:
+    # untuned6 casual, Qwen 1.5B: the flag on top of the pole, for "hang the flag over the pole"
+    said = "It's a holiday tomorrow, so could you hang the flag over the pole for me?"
+    on_top = _drafted("b1k/hanging_flags", "(:goal (and (attached ?pole.n.01_1 ?wall_nail.n.01_1) "
+                      "(ontop ?national_flag.n.01_1 ?pole.n.01_1)))")
+    goal, notes = hang_what_is_hung(said, on_top)
+    assert _text(goal) == ("(:goal (and (attached ?pole.n.01_1 ?wall_nail.n.01_1) "
+                           "(draped ?national_flag.n.01_1 ?pole.n.01_1)))")  # a flag drapes; a dartboard attaches
+    assert notes == ["(ontop national_flag.n.01_1 pole.n.01_1) read as (draped national_flag.n.01_1 pole.n.01_1): "
+                     "the instruction hangs the national flag"]
+    assert hang_what_is_hung("put the flag on the pole", on_top)[1] == []  # nothing hung in the words
+    assert hang_what_is_hung(said, replace(on_top, goal=goal))[1] == []  # hung already
+
+
+def test_next_to_a_place_the_words_do_not_name_is_left_out_beside_one_they_do(behavior_dir) -> None:
+    # untuned6 casual, Qwen 1.5B: the honey in the cupboard and next to the counter, where it stood
+    said = "Oh, the honey's still sitting out on the counter, mind popping it back in the cupboard?"
+    both = _drafted("b1k/store_honey", "(:goal (and (inside ?jar__of__honey.n.01_1 ?cabinet.n.01_1) "
+                    "(nextto ?jar__of__honey.n.01_1 ?countertop.n.01_1)))")
+    goal, notes = settle_placements(said, both)
+    assert _text(goal) == "(:goal (and (inside ?jar__of__honey.n.01_1 ?cabinet.n.01_1)))"
+    assert len(notes) == 1
+    assert settle_placements("put the honey in the cupboard and next to the countertop", both)[1] == []  # both named
