@@ -105,9 +105,8 @@ def idle_literal(atom: Atom, positive: bool, types: dict[str, str],
 
 
 @lru_cache(maxsize=1)
-def removed_substances() -> frozenset[str]:
-    """Substances the released goals (B-1K and B-100) remove more often than they apply: the
-    ``covered`` that cleaning words undo (derived from the task files, not listed by hand)."""
+def _covering_counts() -> dict[str, tuple[int, int]]:
+    """Substance -> (how often the released goals (B-1K and B-100) remove it, apply it) as ``covered``."""
     from symplan_core.bddl.normalize import to_omnigibson
     from symplan_core.fetch import BENCHMARKS
     from symplan_core.tasks import list_tasks, load_problem
@@ -121,7 +120,22 @@ def removed_substances() -> frozenset[str]:
                     arg = atom.args[1]
                     typ = types.get(arg, problem.objects.get(arg, arg))
                     counts.setdefault(typ, [0, 0])[positive] += 1
-    return frozenset(t for t, (removed, applied) in counts.items() if removed > applied)
+    return {t: (removed, applied) for t, (removed, applied) in counts.items()}
+
+
+@lru_cache(maxsize=1)
+def removed_substances() -> frozenset[str]:
+    """Substances the released goals remove more often than they apply: the ``covered`` that
+    cleaning words undo (derived from the task files, not listed by hand)."""
+    return frozenset(t for t, (removed, applied) in _covering_counts().items() if removed > applied)
+
+
+@lru_cache(maxsize=1)
+def applied_substances() -> frozenset[str]:
+    """Substances the released goals apply more often than they remove (disinfectant 28 times,
+    polish 9, olive oil 12; never removed): what a thing is wiped, sprayed or treated *with* ends
+    up on it."""
+    return frozenset(t for t, (removed, applied) in _covering_counts().items() if applied > removed)
 
 
 def carried(problem: Problem) -> dict[str, str]:

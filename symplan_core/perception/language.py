@@ -32,6 +32,7 @@ from symplan_core.perception.goal_reading import (
     APPLIANCE_STATES,
     PRODUCT_STATES,
     achievable,
+    applied_substances,
     goal_polarities,
     initial_facts,
     made_types,
@@ -40,6 +41,7 @@ from symplan_core.perception.goal_reading import (
     substance_subjects,
 )
 from symplan_core.perception.object_words import (
+    governing_word,
     instruction_objects,
     reading_of,
     requested_products,
@@ -62,7 +64,7 @@ from symplan_core.perception.synsets import (
     kinds_of,
     read_instruction,
 )
-from symplan_core.perception.verbs import DETERMINERS, StateWord, asked_states, state_words
+from symplan_core.perception.verbs import DETERMINERS, StateWord, asked_states, state_words, verb_forms
 from symplan_core.prompts.goal_text import type_word
 from symplan_core.tasks import synset_info
 
@@ -132,6 +134,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += unasked_switching(instruction, words, problem)
     missing += unasked_removals(instruction, problem)
     missing += left_in_emptied(instruction, problem)  # "unload the cart", and some of it stays there
+    missing += unapplied_agents(instruction, problem)  # "wipe it down with disinfectant", and none on it
     missing += unserved_drinks(instruction, problem, places)  # "blend me a cappuccino", left in the blender
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
@@ -340,6 +343,35 @@ def unasked_removals(instruction: str | ReadInstruction, problem: Problem) -> li
             out.append(f"the goal takes {what} {'out of' if atom.predicate == 'inside' else 'off'} {where} "
                        f"((not ({atom.predicate} ...))), but the instruction asks to take nothing out or off")
     return list(dict.fromkeys(out))
+
+
+#: Verbs whose "with" names what ends up on the thing ("wipe it down with disinfectant").
+#: Not scrubbing or washing: "scrub it with some lemon juice and salt to get the tarnish off" uses
+#: the juice to clean (its released goal covers nothing with it).
+_APPLYING_VERBS = frozenset(f for verb in "wipe spray treat coat polish disinfect sanitize".split()
+                            for f in verb_forms(verb))
+
+
+def unapplied_agents(instruction: str, problem: Problem) -> list[str]:
+    """A substance the released goals apply (``goal_reading.applied_substances``: disinfectant,
+    polish, fertilizer) named after "with" of a verb that wipes, sprays or treats, in its clause
+    ("wipe it down with disinfectant", "treat the lawn with fertilizer"), where the goal covers
+    nothing with it. Qwen 1.5B answered "Clean the mud off the baseball and then wipe it down with
+    disinfectant" with the mud cleaned off the ball and the disinfectant bottle."""
+    read = read_instruction(instruction)
+    applied = applied_substances()
+    covered = {argument_type(atom.args[1], types, problem.objects) for atom, positive, types in goal_atoms(problem.goal)
+               if positive and atom.predicate == "covered" and len(atom.args) == 2}
+    out = []
+    for m in read.mentions:
+        kinds = {t for t in applied if grounds_in(m.phrase, m.synset, {t}, loose=False)}
+        if (not kinds or kinds & covered or governing_word(read, m) != "with"
+                or not any(read.words[j] in _APPLYING_VERBS and read.clause_of[j] == read.clause_of[m.start]
+                           for j in range(m.start))):
+            continue
+        out.append(f"the instruction says 'with {m.phrase}', which asks for (covered ?x ?{m.phrase.replace(' ', '_')}), "
+                   "but the goal covers nothing with it")
+    return out
 
 
 def left_in_emptied(instruction: str, problem: Problem) -> list[str]:

@@ -66,7 +66,7 @@ _MEASURE_WORDS = frozenset("bit little splash drop drops dab squirt pinch dash t
                            "lot handful".split())
 
 
-def _governing_word(read: ReadInstruction, m: Mention) -> str:
+def governing_word(read: ReadInstruction, m: Mention) -> str:
     """The word that governs the noun phrase whose head is ``m``: the word before it past any
     determiners, up to two describing words ("with a *damp* rag"), a compound's modifier right
     before the head ("with a *butter* knife") and a measure of it ("with *a bit of* detergent"); ""
@@ -146,7 +146,7 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         described = before in WHERE_PREPOSITIONS and k > 0 and (
             (words[k - 1] in _BE and "sure" not in words[:k])
             or any(words[j] in _PUT_BEFORE for j in range(k - 1) if clause[j] == clause[m.start]))
-        governing = _governing_word(read, m)
+        governing = governing_word(read, m)
         if (governing in _TOOL_WORDS or out_of or emptied or listed) and not (
                 (before in ("and", "or") or comma or governing == "with") and _food(m.synset)):
             out.add(m.phrase)
@@ -367,7 +367,7 @@ def ingredients(instruction: str, types: Iterable[str]) -> frozenset[str]:
     scene_words = scene_mention_spans(instruction, types, any_of=True)  # "onion": the onion or its halves
     for m in sorted([*read.mentions, *scene_words], key=lambda mention: mention.start):
         k, before = word_before(read, m)
-        if (_governing_word(read, m) == "with" or _continues_list(read, m, k, before, listed_after)) and (
+        if (governing_word(read, m) == "with" or _continues_list(read, m, k, before, listed_after)) and (
                 _food(m.synset) or is_substance(m.synset, "omnigibson")):
             out.add(m.phrase)
             listed_after = m.end

@@ -32,6 +32,7 @@ from symplan_core.perception.language import (
     prompt_hints,
     state_conflicts,
     states_of_others,
+    unapplied_agents,
     unasked_damage,
     unasked_switching,
     unserved_drinks,
@@ -1069,3 +1070,18 @@ def test_what_a_thing_is_said_to_have_is_read_apart(behavior_dir) -> None:
     said = "The wine glasses from last night still have those red rings in them, can you wash them out?"
     assert possessed(said) == {"rings"}
     assert possessed("put the rings in the box") == frozenset()
+
+
+def test_what_a_thing_is_wiped_down_with_that_goals_apply_must_end_up_on_it(behavior_dir) -> None:
+    # untuned6 direct, Qwen 1.5B: the mud off the ball, and the disinfectant bottle rid of mud instead
+    said = "Clean the mud off the baseball and then wipe it down with disinfectant."
+    wrong = _with_goal("b1k/clean_a_dirty_baseball", "(:goal (and (not (covered ?baseball.n.02_1 ?mud.n.03_1)) "
+                       "(not (covered ?disinfectant__bottle.n.01_1 ?mud.n.03_1))))")
+    assert unapplied_agents(said, wrong) == [
+        "the instruction says 'with disinfectant', which asks for (covered ?x ?disinfectant), but the goal covers "
+        "nothing with it"]
+    assert unapplied_agents(said, to_omnigibson(load_problem("b1k/clean_a_dirty_baseball"))) == []
+    # scrubbing with it cleans: the juice ends up on nothing (untuned5 casual, a right goal)
+    assert unapplied_agents("Could you scrub it with some lemon juice and salt to get the tarnish off?", wrong) == []
+    for text, problem in _committed_instructions():  # no released goal trips it
+        assert unapplied_agents(text, problem) == [], text
