@@ -358,16 +358,20 @@ def goal_tools(instruction: str, problem: Problem) -> frozenset[str]:
 
 def ingredients(instruction: str, types: Iterable[str]) -> frozenset[str]:
     """Foods and substances the instruction lists after "with" ("make some tomato rice ... with the
-    tomato, onion and some chicken broth"; names only the scene's ``types`` explain too): where the
-    goal makes a dish, what it is made from, which the goal need not name (:func:`goal_tools`;
-    B-1K's goals name the dish, not what went into it)."""
+    tomato, onion and some chicken broth"; names only the scene's ``types`` explain too), or says
+    where they are ("Lemon juice is in the fridge, sugar's in the cupboard"): where the goal makes
+    a dish, what it is made from, which the goal need not name (:func:`goal_tools`; B-1K's goals
+    name the dish, not what went into it)."""
     read = read_instruction(instruction)
     out = set()
     listed_after: int | None = None  # the word after the last ingredient: "and"/"or" or a comma may go on there
     scene_words = scene_mention_spans(instruction, types, any_of=True)  # "onion": the onion or its halves
     for m in sorted([*read.mentions, *scene_words], key=lambda mention: mention.start):
         k, before = word_before(read, m)
-        if (governing_word(read, m) == "with" or _continues_list(read, m, k, before, listed_after)) and (
+        told_where = (m.end + 1 < len(read.words) and read.words[m.end] in _BE
+                      and read.words[m.end + 1] in WHERE_PREPOSITIONS)
+        if (governing_word(read, m) == "with" or told_where
+                or _continues_list(read, m, k, before, listed_after)) and (
                 _food(m.synset) or is_substance(m.synset, "omnigibson")):
             out.add(m.phrase)
             listed_after = m.end

@@ -301,6 +301,9 @@ def test_what_a_dish_the_goal_makes_is_made_from_need_not_be_in_the_goal(behavio
     said = "Could you make some tomato rice for dinner? Do it in the slow cooker with the tomato, onion and some chicken broth."
     assert ingredients(said, problem.types) == {"tomato", "onion", "chicken broth"}  # "onion": the onion or its halves
     assert ingredients("wipe it with a rag and put the apple in the bowl", problem.types) == frozenset()
+    # said where they are, in a request to make something (untuned6 casual: "a pitcher of lemonade")
+    told = "would you mind whipping up a pitcher of lemonade? Lemon juice is in the fridge, sugar's in the cupboard."
+    assert ingredients(told, problem.types) == {"lemon juice", "sugar"}
     made = replace(problem, goal=parse_goal("(:goal (and (real ?tomato_rice.n.01_1) (contains ?crock_pot.n.01_1 "
                                             "?tomato_rice.n.01_1)))", dict(problem.objects), "omnigibson"))
     assert {"tomato", "onion", "chicken broth"} <= goal_tools(said, made)
