@@ -582,6 +582,10 @@ def _the_one(index: dict[str, set[str]], word: str) -> str | None:
     return next(iter(hit)) if hit else None
 
 
+#: Parts a thing is named by where the scene has no object for the part ("the fridge door").
+_PART_WORDS = frozenset("door doors lid lids handle handles knob knobs drawer drawers".split())
+
+
 def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:
     """(phrase, synset) of every object the instruction names: the words
     (``synsets.mentioned_synsets``), and the words only the scene's ``types`` explain
@@ -592,7 +596,9 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
       scene has a bicycle;
     * or, named as where something goes, a whole WordNet says it is a part of
       (``synsets.wordnet_part_holonyms``): "put the books back on the shelves" with a bookcase
-      ("lids on" with jars is no place, and stays unread)."""
+      ("lids on" with jars is no place, and stays unread);
+    * or a part (a door, a lid, a handle, a drawer) named right after the scene thing it is part
+      of: "close the fridge door" names the fridge."""
     types = set(types)
     rarer = _rarer_lemmas(types)
     read = read_instruction(instruction)
@@ -606,6 +612,11 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
             # the jars' lids are their open state, not a thing the goal can name
             wholes = wordnet_part_holonyms().get(synset, ()) if word_before(read, m)[1] in PLACE_WORDS else ()
             whole_of = {t for t in types if any(w == t or w in ancestors(t) for w in wholes)}
-            synset = lemma_of or (next(iter(whole_of)) if len(whole_of) == 1 else synset)
+            # "close the fridge door": a part named after the thing it is part of is that thing
+            owned = next((kind for o in read.mentions if o.end == m.start and len(words) == 1
+                          and read.clause_of[o.start] == read.clause_of[m.start] and words[0] in _PART_WORDS
+                          and not is_substance(o.synset, "omnigibson")
+                          and (kind := grounds_in(o.phrase, o.synset, types))), None)
+            synset = lemma_of or (next(iter(whole_of)) if len(whole_of) == 1 else owned or synset)
         out.append((phrase, synset))
     return out + scene_mentions(instruction, types)

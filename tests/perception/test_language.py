@@ -851,6 +851,10 @@ def test_a_part_the_scene_has_no_object_for_names_the_one_whole_wordnet_puts_it_
     # "lids on" says no place: the lids stay unread (a jar's lid is its open state, no object)
     assert {("lids", "lid.n.02"), ("cupboard", "cupboard.n.01")} <= set(instruction_objects(canning, jars))
     assert grounds_in("cupboard", "cupboard.n.01", jars) == "cabinet.n.01"  # an everyday word for it
+    # a part named right after its thing is that thing (untuned6 direct: "then close the fridge door")
+    fridge = {"electric_refrigerator.n.01", "egg.n.02"}
+    assert ("door", "electric_refrigerator.n.01") in instruction_objects("then close the fridge door", fridge)
+    assert ("door", "door.n.01") in instruction_objects("then close the door", fridge)  # whose, not said
 
 
 def test_the_dishes_are_the_scenes_tableware_bowls_and_mugs_a_mug_is_a_cup_and_a_cap_a_hat(behavior_dir) -> None:
