@@ -119,8 +119,29 @@ class Mended:
 Step = Callable[[str, Problem], tuple[Formula, list[str]]]
 
 
+#: Rounds of :func:`mend_goal`'s rewrites at most: one rewrite can make another apply.
+_MEND_ROUNDS = 3
+
+
 def mend_goal(instruction: str, problem: Problem) -> Mended:
-    """``problem``'s goal after each rewrite of this module, in order, with what each changed."""
+    """``problem``'s goal after each rewrite of this module, in order, with what each changed;
+    the rewrites are run again while a round changes the goal (at most :data:`_MEND_ROUNDS`), since
+    one can make another apply: ``drop_hedged_places`` reads a hedge beside a placement only once
+    ``pair_with_one`` and ``widen_exists`` have made both ``forall`` (Qwen 1.5B's "recycle those
+    glasses"). So a mended goal mends to itself, and a recorded draft re-judges as it was judged."""
+    notes: list[str] = []
+    goal = problem.goal
+    for _round in range(_MEND_ROUNDS):
+        before = goal
+        goal, said = _mend_once(instruction, replace(problem, goal=goal))
+        notes += said
+        if goal == before:
+            break
+    return Mended(goal, tuple(notes))
+
+
+def _mend_once(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """One round of the rewrites, in order."""
     notes: list[str] = []
     goal = problem.goal
     steps: tuple[Step, ...] = (
@@ -132,7 +153,7 @@ def mend_goal(instruction: str, problem: Problem) -> Mended:
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
-    return Mended(goal, tuple(notes))
+    return goal, notes
 
 
 def _args(f: Formula) -> set[str]:
