@@ -146,10 +146,10 @@ def _mend_once(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     goal = problem.goal
     steps: tuple[Step, ...] = (
         bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations, drop_substance_neighbours,
-        hang_on_hanging_places, hang_what_is_hung, heed_placement_words, move_to_named_places, place_reversed_removals,
-        drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals, drop_hedged_places,
-        settle_relations, settle_placements, empty_the_sources, hold_in_the_said_vessel, pair_with_one, drop_self_including, drop_repeats, widen_plurals,
-        widen_stand_ins, widen_exists)
+        hang_on_hanging_places, hang_what_is_hung, heed_placement_words, move_to_named_places,
+        place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals,
+        drop_hedged_places, settle_relations, settle_placements, empty_the_sources, hold_in_the_said_vessel,
+        pair_with_one, drop_self_including, drop_repeats, widen_plurals, widen_stand_ins, widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said

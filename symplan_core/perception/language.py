@@ -345,16 +345,16 @@ def unasked_removals(instruction: str | ReadInstruction, problem: Problem) -> li
     return list(dict.fromkeys(out))
 
 
-#: Verbs whose "with" names what ends up on the thing ("wipe it down with disinfectant").
-#: Not scrubbing or washing: "scrub it with some lemon juice and salt to get the tarnish off" uses
-#: the juice to clean (its released goal covers nothing with it).
-_APPLYING_VERBS = frozenset(f for verb in "wipe spray treat coat polish disinfect sanitize".split()
-                            for f in verb_forms(verb))
+#: Verbs whose "with" names what ends up on the thing ("wipe it down with disinfectant"). Spray,
+#: coat, polish and disinfect are state words that ask for an applied covering already. Not
+#: scrubbing or washing: "scrub it with some lemon juice and salt to get the tarnish off" uses the
+#: juice to clean (its released goal covers nothing with it).
+_APPLYING_VERBS = frozenset(f for verb in "wipe treat".split() for f in verb_forms(verb))
 
 
 def unapplied_agents(instruction: str, problem: Problem) -> list[str]:
     """A substance the released goals apply (``goal_reading.applied_substances``: disinfectant,
-    polish, fertilizer) named after "with" of a verb that wipes, sprays or treats, in its clause
+    polish, fertilizer) named after "with" of a verb that wipes or treats, in its clause
     ("wipe it down with disinfectant", "treat the lawn with fertilizer"), where the goal covers
     nothing with it. Qwen 1.5B answered "Clean the mud off the baseball and then wipe it down with
     disinfectant" with the mud cleaned off the ball and the disinfectant bottle."""

@@ -293,9 +293,9 @@ def _made_by_verb(read: ReadInstruction, m: Mention) -> tuple[bool, int | None, 
     # no verb: a request that is the thing's name alone, said politely ("hot cocoa with marshmallows,
     # please"), asks for it as "make" would
     sentence = read.sentence_of[m.start] if read.sentence_of else 0
-    alone = k < 0 or (read.sentence_of and read.sentence_of[k] != sentence)
-    return bool(alone) and any(w == "please" and (not read.sentence_of or read.sentence_of[j] == sentence)
-                               for j, w in enumerate(words)), count, vessel
+    alone = k < 0 or (bool(read.sentence_of) and read.sentence_of[k] != sentence)
+    return alone and any(w == "please" and (not read.sentence_of or read.sentence_of[j] == sentence)
+                         for j, w in enumerate(words)), count, vessel
 
 
 def requested_products(instruction: str | ReadInstruction, types: Iterable[str]) -> list[RequestedProduct]:

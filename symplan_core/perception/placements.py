@@ -417,6 +417,7 @@ def named_place_types(instruction: str, problem: Problem) -> set[str]:
     return {typ for _place, target in placement_targets(instruction, problem)
             for typ in problem.types if grounds_in(target.phrase, target.synset, {typ}, loose=False)}
 
+
 def other_relations(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
                     ) -> list[tuple[PlacementWord, Mention, set[str]]]:
     """(placement word, its target, the relations the goal uses there) for each placement the
