@@ -74,6 +74,7 @@ from symplan_core.engine.predicates import (
 )
 from symplan_core.perception.goal_reading import (
     goal_coverage,
+    goal_holders,
     holds_for_every,
     initial_facts,
     made_types,
@@ -775,17 +776,11 @@ def hold_in_the_said_vessel(instruction: str, problem: Problem) -> tuple[Formula
         kinds = [t for t in made if grounds_in(asked.phrase, asked.synset, {t}, loose=False)]
         if vessel is None or len(kinds) != 1:
             continue
-        instances = [i for i, t in problem.objects.items() if t == kinds[0]]
-        vessels = [i for i, t in problem.objects.items() if t not in made
-                   and grounds_in(vessel.phrase, vessel.synset, {t}, loose=False)]
-        if len(instances) != 1 or len(vessels) != 1:
-            continue
+        instances = problem.instances_of(kinds[0])
+        vessels = [i for i in vessel.instances_in(problem.objects) if problem.objects[i] not in made]
+        if len(instances) != 1 or len(vessels) != 1 or goal_holders(problem, kinds)[kinds[0]]:
+            continue  # which one is not said, or held somewhere already
         (made_one,), (held_in,) = instances, vessels
-        if any(positive and len(atom.args) == 2 and (
-                (atom.predicate in SUBSTANCE_HOLDING and argument_type(atom.args[1], types, problem.objects) == kinds[0])
-                or (atom.predicate in SUPPORT_RELATIONS and argument_type(atom.args[0], types, problem.objects) == kinds[0]))
-               for atom, positive, types in goal_atoms(problem.goal)):
-            continue  # held somewhere already
         filling = [k for k, part in enumerate(parts) if isinstance(part, Atom) and part.predicate in SUBSTANCE_HOLDING
                    and len(part.args) == 2 and part.args[0].lstrip("?") == held_in
                    and problem.objects.get(part.args[1].lstrip("?")) not in made]

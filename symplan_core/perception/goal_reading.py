@@ -9,6 +9,7 @@ through these.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
@@ -149,6 +150,21 @@ def carried(problem: Problem) -> dict[str, str]:
     return {problem.objects[lit.args[0]]: lit.args[1] for lit in problem.init
             if not lit.negated and lit.predicate in ("inside", "ontop") and len(lit.args) == 2
             and lit.args[1] in moved and lit.args[0] in problem.objects}
+
+
+def goal_holders(problem: Problem, kinds: Iterable[str]) -> dict[str, set[str]]:
+    """Kind -> the types the goal holds it in or on: a container ``filled``/``contains``/``insource``
+    with it (a substance), or what it is put ``inside``/``ontop`` of (a thing)."""
+    held: dict[str, set[str]] = {t: set() for t in kinds}
+    for atom, positive, types in goal_atoms(problem.goal):
+        if not positive or len(atom.args) != 2:
+            continue
+        first, second = (argument_type(a, types, problem.objects) for a in atom.args)
+        if atom.predicate in SUBSTANCE_HOLDING and second in held and first:
+            held[second].add(first)
+        elif atom.predicate in ("inside", "ontop") and first in held and second:
+            held[first].add(second)
+    return held
 
 
 def goal_types(problem: Problem, skip_idle: bool = False) -> set[str]:

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from symplan_core.bddl import Problem
 from symplan_core.bddl.checks import argument_type, goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
-from symplan_core.engine.predicates import SUBSTANCE_HOLDING
 from symplan_core.perception.goal_reading import (
     APPLIANCE_STATES,
     PRODUCT_STATES,
     achievable,
     applied_substances,
+    goal_holders,
     goal_polarities,
     initial_facts,
     made_types,
@@ -294,15 +294,7 @@ def unserved_drinks(instruction: str, problem: Problem, places: list[PlacementWo
         drinks &= {p.synset for p in requested_products(instruction, before)}
     if not drinks:
         return []
-    held: dict[str, set[str]] = {t: set() for t in drinks}
-    for atom, positive, types in goal_atoms(problem.goal):
-        if not positive or len(atom.args) != 2:
-            continue
-        first, second = (argument_type(a, types, problem.objects) for a in atom.args)
-        if atom.predicate in SUBSTANCE_HOLDING and second in held and first:
-            held[second].add(first)
-        elif atom.predicate in ("inside", "ontop") and first in held and second:
-            held[first].add(second)
+    held = goal_holders(problem, drinks)
     read = read_instruction(instruction)
     places = placement_words(instruction) if places is None else places
     out = []

@@ -539,7 +539,7 @@ def emptied_sources_in_goal(instruction: str, problem: Problem) -> list[EmptiedS
     held_at = [(lit.args[0], lit.args[1]) for lit in problem.init
                if not lit.negated and lit.predicate in SUPPORT_RELATIONS and len(lit.args) == 2]
     for mention in emptied_sources(instruction, set(objects.values())):
-        sources = [i for i, t in objects.items() if grounds_in(mention.phrase, mention.synset, {t}, loose=False)]
+        sources = mention.instances_in(objects)
         if len(sources) != 1:
             continue
         (source,) = sources
