@@ -69,6 +69,7 @@ from symplan_core.bddl.checks import (
 from symplan_core.engine.predicates import (
     ATTACHMENT_RELATIONS,
     HANGING_PLACES,
+    PLACEMENT_RELATIONS,
     SUBSTANCE_HOLDING,
     SUPPORT_RELATIONS,
 )
@@ -150,7 +151,7 @@ def _mend_once(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
         hang_on_hanging_places, hang_what_is_hung, heed_placement_words, move_to_named_places,
         place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals,
         drop_hedged_places, settle_relations, settle_placements, empty_the_sources, hold_in_the_said_vessel,
-        pair_with_one, drop_self_including, drop_repeats, widen_plurals, widen_stand_ins, widen_exists)
+        pair_with_one, drop_unnamed_pairings, drop_self_including, drop_repeats, widen_plurals, widen_stand_ins, widen_exists)
     for step in steps:
         goal, said = step(instruction, replace(problem, goal=goal))
         notes += said
@@ -615,6 +616,34 @@ def pair_with_one(instruction: str, problem: Problem) -> tuple[Formula, list[str
                     break
         parts.append(part)
     return (And(tuple(parts)) if notes else problem.goal), notes
+
+
+def drop_unnamed_pairings(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A top-level ``(forpairs (?a - A) (?b - B) (ontop|inside ?a ?b))`` where the instruction never
+    names B, beside a goal that puts A somewhere else, is left out: Qwen 1.5B paired every rug with
+    a table beside the rugs laid on the floor for "roll out those rugs on the floor", a goal that
+    undoes itself. A pairing with a kind the words name, or that says more than where A goes
+    ("overlaid"), is the verifier's to judge."""
+    named = instruction_objects(instruction, set(problem.objects.values()))
+    parts = _parts(problem.goal)
+    notes: list[str] = []
+    kept = []
+    for k, part in enumerate(parts):
+        if (isinstance(part, Quantifier) and part.kind == "forpairs" and len(part.params) == 2
+                and isinstance(part.body, Atom) and part.body.predicate in SUPPORT_RELATIONS
+                and part.body.args == tuple(p.var for p in part.params)):
+            thing, place = part.params
+            others = And(tuple(p for j, p in enumerate(parts) if j != k))
+            elsewhere = any(positive and atom.predicate in PLACEMENT_RELATIONS and len(atom.args) == 2
+                            and argument_type(atom.args[0], types, problem.objects) == thing.type
+                            and argument_type(atom.args[1], types, problem.objects) != place.type
+                            for atom, positive, types in goal_atoms(others))
+            if elsewhere and not any(grounds_in(phrase, synset, {place.type}, loose=False) for phrase, synset in named):
+                notes.append(f"the goal pairs each {thing.type} with a {place.type} ({part.body.predicate}, forpairs), "
+                             f"which the instruction never names, beside {thing.type} put elsewhere: left out")
+                continue
+        kept.append(part)
+    return (And(tuple(kept)), notes) if notes else (problem.goal, [])
 
 
 def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:

@@ -134,7 +134,7 @@ PLACEMENT_VERBS = frozenset("put putting place placing set setting lay laying mo
                             "storing hang hanging return returning stack stacking stick sticking leave leaving "
                             "get getting pile piling pop popping shove shoving tuck tucking slide sliding "
                             "chuck chucking sort sorting stash stashing stow stowing arrange arranging "
-                            "transfer transferring carry carrying dump dumping".split())
+                            "transfer transferring carry carrying dump dumping unpack unpacking unload unloading".split())
 
 
 #: Possessive determiners: "toss in its toys" moves the toys (a verb, a particle, then what moves).

@@ -23,6 +23,7 @@ from symplan_core.perception.goal_mending import (
     drop_self_relations,
     drop_substance_neighbours,
     drop_unasked_removals,
+    drop_unnamed_pairings,
     empty_the_sources,
     hang_on_hanging_places,
     hang_what_is_hung,
@@ -135,6 +136,22 @@ def test_a_pairing_with_the_scenes_one_container_is_every_one_of_a_plural(behavi
     goal, _ = pair_with_one("recycle those glasses", glasses)
     assert _text(goal) == ("(:goal (and (forall (?water_glass.n.02 - water_glass.n.02) (or (inside ?water_glass.n.02 "
                            "?sink.n.01_1) (nextto ?water_glass.n.02 ?sink.n.01_1)))))")
+
+
+def test_a_pairing_with_a_kind_nobody_named_is_left_out_beside_the_things_put_elsewhere(behavior_dir) -> None:
+    # Qwen 1.5B's held-out casual draft: every rug on a table and every rug on the floor
+    rugs_on_floor = " ".join(f"(ontop ?rug.n.01_{i} ?floor.n.01_1)" for i in (1, 2, 3))
+    drafted = _drafted("b1k/installing_carpet", "(:goal (and (forpairs (?rug.n.01 - rug.n.01) (?table.n.02 - "
+                       f"table.n.02) (ontop ?rug.n.01 ?table.n.02)) {rugs_on_floor}))")
+    said = "Could you roll out those rugs on the floor? All three of them, please."
+    goal, notes = drop_unnamed_pairings(said, drafted)
+    assert _text(goal) == f"(:goal (and {rugs_on_floor}))"
+    assert "which the instruction never names" in notes[0]
+    # named, the pairing is what was asked; alone, it is all the goal says
+    assert drop_unnamed_pairings("put each rug on a table and then on the floor", drafted) == (drafted.goal, [])
+    alone = _drafted("b1k/installing_carpet", "(:goal (and (forpairs (?rug.n.01 - rug.n.01) (?table.n.02 - "
+                     "table.n.02) (ontop ?rug.n.01 ?table.n.02))))")
+    assert drop_unnamed_pairings(said, alone) == (alone.goal, [])
 
 
 def test_a_quantified_relation_to_its_own_kind_is_left_out_beside_what_else_it_says(behavior_dir) -> None:
