@@ -139,6 +139,13 @@ def applied_substances() -> frozenset[str]:
     return frozenset(t for t, (removed, applied) in _covering_counts().items() if applied > removed)
 
 
+@lru_cache(maxsize=1)
+def never_removed_substances() -> frozenset[str]:
+    """Substances the released goals apply and never once remove (disinfectant 28 times, polish 9,
+    salt 18): a goal that takes one off something reads the request backwards."""
+    return frozenset(t for t, (removed, applied) in _covering_counts().items() if applied and not removed)
+
+
 def carried(problem: Problem) -> dict[str, str]:
     """Type -> instance it rides in or on, for what the initial state has inside or on top of an
     object the goal puts somewhere: moving the basket moves the apples in it ("pay for the apples",

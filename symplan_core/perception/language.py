@@ -36,6 +36,7 @@ from symplan_core.perception.goal_reading import (
     goal_polarities,
     initial_facts,
     made_types,
+    never_removed_substances,
     placed_kinds,
     removal_of,
     substance_subjects,
@@ -135,6 +136,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += unasked_removals(instruction, problem)
     missing += left_in_emptied(instruction, problem)  # "unload the cart", and some of it stays there
     missing += unapplied_agents(instruction, problem)  # "wipe it down with disinfectant", and none on it
+    missing += removed_agents(instruction, problem)  # "treat the pool", and the disinfectant kept off it
     missing += unserved_drinks(instruction, problem, places)  # "blend me a cappuccino", left in the blender
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
@@ -363,6 +365,24 @@ def unapplied_agents(instruction: str, problem: Problem) -> list[str]:
             continue
         out.append(f"the instruction says 'with {m.phrase}', which asks for (covered ?x ?{m.phrase.replace(' ', '_')}), "
                    "but the goal covers nothing with it")
+    return out
+
+
+def removed_agents(instruction: str, problem: Problem) -> list[str]:
+    """Each ``(not (covered x s))`` of the goal with a substance the released goals only ever apply
+    (``goal_reading.never_removed_substances``), where the instruction does not name it. Every
+    recorded held-out draft with one was wrong or refused: "treat the pool" drafted as the
+    disinfectant kept off the pool, "grill the kabobs" as the oil kept off the grill."""
+    read = read_instruction(instruction)
+    never_removed = never_removed_substances()
+    out = []
+    for atom, positive, types in goal_atoms(problem.goal):
+        if positive or atom.predicate != "covered" or len(atom.args) != 2:
+            continue
+        kind = argument_type(atom.args[1], types, problem.objects)
+        if kind in never_removed and not any(grounds_in(m.phrase, m.synset, {kind}, loose=False) for m in read.mentions):
+            out.append(f"the goal takes {kind} off {atom.args[0].lstrip('?')} ((not (covered ...))), which goals only "
+                       "ever apply, and the instruction does not ask for it")
     return out
 
 

@@ -90,6 +90,14 @@ def governing_word(read: ReadInstruction, m: Mention) -> str:
     return ""
 
 
+def acted_on_directly(instruction: str | ReadInstruction) -> frozenset[str]:
+    """Object phrases a verb acts on directly ("get me some *water*"): not after a preposition ("the
+    sheets on *the bed*", "with *soap*") and not what "there is" points out ("there's *soap* by the
+    sink")."""
+    read = reading_of(instruction)
+    return frozenset(m.phrase for m in read.mentions if governing_word(read, m) not in _AFTER_NOUN)
+
+
 def word_before(read: ReadInstruction, m: Mention) -> tuple[int, str]:
     """The index and word before the mention ``m`` in its clause, past any determiners ("with *some*
     soap"); (-1 or the clause's edge, "") where the clause starts there."""
@@ -110,6 +118,30 @@ _BE = frozenset("is are was were".split())
 #: Past forms of verbs that move things: where something was put is where it is, not where it goes
 #: ("somebody dumped the firewood on the floor, can you pile it up on the table?").
 _PUT_BEFORE = frozenset("dumped left threw thrown dropped piled tossed stacked stuck shoved chucked".split())
+
+
+#: Verbs whose "with" names what goes in or on the thing, not a tool: "load up the grill with
+#: coal", "stock the cart with the whiskey", "pack it in the bag with the sandwich".
+_MATERIAL_VERBS = frozenset(f for verb in "load stock restock stuff pack fill refill cover coat top season garnish "
+                            "sprinkle line".split() for f in verb_forms(verb))
+_OTHER_VERBS = frozenset(f for verb in STATE_VERBS for f in verb_forms(verb)) | PLACEMENT_VERBS | TOGGLE_VERBS
+
+
+def _with_material(read: ReadInstruction, m: Mention) -> bool:
+    """The "with" that governs ``m`` follows a verb of :data:`_MATERIAL_VERBS`, the nearest verb
+    before it in the clause ("wipe it down with a rag and load the dishwasher" has its own verb)."""
+    words, clause = read.words, read.clause_of
+    k = next((j for j in range(m.start - 1, -1, -1) if words[j] == "with" and clause[j] == clause[m.start]), -1)
+    for j in range(k - 1, -1, -1):
+        if clause[j] != clause[m.start]:
+            return False
+        if read.object_at(j) is not None:
+            continue  # a name, though a verb too ("the grill")
+        if words[j] in _MATERIAL_VERBS:
+            return True
+        if words[j] in _OTHER_VERBS:
+            return False
+    return False
 
 
 def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
@@ -147,7 +179,8 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
             (words[k - 1] in _BE and "sure" not in words[:k])
             or any(words[j] in _PUT_BEFORE for j in range(k - 1) if clause[j] == clause[m.start]))
         governing = governing_word(read, m)
-        if (governing in _TOOL_WORDS or out_of or emptied or listed) and not (
+        tool = governing in _TOOL_WORDS and not (governing == "with" and _with_material(read, m))
+        if (tool or out_of or emptied or listed) and not (
                 (before in ("and", "or") or comma or governing == "with") and _food(m.synset)):
             out.add(m.phrase)
             listed_after = m.end

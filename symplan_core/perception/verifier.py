@@ -36,6 +36,7 @@ from symplan_core.perception.goal_reading import (
 )
 from symplan_core.perception.language import state_conflicts
 from symplan_core.perception.object_words import (
+    acted_on_directly,
     alternatives,
     goal_tools,
     incidental_objects,
@@ -163,6 +164,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     asked = [(p, s) for p, s in grounded if p not in tools]
     choices = alternatives(read) if read is not None else {}
     said_as = dict(facts.instruction_objects)
+    acted_on = acted_on_directly(read) if read is not None else frozenset()
 
     def chosen_instead(phrase: str) -> str | None:
         """Another object of the instruction's choice ("lemon juice or detergent") that the goal uses."""
@@ -170,7 +172,11 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
                      if other in said_as and grounds_in(other, said_as[other], in_goal)), None)
 
     for phrase, synset in asked if facts.instruction else ():
-        if grounds_in(phrase, synset, in_goal):
+        # a name a verb acts on that the scene has exactly is not answered by a thing merely named
+        # after it: "get me some water", with water in the scene, is not the water glass set down
+        # ("the sheets on the bed" only say where the sheets are)
+        exact = phrase in acted_on and grounds_in(phrase, synset, reachable, loose=False) is not None
+        if grounds_in(phrase, synset, in_goal, loose=not exact):
             continue
         if other := chosen_instead(phrase):
             notes.append(f"the instruction offers {phrase!r} or {other!r}; the drafted goal uses {other!r}")

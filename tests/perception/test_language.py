@@ -30,6 +30,7 @@ from symplan_core.perception.goal_reading import (
 )
 from symplan_core.perception.language import (
     prompt_hints,
+    removed_agents,
     state_conflicts,
     states_of_others,
     unapplied_agents,
@@ -39,6 +40,7 @@ from symplan_core.perception.language import (
 )
 from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
 from symplan_core.perception.object_words import (
+    acted_on_directly,
     alternatives,
     goal_must_mention,
     goal_tools,
@@ -279,6 +281,29 @@ def test_food_after_with_is_what_goes_in_not_a_tool(behavior_dir) -> None:
     assert "apple" not in incidental_objects(said)
     assert incidental_objects("wipe it with a rag and an apple") == {"rag"}  # a food goes on no tool list
     assert incidental_objects("could you rub it with some lemon juice?") == {"lemon juice"}  # a substance may clean
+
+
+def test_a_goal_that_takes_off_what_goals_only_ever_apply_is_refused(behavior_dir) -> None:
+    # Qwen 1.5B's held-out terse draft for "treat the pool": the disinfectant kept off the pool
+    backwards = _with_goal("b1k/adding_chemicals_to_pool", "(:goal (and (not (covered ?pool.n.01_1 "
+                           "?disinfectant.n.01_1)) (touching ?pool.n.01_1 ?disinfectant__bottle.n.01_1)))")
+    assert removed_agents("treat the pool", backwards) == [
+        "the goal takes disinfectant.n.01 off pool.n.01_1 ((not (covered ...))), which goals only ever apply, "
+        "and the instruction does not ask for it"]
+    # said by name, taking it off is what was asked
+    assert removed_agents("wipe the disinfectant off the pool", backwards) == []
+    # dust is what goals remove
+    dusted = _with_goal("b1k/adding_chemicals_to_pool", "(:goal (and (not (covered ?pool.n.01_1 ?dust.n.01_1))))")
+    assert removed_agents("treat the pool", dusted) == []
+
+
+def test_what_a_thing_is_loaded_or_stocked_with_goes_in_it_and_is_no_tool(behavior_dir) -> None:
+    # Qwen 1.5B's held-out casual draft set the bucket on the grill, with no coal, and was accepted
+    assert incidental_objects("Could you load up the grill with coal for me?") == set()
+    assert incidental_objects("stock the cart with the whiskey and a shot glass") == set()
+    # the nearest verb before "with" decides: scrubbing with soap is still work done with a tool
+    assert incidental_objects("scrub the pan with soap and load the dishwasher") == {"soap"}
+    assert incidental_objects("load the dishwasher and scrub the pan with soap") == {"soap"}
 
 
 def test_what_is_fetched_for_the_goals_work_is_a_tool(behavior_dir) -> None:
@@ -990,6 +1015,22 @@ def test_a_thing_the_instruction_places_itself_does_not_ride_in_its_container(be
     refused = _llm_goal(scene, said, goal)
     assert not refused.accepted and any("'belt'" in r and "never mentions" in r for r in refused.reasons)
     assert not any("'belt'" in r for r in _llm_goal(scene, "pay for the belt", goal).reasons)
+
+
+def test_a_thing_named_after_what_was_asked_for_does_not_answer_it(behavior_dir) -> None:
+    # Qwen 1.5B's held-out terse draft for "get me some water": the water glass set on the counter.
+    # The water glass is named after the water, but the scene has water itself.
+    said = "get me some water"
+    assert acted_on_directly(said) == {"water"}
+    assert acted_on_directly("Fold all the sheets on the bed. There's soap by the sink.") == {"sheets"}
+    scene = render_task(load_problem("b1k/pouring_water_in_a_glass"), seed=0)
+    glass_only = "(:goal (and (ontop ?water_glass.n.02_1 ?countertop.n.01_1)))"
+    refused = _llm_goal(scene, said, glass_only)
+    assert not refused.accepted and any("'water' (water.n.06" in r and "never mentions" in r
+                                        for r in refused.reasons), refused.reasons
+    filled = ("(:goal (and (ontop ?water_glass.n.02_1 ?countertop.n.01_1) "
+              "(filled ?water_glass.n.02_1 ?water.n.06_1)))")
+    assert not any("never mentions" in r for r in _llm_goal(scene, said, filled).reasons)
 
 
 def test_a_machine_things_go_in_for_the_goals_process_and_a_sentence_of_its_own_are_not_placements(behavior_dir) -> None:
