@@ -447,11 +447,15 @@ def goal_must_mention(instruction: str | ReadInstruction, mentioned: Iterable[tu
     read = scene_reading(instruction, types) if isinstance(instruction, str) else instruction
     every_ability = {need for needs in _SERVES.values() for need in needs}
     excused = incidental_objects(read) | fetched_tools(read, types, every_ability) | set(alternatives(read))
+    acted_on = acted_on_directly(read)
     out: list[tuple[str, frozenset[str]]] = []
     for phrase, synset in mentioned:
         if phrase in excused or any(phrase == said for said, _ in out):
             continue
         answers = frozenset(t for t in types if grounds_in(phrase, synset, (t,)))
+        exact = frozenset(t for t in answers if grounds_in(phrase, synset, (t,), loose=False))
+        if phrase in acted_on and exact:  # as the verifier reads it: the water, not the water glass
+            answers = exact
         if answers:
             out.append((phrase, answers))
     return out
