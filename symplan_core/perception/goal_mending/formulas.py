@@ -21,6 +21,7 @@ WHERE_RELATIONS = SUPPORT_RELATIONS + ATTACHMENT_RELATIONS
 
 
 def args_of(f: Formula) -> set[str]:
+    """Every argument of every atom of ``f`` (instances and variables)."""
     return {a for atom, _, _ in goal_atoms(f) for a in atom.args}
 
 
