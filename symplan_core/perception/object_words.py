@@ -177,7 +177,8 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         # milk left in the mug", where nothing is put between the verb and the place)
         described = before in WHERE_PREPOSITIONS and k > 0 and (
             (words[k - 1] in _BE and "sure" not in words[:k])
-            or any(words[j] in _PUT_BEFORE for j in range(k - 1) if clause[j] == clause[m.start]))
+            or any(words[j] in _PUT_BEFORE for j in range(k - 1) if clause[j] == clause[m.start])
+            or _says_which(read, m, k))
         governing = governing_word(read, m)
         tool = governing in _TOOL_WORDS and not (governing == "with" and _with_material(read, m))
         if (tool or out_of or emptied or listed) and not (
@@ -189,6 +190,16 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         elif _modifier(read, m):
             out.add(m.phrase)
     return frozenset(out)
+
+
+def _says_which(read: ReadInstruction, m: Mention, k: int) -> bool:
+    """``m`` follows the preposition at ``k`` right after the name of a thing (not a substance) in a
+    clause with no verb that moves things: it says which thing, or where it is ("wipe the dust off
+    the knife block *on the counter*", "there's three glasses *on the counter*"), not where
+    anything goes ("put the cups on the counter")."""
+    thing = read.object_at(k - 1)
+    return (thing is not None and not is_substance(thing.synset, "omnigibson")
+            and not any(read.words[j] in PLACEMENT_VERBS for j in range(k) if read.clause_of[j] == read.clause_of[m.start]))
 
 
 #: Verbs of having: what a thing "has" or "has got" describes it ("the glasses still have those

@@ -206,12 +206,23 @@ def wordnet_lemmas() -> dict[str, list[str]]:
     return lemmas
 
 
+#: Everyday one-word names WordNet lacks for a BEHAVIOR type, read like :func:`wordnet_scene_lemmas`
+#: (only as a type the scene has): people call the kitchen's countertop "the counter", a word WordNet
+#: gives the shop counter (and BEHAVIOR's checkout counter answers it where the scene has that).
+EVERYDAY_SCENE_LEMMAS: dict[str, tuple[str, ...]] = {"countertop.n.01": ("counter",)}
+
+
 @lru_cache(maxsize=1)
 def wordnet_scene_lemmas() -> dict[str, list[str]]:
     """BEHAVIOR synset -> its one-word WordNet 3.0 lemmas whose most frequent noun sense is another
     synset ("tackle" of fishing_gear.n.01, "closet" of wardrobe.n.01; packaged, built with
-    :func:`wordnet_lemmas`' table): read only as a type the scene has (``object_words.scene_mentions``)."""
-    return _packaged_table("wordnet_scene_lemmas.json")
+    :func:`wordnet_lemmas`' table): read only as a type the scene has (``object_words.scene_mentions``),
+    with :data:`EVERYDAY_SCENE_LEMMAS` added."""
+    lemmas = _packaged_table("wordnet_scene_lemmas.json")
+    for synset, words in EVERYDAY_SCENE_LEMMAS.items():
+        known = lemmas.setdefault(synset, [])
+        known.extend(w for w in words if w not in known)
+    return lemmas
 
 
 @lru_cache(maxsize=1)

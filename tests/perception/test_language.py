@@ -211,6 +211,19 @@ def test_tools_sources_and_modifiers_need_not_be_in_the_goal(behavior_dir) -> No
     assert incidental_objects(said) == {"floor"}
     assert incidental_objects("I spilled juice on the rug") == frozenset()  # what is cleaned, not where it was put
     assert "mug" not in incidental_objects("There's milk left in the mug, can you wash it?")  # nothing put there
+    # a place right after a thing's name, with no verb that moves things, says which thing or where it is
+    assert incidental_objects("Fold all the sheets on the bed.") == {"bed"}
+    assert incidental_objects("put the sheets on the bed") == frozenset()
+    assert incidental_objects("clean the stain on the shirt") == frozenset()  # where dirt is, is what is cleaned
+
+
+def test_the_counter_is_the_countertop_where_the_scene_has_one_and_no_checkout(behavior_dir) -> None:
+    kitchen = {"cup.n.01", "countertop.n.01"}
+    assert instruction_objects("put the cups on the counter", kitchen) == [("cups", "cup.n.01"), ("counter", "countertop.n.01")]
+    said = "Wipe all the dust off the knife block on the counter."  # says which block: no need to mention it
+    assert "counter" in incidental_objects(scene_reading(said, {"knife_block.n.01", "countertop.n.01"}))
+    shop = kitchen | {"checkout.n.03"}  # two counters: the word is not read
+    assert instruction_objects("put the cups on the counter", shop) == [("cups", "cup.n.01")]
 
 
 def test_a_tool_is_still_a_tool_past_the_words_that_describe_it(behavior_dir) -> None:
