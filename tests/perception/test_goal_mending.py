@@ -565,6 +565,10 @@ def test_a_thing_the_words_hang_that_the_goal_sets_on_top_is_hung_there(behavior
                      "the instruction hangs the national flag"]
     assert hang_what_is_hung("put the flag on the pole", on_top)[1] == []  # nothing hung in the words
     assert hang_what_is_hung(said, replace(on_top, goal=goal))[1] == []  # hung already
+    # untuned6 terse: the flag touching the pole, for "hang up the flag"
+    touching = _drafted("b1k/hanging_flags", "(:goal (and (touching ?national_flag.n.01_1 ?pole.n.01_1)))")
+    goal, _ = hang_what_is_hung("hang up the flag", touching)
+    assert _text(goal) == "(:goal (and (draped ?national_flag.n.01_1 ?pole.n.01_1)))"
 
 
 def test_next_to_a_place_the_words_do_not_name_is_left_out_beside_one_they_do(behavior_dir) -> None:

@@ -256,7 +256,7 @@ def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula
         relation = HANGING_PLACES.get(place or "")
         if relation is None:
             return atom
-        notes.append(f"(ontop {' '.join(atom.args)}) read as ({relation} {' '.join(atom.args)}): "
+        notes.append(f"({atom.predicate} {' '.join(atom.args)}) read as ({relation} {' '.join(atom.args)}): "
                      f"{place} holds things hung on it")
         return Atom(relation, atom.args)
 
@@ -265,10 +265,11 @@ def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula
 
 
 def hang_what_is_hung(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
-    """``(ontop ?x ?p)`` where the instruction hangs ``?x`` ("hang the flag over the pole": the
-    state word *hang*, its object right after it) and the goal hangs it nowhere: read as hung on
-    ``?p``, ``attached`` for a thing BEHAVIOR can attach (a dartboard, a wreath), else ``draped``
-    (a flag, a towel). Qwen 1.5B set the flag on top of the pole."""
+    """``(ontop ?x ?p)`` or ``(touching ?x ?p)`` where the instruction hangs ``?x`` ("hang the flag
+    over the pole": the state word *hang*, its object right after it) and the goal hangs it nowhere:
+    read as hung on ``?p``, ``attached`` for a thing BEHAVIOR can attach (a dartboard, a wreath),
+    else ``draped`` (a flag, a towel). Qwen 1.5B set the flag on top of the pole, and for "hang up
+    the flag" had it touch the pole."""
     hung_words = [w for w in state_words(instruction) if w.predicate in ("attached", "draped") and w.polarity]
     if not hung_words:
         return problem.goal, []
@@ -287,7 +288,7 @@ def hang_what_is_hung(instruction: str, problem: Problem) -> tuple[Formula, list
 
     def hung(atom: Atom, types: dict[str, str]) -> Atom:
         kind = argument_type(atom.args[0], types, problem.objects) if atom.args else None
-        if atom.predicate != "ontop" or len(atom.args) != 2 or kind not in kinds:
+        if atom.predicate not in ("ontop", "touching") or len(atom.args) != 2 or kind not in kinds:
             return atom
         info = synset_info(kind)
         relation = "attached" if info is not None and "attachable" in info.abilities else "draped"
