@@ -256,12 +256,16 @@ def hang_on_hanging_places(_instruction: str, problem: Problem) -> tuple[Formula
         relation = HANGING_PLACES.get(place or "")
         if relation is None:
             return atom
-        notes.append(f"({atom.predicate} {' '.join(atom.args)}) read as ({relation} {' '.join(atom.args)}): "
-                     f"{place} holds things hung on it")
-        return Atom(relation, atom.args)
+        return _read_as(atom, relation, f"{place} holds things hung on it", notes)
 
     goal = mapped(problem.goal, hung)
     return (goal, notes) if notes else (problem.goal, [])
+
+
+def _read_as(atom: Atom, relation: str, why: str, notes: list[str]) -> Atom:
+    """``atom`` with ``relation`` in place of its predicate, the change said in ``notes``."""
+    notes.append(f"({atom.predicate} {' '.join(atom.args)}) read as ({relation} {' '.join(atom.args)}): {why}")
+    return Atom(relation, atom.args)
 
 
 def hang_what_is_hung(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
@@ -292,9 +296,7 @@ def hang_what_is_hung(instruction: str, problem: Problem) -> tuple[Formula, list
             return atom
         info = synset_info(kind)
         relation = "attached" if info is not None and "attachable" in info.abilities else "draped"
-        notes.append(f"(ontop {' '.join(atom.args)}) read as ({relation} {' '.join(atom.args)}): "
-                     f"the instruction hangs the {type_word(kind)}")
-        return Atom(relation, atom.args)
+        return _read_as(atom, relation, f"the instruction hangs the {type_word(kind)}", notes)
 
     goal = mapped(problem.goal, hung)
     return (goal, notes) if notes else (problem.goal, [])
