@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from symplan_core.bddl import Problem
+from symplan_core.perception.additions import PRODUCT_PREFIXES
 from symplan_core.perception.goal_reading import goal_polarities, goal_types, made_types
 from symplan_core.perception.synsets import (
     WHERE_PREPOSITIONS,
@@ -95,7 +96,23 @@ def acted_on_directly(instruction: str | ReadInstruction) -> frozenset[str]:
     sheets on *the bed*", "with *soap*") and not what "there is" points out ("there's *soap* by the
     sink")."""
     read = reading_of(instruction)
-    return frozenset(m.phrase for m in read.mentions if governing_word(read, m) not in _AFTER_NOUN)
+    return frozenset(m.phrase for m in read.mentions if _governed_by_verb(read, m))
+
+
+#: Words that follow a verb as its particle ("chop *up* that cabbage", "wipe *off* the table").
+_PARTICLES = frozenset("up down off out away back".split())
+
+
+def _governed_by_verb(read: ReadInstruction, m: Mention) -> bool:
+    """No preposition governs ``m``: the word before its phrase is not one (a verb's particle is
+    not: "chop up that cabbage", but "the dust off the table")."""
+    word = governing_word(read, m)
+    if word not in _AFTER_NOUN:
+        return True
+    if word not in _PARTICLES:
+        return False
+    k = next(j for j in range(m.start - 1, -1, -1) if read.words[j] == word)
+    return k > 0 and read.object_at(k - 1) is None and read.clause_of[k - 1] == read.clause_of[k]
 
 
 def word_before(read: ReadInstruction, m: Mention) -> tuple[int, str]:
@@ -625,9 +642,18 @@ def _first_of(index: dict[str, set[str]], word: str) -> str | None:
 
 
 def _the_one(index: dict[str, set[str]], word: str) -> str | None:
-    """The one type ``index`` has for ``word`` or one of the singulars it may be the plural of."""
-    hit = next((index[f] for f in singulars(word) if len(index.get(f, ())) == 1), None)
+    """The one type ``index`` has for ``word`` or one of the singulars it may be the plural of; of a
+    thing and what is made of it (``head_cabbage``, ``cooked__diced__head_cabbage``) the thing."""
+    hit = next((raw for f in singulars(word) if len(raw := _unmade(index.get(f, set()))) == 1), None)
     return next(iter(hit)) if hit else None
+
+
+def _unmade(types: set[str]) -> set[str]:
+    """``types`` less those made of another of them (``cooked__diced__head_cabbage`` beside
+    ``head_cabbage``: "the cabbage" is the one there is)."""
+    bases = {t.split(".n.")[0] for t in types}
+    return {t for t in types if not any(t.split(".n.")[0] == prefix + base
+                                        for prefix in PRODUCT_PREFIXES for base in bases)}
 
 
 #: Parts a thing is named by where the scene has no object for the part ("the fridge door").
