@@ -48,6 +48,7 @@ from symplan_core.perception.object_words import (
     incidental_objects,
     instruction_objects,
     reading_of,
+    requested_kinds,
     requested_products,
     scene_mentions,
     scene_reading,
@@ -141,6 +142,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += left_in_emptied(instruction, problem)  # "unload the cart", and some of it stays there
     missing += unapplied_agents(instruction, problem)  # "wipe it down with disinfectant", and none on it
     missing += removed_agents(instruction, problem)  # "treat the pool", and the disinfectant kept off it
+    missing += unmade_kinds(instruction, problem)  # "make me a coffee", and cooked coffee beans made
     missing += unserved_drinks(instruction, problem, places)  # "blend me a cappuccino", left in the blender
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
@@ -409,6 +411,17 @@ def removed_agents(instruction: str, problem: Problem) -> list[str]:
             out.append(f"the goal takes {kind} off {atom.args[0].lstrip('?')} ((not (covered ...))), which goals only "
                        "ever apply, and the instruction does not ask for it")
     return out
+
+
+def unmade_kinds(instruction: str, problem: Problem) -> list[str]:
+    """A kind of food or drink the request asks to make by a word no BEHAVIOR object is called
+    (``object_words.requested_kinds``: "make me a coffee"), where the goal makes nothing of that
+    kind: Qwen 1.5B answered "make me a coffee" with cooked coffee beans in the mug."""
+    made = made_types(problem)
+    return [f"the instruction asks to make {m.phrase} ({m.synset}), but the goal makes no kind of it"
+            + (f" (it makes {', '.join(sorted(made))})" if made else "")
+            for m in requested_kinds(instruction)
+            if not any(m.synset in kinds_of(t) for t in made)]
 
 
 def left_in_emptied(instruction: str, problem: Problem) -> list[str]:

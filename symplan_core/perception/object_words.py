@@ -39,7 +39,7 @@ from symplan_core.perception.verbs import (
     verb_forms,
 )
 from symplan_core.prompts.goal_text import type_word
-from symplan_core.tasks import synset_info
+from symplan_core.tasks import synset_info, synset_table
 
 #: Words that may follow an object's name in a sentence (so the name is not a modifier of a word
 #: we do not know: "watermelon punch").
@@ -389,6 +389,26 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
         else:
             count = 1
         out.append(RequestedProduct(m.phrase, m.synset, count, vessel))
+    return out
+
+
+def requested_kinds(instruction: str | ReadInstruction) -> list[Mention]:
+    """Words a making verb governs (:data:`MAKING_VERBS`, as for :func:`requested_products`) that
+    name no BEHAVIOR object but a kind of food or drink BEHAVIOR has kinds of: "make me a coffee"
+    (``coffee.n.01``: drip coffee, espresso, cappuccino and more are its kinds). Each as a mention
+    of that kind; what the goal makes must be one of its kinds."""
+    read = reading_of(instruction)
+    table, index = synset_table(), lemma_index()
+    out = []
+    for i, word in enumerate(read.words):
+        if read.function[i] or read.object_at(i) is not None:
+            continue
+        kind = next((index[(w,)] for w in singulars(word) if (w,) in index), None)
+        if kind is None or kind in table or not ({kind, *kinds_of(kind)} & _MADE_KINDS) or set(kinds_of(kind)) & _RAW_KINDS:
+            continue
+        m = Mention(word, kind, i, i + 1)
+        if _made_by_verb(read, m)[0]:
+            out.append(m)
     return out
 
 

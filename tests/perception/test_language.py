@@ -36,6 +36,7 @@ from symplan_core.perception.language import (
     unapplied_agents,
     unasked_damage,
     unasked_switching,
+    unmade_kinds,
     unserved_drinks,
 )
 from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
@@ -49,6 +50,7 @@ from symplan_core.perception.object_words import (
     instruction_objects,
     plural_mentions,
     possessed,
+    requested_kinds,
     requested_products,
     scene_mentions,
     scene_reading,
@@ -400,6 +402,8 @@ def test_a_quantified_variable_its_body_never_uses_mentions_nothing(behavior_dir
 def _committed_instructions():
     """(instruction, its activity's released problem) for every committed development and untuned instruction."""
     for path in sorted((Path(__file__).parent / "data").glob("instructions_*.jsonl")):
+        if path.name == "instructions_untuned7.jsonl":
+            continue  # joins these loops once it has been measured blind (twenty-ninth session)
         for line in path.read_text().splitlines():
             row = json.loads(line)
             yield row["instruction"], to_omnigibson(load_problem(f"b1k/{row['activity']}"))
@@ -984,6 +988,19 @@ def test_a_state_word_asked_of_a_named_thing_is_not_answered_by_that_state_of_an
     # every committed instruction against its released goal: none fires
     for text, problem in _committed_instructions():
         assert states_of_others(text, state_words(text), problem) == [], text
+
+
+def test_a_kind_of_drink_asked_by_a_word_no_object_is_called_must_be_made(behavior_dir) -> None:
+    # Qwen 1.5B's held-out terse draft (untuned6): cooked coffee beans in the mug for "make me a coffee"
+    assert [(m.phrase, m.synset) for m in requested_kinds("make me a coffee")] == [("coffee", "coffee.n.01")]
+    assert requested_kinds("clean the coffee maker") == []  # no making verb, and a name besides
+    beans = _with_goal("b1k/make_coffee", "(:goal (and (real ?cooked__coffee_bean.n.01_1) "
+                       "(contains ?mug.n.04_1 ?cooked__coffee_bean.n.01_1)))")
+    # as an LLM draft's scene: of what is yet to be made, only what its goal names (not the drip coffee)
+    beans = replace(beans, init=tuple(lit for lit in beans.init if lit.predicate != "future"))
+    assert unmade_kinds("make me a coffee", beans) == [
+        "the instruction asks to make coffee (coffee.n.01), but the goal makes no kind of it"]
+    assert unmade_kinds("make me a coffee", to_omnigibson(load_problem("b1k/make_coffee"))) == []  # drip coffee
 
 
 def test_it_after_a_state_word_is_the_thing_acted_on_before_it(behavior_dir) -> None:
