@@ -359,6 +359,24 @@ def _made_by_verb(read: ReadInstruction, m: Mention) -> tuple[bool, int | None, 
                          for j, w in enumerate(words)), count, vessel
 
 
+#: What stands for a dish or drink named before the making verb ("I'm craving chocolate milk. Could
+#: you mix *some* up?").
+_MADE_PRONOUNS = frozenset("some it one".split())
+
+
+def _made_later(read: ReadInstruction, m: Mention) -> bool:
+    """A making verb after ``m`` takes a word that stands for it: "I feel like blueberry mousse for
+    dessert. Could you whip some up in the mixer?"."""
+    for j in range(m.end, len(read.words) - 1):
+        if read.words[j] in MAKING_VERBS:
+            k = j + 1
+            while k < len(read.words) - 1 and read.words[k] in ("me", "us"):
+                k += 1
+            if read.words[k] in _MADE_PRONOUNS:
+                return True
+    return False
+
+
 def requested_products(instruction: str | ReadInstruction, types: Iterable[str]) -> list[RequestedProduct]:
     """The dishes, drinks and mixtures the instruction asks to make (a making verb governs the name,
     :data:`MAKING_VERBS`) that no type among ``types`` is: what an LLM goal may ask into being
@@ -366,7 +384,9 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
     only a kind that is made (food or drink, not raw meat, fruit or vegetables, which cooking
     changes), and only in a number the request says: one for a substance or a singular, the count
     said for a plural ("bake six muffins"), and nothing for a plural with no number, which the
-    scene cannot tell ("bake some cookies": the request stays refused)."""
+    scene cannot tell ("bake some cookies": the request stays refused). A name said before the
+    making verb counts where the verb takes a word that stands for it ("I'm craving chocolate milk.
+    Could you mix some up?")."""
     read = reading_of(instruction)
     types = set(types)
     out = []
@@ -376,7 +396,7 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
                 or not kinds & _MADE_KINDS or kinds & _RAW_KINDS):
             continue
         made, count, vessel = _made_by_verb(read, m)
-        if not made:
+        if not made and not _made_later(read, m):
             continue
         plural = sounds_plural(read.words[m.end - 1])
         if is_substance(m.synset, "omnigibson"):
@@ -407,7 +427,7 @@ def requested_kinds(instruction: str | ReadInstruction) -> list[Mention]:
         if kind is None or kind in table or not ({kind, *kinds_of(kind)} & _MADE_KINDS) or set(kinds_of(kind)) & _RAW_KINDS:
             continue
         m = Mention(word, kind, i, i + 1)
-        if _made_by_verb(read, m)[0]:
+        if _made_by_verb(read, m)[0] or _made_later(read, m):
             out.append(m)
     return out
 

@@ -113,10 +113,11 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
 
 def _where_args(atom: Atom) -> tuple[str, ...]:
     """The places of a literal that say where things are: both of an object relation, the holder
-    of a container's ``filled``/``contains``/``insource``."""
+    of a container's ``filled``/``contains``/``insource``, and what a ``covered`` covers ("put some
+    lube on it": the chain covered with lubricant)."""
     if atom.predicate in OBJECT_RELATIONS:
         return atom.args
-    return atom.args[:1] if atom.predicate in SUBSTANCE_HOLDING else ()
+    return atom.args[:1] if atom.predicate in (*SUBSTANCE_HOLDING, "covered") else ()
 
 
 def empty_places(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:

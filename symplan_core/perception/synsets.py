@@ -52,7 +52,7 @@ _MODALS = frozenset("can could will would may might must shall should".split())
 #: Words that start a noun phrase and never follow its head noun directly: a word right before
 #: one of them is a verb taking an object ("grease the pans", "cover each of the shrubs").
 #: Determiners: the word after one starts a noun phrase, so it is no verb.
-_NOUN_STARTS = frozenset("the a an each every my your our their his its this these those".split())
+_NOUN_STARTS = frozenset("the a an each every my your our their his its this these those some any".split())
 _PHRASE_STARTS = _NOUN_STARTS | frozenset("it them me us him".split())
 #: Particles of English phrasal verbs: at a clause's start, a word followed by one and then by a
 #: noun phrase is an imperative verb ("sand out the scratch", "wipe down the counter").
@@ -64,7 +64,9 @@ _GIVE = frozenset("give gives gave giving given".split())
 #: Words that follow a modal and never a noun's head: "the DVDs can all go up", "it could just sit there".
 _AFTER_MODAL = frozenset("not n't please all both also just still probably be go stay sit".split())
 _ACTS = frozenset("scrub wash clean rinse wipe dust polish soak shine brush sweep mop vacuum spray "
-                  "wipedown once-over going-over cleaning".split())
+                  "wipedown once-over going-over cleaning coat coating layer".split())
+#: Auxiliaries after which a word is a verb ("so the battery doesn't *die*").
+_DO_FORMS = frozenset("do does did don't doesn't didn't won't can't couldn't wouldn't shouldn't".split())
 
 
 @dataclass(frozen=True)
@@ -208,8 +210,10 @@ def wordnet_lemmas() -> dict[str, list[str]]:
 
 #: Everyday one-word names WordNet lacks for a BEHAVIOR type, read like :func:`wordnet_scene_lemmas`
 #: (only as a type the scene has): people call the kitchen's countertop "the counter", a word WordNet
-#: gives the shop counter (and BEHAVIOR's checkout counter answers it where the scene has that).
-EVERYDAY_SCENE_LEMMAS: dict[str, tuple[str, ...]] = {"countertop.n.01": ("counter",)}
+#: gives the shop counter (and BEHAVIOR's checkout counter answers it where the scene has that); a
+#: tabletop is "the table" where the scene has no table, and envelopes to mail are "letters".
+EVERYDAY_SCENE_LEMMAS: dict[str, tuple[str, ...]] = {
+    "countertop.n.01": ("counter",), "tabletop.n.01": ("table",), "envelope.n.01": ("letter",)}
 
 
 @lru_cache(maxsize=1)
@@ -265,13 +269,15 @@ def function_words(words: list[str]) -> list[bool]:
     * pronouns (``somebody``, ``it``) never are;
     * a modal auxiliary next to its subject is a modal, not a noun: ``can you``, ``could somebody``,
       ``you can``, ``we will`` (but ``the can``, ``trash can``, ``a can of soup`` are nouns);
-    * a word right after a subject pronoun or a modal, or right before a determiner or an object
-      pronoun, is a verb: ``could you scrub it``, ``you rake up``, ``cover each of``, ``toast the
-      bread`` (a noun head is never followed directly by ``the``/``each``/``it``);
+    * a word right after a subject pronoun, a modal or a form of "do" ("doesn't die"), or right
+      before a determiner or an object pronoun, is a verb: ``could you scrub it``, ``you rake up``,
+      ``cover each of``, ``toast the bread``, ``brush some honey on it`` (a noun head is never
+      followed directly by ``the``/``each``/``some``/``it``);
     * at a clause's start, a word followed by a particle and then by a noun phrase is an imperative
       verb: ``sand out the scratch``, ``please wipe down the counter`` (not ``take the trash out the
       back door``: there the word is not the clause's first);
-    * an act of housework given ("give them a proper *scrub*", "give it a *wash*") is no object.
+    * an act of housework given ("give them a proper *scrub*", "give it a *wash*", "a good *coat* of
+      polish") is no object.
     """
     n = len(words)
     skip = [w in _PRONOUNS for w in words]
@@ -294,8 +300,8 @@ def function_words(words: list[str]) -> list[bool]:
         # right after a determiner a word is a noun ("give the dog a bath"), whatever follows it;
         # so is the last of a list given an act ("give the bracelet, ring and necklace a good wash")
         takes_object = after in _PHRASE_STARTS and before not in _NOUN_STARTS and not _given_an_act(words, i)
-        if (before in _SUBJECTS or (i and modal[i - 1]) or before == "to" or takes_object or phrasal
-                or given):
+        if (before in _SUBJECTS or (i and modal[i - 1]) or before == "to" or before in _DO_FORMS or takes_object
+                or phrasal or given):
             skip[i] = True
     return skip
 
@@ -350,16 +356,22 @@ class ReadInstruction:
 
 #: Prepositions that say where something is; after one, a word's "'s" is "is", not a possessive
 #: ("the fruit's in the fridge").
-WHERE_PREPOSITIONS = frozenset("in on at under inside by near next over behind".split())
+WHERE_PREPOSITIONS = frozenset("in on at under inside by near next over behind along around beside against".split())
+
+
+#: States said of a thing after "'s" ("the laundry's dry"): the "'s" is "is", a description.
+_STATES_SAID = frozenset("dry wet clean dirty filthy warm hot cold cool open closed shut full empty frozen".split())
 
 
 def _unclitic(words: list[str]) -> list[str]:
-    """"the car's" -> car; "the fruit's in the fridge" -> fruit is in the fridge."""
+    """"the car's" -> car; "the fruit's in the fridge" -> fruit is in the fridge; "the laundry's
+    dry" -> laundry is dry (not after "make sure": "make sure it's dry" asks for it)."""
     out = []
     for i, w in enumerate(words):
         if w.endswith("'s"):
             out.append(w[:-2])
-            if i + 1 < len(words) and words[i + 1] in WHERE_PREPOSITIONS:
+            after = words[i + 1] if i + 1 < len(words) else ""
+            if after in WHERE_PREPOSITIONS or (after in _STATES_SAID and "sure" not in words[:i]):
                 out.append("is")
         else:
             out.append(w)

@@ -111,14 +111,15 @@ _SUBJECTS = frozenset("i we you they he she it somebody someone everyone everybo
 
 #: Words between a subject and its verb ("so it doesn't freeze", "it's going to freeze").
 _AUXILIARIES = frozenset("do does did don't doesn't didn't will won't would can can't could might may shall "
-                         "should is are am was were going gonna to get gets".split())
+                         "should is are am was were going gonna to get gets getting start starts begin begins "
+                         "finish".split())
 
 
 _BEFORE_VERB = _AUXILIARIES | _NEGATIONS
 
 
 #: Of those, the ones that make a third person's verb a forecast, not a request ("it's going to freeze").
-_FORECASTS = frozenset("going gonna will won't might may".split())
+_FORECASTS = frozenset("going gonna will won't might may getting".split())
 
 
 _THIRD_PERSONS = frozenset("it they he she they're".split())

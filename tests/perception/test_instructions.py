@@ -53,6 +53,11 @@ def _named(text: str) -> dict[str, str]:
     # the last of a list given an act is a noun, though "a" follows and "and" comes before (untuned5)
     ("give the bracelet, ring and necklace a good wash", {"bracelet", "ring", "necklace"}, {"wash"}),
     ("put the brush in the sink", {"brush", "sink"}, set()),
+    # after a form of "do" a word is a verb; before "some" too; a coat of polish is an act (untuned7)
+    ("switch it off so the battery doesn't die", {"battery"}, {"die"}),
+    ("Brush some honey on it", {"honey"}, {"brush"}),
+    ("give the pencil box a good coat of disinfectant", {"pencil box", "disinfectant"}, {"coat"}),
+    ("hang my coat in the closet", {"coat"}, set()),  # a coat is still a coat
 ])
 def test_function_words_are_read_by_sentence_structure_not_as_objects(behavior_dir, text, named, not_named) -> None:
     found = _named(text)
