@@ -103,11 +103,17 @@ def acted_on_directly(instruction: str | ReadInstruction) -> frozenset[str]:
 _PARTICLES = frozenset("up down off out away back".split())
 
 
+#: Verbs among the words that may follow a name: before one, they act on it ("I won't *need* my fur
+#: coat", "it *has* a stain").
+_VERBS_AFTER_NOUN = frozenset("has have had got gets needs need looks look seems seem smells smell go goes "
+                              "belong belongs".split())
+
+
 def _governed_by_verb(read: ReadInstruction, m: Mention) -> bool:
     """No preposition governs ``m``: the word before its phrase is not one (a verb's particle is
     not: "chop up that cabbage", but "the dust off the table")."""
     word = governing_word(read, m)
-    if word not in _AFTER_NOUN:
+    if word not in _AFTER_NOUN or word in _VERBS_AFTER_NOUN:
         return True
     if word not in _PARTICLES:
         return False

@@ -1039,6 +1039,7 @@ def test_it_after_a_state_word_is_the_thing_acted_on_before_it(behavior_dir) -> 
     # a particle is no preposition: "chop up that cabbage" acts on it, "the dust off the table" does not
     assert acted_on_directly("wipe off the table") == {"table"}
     assert acted_on_directly("wipe the dust off the table") == {"dust"}
+    assert acted_on_directly("I won't need my fur coat for a while") == {"fur coat"}  # "need" is a verb here
     # nothing fetched is "it": the boat is scrubbed, not the soap
     boat = ("The boat's filthy from last weekend, could you grab a bucket and some soap and scrub it down?")
     released = to_omnigibson(load_problem("b1k/cleaning_boat"))
