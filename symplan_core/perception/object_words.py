@@ -15,6 +15,7 @@ from symplan_core.bddl import Problem
 from symplan_core.perception.additions import PRODUCT_PREFIXES
 from symplan_core.perception.goal_reading import goal_polarities, goal_types, made_types
 from symplan_core.perception.synsets import (
+    PARTICLES,
     WHERE_PREPOSITIONS,
     Mention,
     ReadInstruction,
@@ -99,10 +100,6 @@ def acted_on_directly(instruction: str | ReadInstruction) -> frozenset[str]:
     return frozenset(m.phrase for m in read.mentions if _governed_by_verb(read, m))
 
 
-#: Words that follow a verb as its particle ("chop *up* that cabbage", "wipe *off* the table").
-_PARTICLES = frozenset("up down off out away back".split())
-
-
 #: Verbs among the words that may follow a name: before one, they act on it ("I won't *need* my fur
 #: coat", "it *has* a stain").
 _VERBS_AFTER_NOUN = frozenset("has have had got gets needs need looks look seems seem smells smell go goes "
@@ -115,7 +112,7 @@ def _governed_by_verb(read: ReadInstruction, m: Mention) -> bool:
     word = governing_word(read, m)
     if word not in _AFTER_NOUN or word in _VERBS_AFTER_NOUN:
         return True
-    if word not in _PARTICLES:
+    if word not in PARTICLES:
         return False
     k = next(j for j in range(m.start - 1, -1, -1) if read.words[j] == word)
     return k > 0 and read.object_at(k - 1) is None and read.clause_of[k - 1] == read.clause_of[k]
@@ -147,6 +144,7 @@ _PUT_BEFORE = frozenset("dumped left threw thrown dropped piled tossed stacked s
 #: coal", "stock the cart with the whiskey", "pack it in the bag with the sandwich".
 _MATERIAL_VERBS = frozenset(f for verb in "load stock restock stuff pack fill refill cover coat top season garnish "
                             "sprinkle line".split() for f in verb_forms(verb))
+#: The other verbs the readings know: the nearest verb before the "with" decides.
 _OTHER_VERBS = frozenset(f for verb in STATE_VERBS for f in verb_forms(verb)) | PLACEMENT_VERBS | TOGGLE_VERBS
 
 

@@ -56,7 +56,7 @@ _NOUN_STARTS = frozenset("the a an each every my your our their his its this the
 _PHRASE_STARTS = _NOUN_STARTS | frozenset("it them me us him".split())
 #: Particles of English phrasal verbs: at a clause's start, a word followed by one and then by a
 #: noun phrase is an imperative verb ("sand out the scratch", "wipe down the counter").
-_PARTICLES = frozenset("out up down off away back over".split())
+PARTICLES = frozenset("out up down off away back over".split())
 #: Words an imperative may follow at a clause's start ("please wipe down the counter").
 _IMPERATIVE_LEADS = frozenset("please just then also now".split())
 #: "give it a (good) scrub": an act given, not a thing. The verbs people say so of housework.
@@ -293,7 +293,7 @@ def function_words(words: list[str]) -> list[bool]:
             continue
         before = words[i - 1] if i else ""
         after = words[i + 1] if i + 1 < n else ""
-        phrasal = (not i or before in _IMPERATIVE_LEADS) and after in _PARTICLES and (
+        phrasal = (not i or before in _IMPERATIVE_LEADS) and after in PARTICLES and (
             i + 2 < n and words[i + 2] in _PHRASE_STARTS)
         given = words[i] in _ACTS and any(words[j] in ("a", "an", "another") for j in range(max(0, i - 2), i)) and any(
             words[j] in _GIVE for j in range(max(0, i - 6), i))
