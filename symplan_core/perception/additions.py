@@ -39,13 +39,12 @@ from symplan_core.bddl import And, Atom, Literal, Problem
 from symplan_core.engine.checks import processes_between
 from symplan_core.engine.goal_places import can_make
 from symplan_core.engine.world import build_world
+from symplan_core.perception.goal_reading import PRODUCT_PREFIXES
 from symplan_core.tasks import synset_info, synset_table
 
 if TYPE_CHECKING:
     from symplan_core.perception.object_words import RequestedProduct
 
-#: How BEHAVIOR names what a transformed object was made from (``engine.world._ingredients``).
-PRODUCT_PREFIXES = ("half__", "diced__", "cooked__", "melted__", "cooked__diced__")
 #: Container synsets that hand out what they hold as particles (B-1K files say ``insource``).
 _APPLIERS = frozenset({"particleApplier", "particleSource", "fluidSource"})
 _TAPS = frozenset({"sink.n.01", "water__dispenser.n.01"})

@@ -29,6 +29,8 @@ from symplan_core.tasks import synset_info
 #: The name of a made thing -> the state its making is (``half__egg``: the egg cut; B-1K states
 #: cutting and cooking an ingredient this way, B-100 with ``sliced``/``cooked``).
 PRODUCT_STATES = {"half": ("sliced", True), "diced": ("sliced", True), "cooked": ("cooked", True)}
+#: How BEHAVIOR names what a transformed object was made from (``engine.world._ingredients``).
+PRODUCT_PREFIXES = ("half__", "diced__", "cooked__", "melted__", "cooked__diced__")
 
 
 def goal_polarities(goal: Formula, objects: dict[str, str] | None = None,

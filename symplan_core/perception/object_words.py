@@ -12,8 +12,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from symplan_core.bddl import Problem
-from symplan_core.perception.additions import PRODUCT_PREFIXES
-from symplan_core.perception.goal_reading import goal_polarities, goal_types, made_types
+from symplan_core.perception.goal_reading import PRODUCT_PREFIXES, goal_polarities, goal_types, made_types
 from symplan_core.perception.synsets import (
     PARTICLES,
     WHERE_PREPOSITIONS,
