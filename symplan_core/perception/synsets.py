@@ -211,9 +211,11 @@ def wordnet_lemmas() -> dict[str, list[str]]:
 #: Everyday one-word names WordNet lacks for a BEHAVIOR type, read like :func:`wordnet_scene_lemmas`
 #: (only as a type the scene has): people call the kitchen's countertop "the counter", a word WordNet
 #: gives the shop counter (and BEHAVIOR's checkout counter answers it where the scene has that); a
-#: tabletop is "the table" where the scene has no table, and envelopes to mail are "letters".
+#: tabletop is "the table" where the scene has no table, envelopes to mail are "letters", and the
+#: floor outdoors is "the ground".
 EVERYDAY_SCENE_LEMMAS: dict[str, tuple[str, ...]] = {
-    "countertop.n.01": ("counter",), "tabletop.n.01": ("table",), "envelope.n.01": ("letter",)}
+    "countertop.n.01": ("counter",), "tabletop.n.01": ("table",), "envelope.n.01": ("letter",),
+    "floor.n.01": ("ground",)}
 
 
 @lru_cache(maxsize=1)

@@ -23,6 +23,7 @@ from symplan_core.perception.goal_mending import (
     drop_self_relations,
     drop_substance_neighbours,
     drop_unasked_removals,
+    drop_unnamed_floors,
     drop_unnamed_pairings,
     empty_the_sources,
     hang_on_hanging_places,
@@ -593,3 +594,17 @@ def test_rewrites_run_again_until_the_goal_stays_so_a_mended_goal_mends_to_itsel
     assert "sink" not in _text(mended.goal) and len(mended.notes) == 3
     again = mend_goal("recycle those glasses", replace(raw, goal=mended.goal))
     assert again.goal == mended.goal and again.notes == ()
+
+
+def test_a_floor_the_words_never_name_is_left_out_beside_what_else_the_goal_asks_of_that_thing(behavior_dir) -> None:
+    # untuned7 terse, Qwen 1.5B: the calculator switched off and set on the floor
+    calculator = _drafted("b1k/turn_off_a_normal_school_calculator", "(:goal (and (not (toggled_on "
+                          "?calculator.n.02_1)) (ontop ?calculator.n.02_1 ?floor.n.01_1)))")
+    goal, notes = drop_unnamed_floors("Switch off the calculator.", calculator)
+    assert _text(goal) == "(:goal (and (not (toggled_on ?calculator.n.02_1))))" and len(notes) == 1
+    said = "put the calculator on the floor and switch it off"  # the floor named: as written
+    assert drop_unnamed_floors(said, calculator) == (calculator.goal, [])
+    # all the goal says of the envelopes: the verifier's to judge ("put the box down")
+    letters = _drafted("b1k/mailing_letters", "(:goal (and (forall (?envelope.n.01 - envelope.n.01) (ontop "
+                       "?envelope.n.01 ?floor.n.01_1))))")
+    assert drop_unnamed_floors("Mail the three letters.", letters) == (letters.goal, [])

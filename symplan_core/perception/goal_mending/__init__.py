@@ -29,6 +29,8 @@ over the formula surgery of ``formulas``.
   read as the placement.
 * :func:`drop_unasked_removals`: ``(not (inside ?toaster_1 ?cabinet_1))`` beside the crumbs cleaned
   off it for "clean the toaster", where the words take nothing out or off: left out.
+* :func:`drop_unnamed_floors`: ``(ontop ?calculator_1 ?floor_1)`` beside the calculator switched
+  off for "switch off the calculator": a floor the words never name, left out beside the rest.
 * :func:`drop_repeats`: a conjunct said twice is said once (a looping model repeats literals).
 * :func:`drop_contradicted`: a literal asked both true and false (``(inside ?book ?bookcase_1)`` and
   its negation), where the instruction's placement or state words ask for one of the two: the
@@ -80,6 +82,7 @@ from symplan_core.perception.goal_mending.literals import (
 from symplan_core.perception.goal_mending.places import (
     drop_hedged_places,
     drop_unasked_removals,
+    drop_unnamed_floors,
     empty_the_sources,
     hang_on_hanging_places,
     hang_what_is_hung,
@@ -139,7 +142,7 @@ def _mend_once(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     steps: tuple[Step, ...] = (
         bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations, drop_substance_neighbours,
         hang_on_hanging_places, hang_what_is_hung, heed_placement_words, move_to_named_places,
-        place_reversed_removals, drop_unasked_removals, drop_repeats, drop_contradicted, drop_idle_literals,
+        place_reversed_removals, drop_unasked_removals, drop_unnamed_floors, drop_repeats, drop_contradicted, drop_idle_literals,
         drop_hedged_places, settle_relations, settle_placements, empty_the_sources, hold_in_the_said_vessel,
         pair_with_one, drop_unnamed_pairings, drop_self_including, drop_repeats, widen_plurals, widen_stand_ins,
         widen_exists)

@@ -48,7 +48,7 @@ from symplan_core.perception.placements import (
     placement_words,
     things_placed_elsewhere,
 )
-from symplan_core.perception.synsets import grounds_in, is_container, read_instruction
+from symplan_core.perception.synsets import grounds_in, is_container, is_floor, read_instruction
 from symplan_core.perception.verbs import state_words
 from symplan_core.prompts.goal_text import type_word
 from symplan_core.tasks import synset_info
@@ -451,3 +451,34 @@ def drop_unasked_removals(instruction: str, problem: Problem) -> tuple[Formula, 
 
     goal = without(problem.goal, unasked)
     return (goal, notes) if notes and goal is not None else (problem.goal, [])
+
+
+def drop_unnamed_floors(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A thing set on a floor (``(ontop ?x ?floor_1)``, also under a quantifier), where the words
+    name no floor and the rest of the goal still asks something of that thing, is left out. A
+    floor is where things lie by default, and Qwen 1.5B writes it as filler: ``(ontop
+    ?calculator_1 ?floor_1)`` beside the calculator switched off for "switch off the calculator",
+    the tank on the floor beside the filter in it for "set up the fish tank". A floor placement
+    that is all the goal says of the thing stays, for the verifier ("put the box down")."""
+    types = set(problem.objects.values())
+    if any(is_floor(synset) for _word, synset in instruction_objects(instruction, types)):
+        return problem.goal, []
+
+    def subject(atom: Atom, bound: dict[str, str]) -> str | None:
+        return argument_type(atom.args[0], bound, problem.objects)
+
+    def on_floor(atom: Atom, bound: dict[str, str], positive: bool) -> bool:
+        return (positive and atom.predicate == "ontop" and len(atom.args) == 2
+                and is_floor(argument_type(atom.args[1], bound, problem.objects) or ""))
+
+    floored = [(atom, bound) for atom, positive, bound in goal_atoms(problem.goal) if on_floor(atom, bound, positive)]
+    asked = {argument_type(a, bound, problem.objects) for atom, positive, bound in goal_atoms(problem.goal)
+             if not on_floor(atom, bound, positive) for a in atom.args}
+    dropped = {atom for atom, bound in floored if subject(atom, bound) in asked}
+    if not dropped:
+        return problem.goal, []
+    notes = [f"the goal sets {subject(atom, bound)} on the floor, which the instruction never names: "
+             f"(ontop {' '.join(atom.args)}) left out beside what else it asks of it"
+             for atom, bound in floored if atom in dropped]
+    goal = without(problem.goal, lambda atom, _bound, positive: positive and atom in dropped)
+    return (goal, notes) if goal is not None else (problem.goal, [])
