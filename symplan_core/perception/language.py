@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from symplan_core.bddl import Problem
+from symplan_core.bddl import Atom, Literal, Problem
 from symplan_core.bddl.checks import argument_type, goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.goal_reading import (
@@ -435,3 +435,38 @@ def left_in_emptied(instruction: str, problem: Problem) -> list[str]:
 def asks_removal(instruction: str | ReadInstruction) -> bool:
     """The instruction has a word that takes things out or off (:data:`REMOVAL_WORDS`)."""
     return any(w in REMOVAL_WORDS for w in reading_of(instruction).words)
+
+
+#: States the camera cannot see, with the ability a thing needs to have one: asking for one to
+#: end says it holds now ("switch off the calculator": it is on). Not ``open``: "take the mail out
+#: and close the mailbox" closes what the robot opens (measured on the recorded drafts).
+_UNSEEN_STATES = {"toggled_on": "toggleable"}
+
+
+def presupposed_states(instruction: str, objects: dict[str, str], init: Iterable[Literal]) -> list[Literal]:
+    """``(P x)`` for each state P the camera cannot see (:data:`_UNSEEN_STATES`) that a state word
+    asks to end ("switch off") and none asks for, and each thing x the words name in that word's clause (or
+    before it, for "switch it off") that can have P, where the scene's facts do not say it already:
+    the request says it holds now. Without it the closed world reads the calculator as off, a
+    goal that switches it off asks for nothing, and Qwen 1.5B, held to mention the calculator,
+    set it on the floor instead. The caller keeps those its goal answers (the pipeline's "said"
+    facts)."""
+    read = scene_reading(instruction, set(objects.values()))  # "the TV": a word only the scene explains
+    held = {lit.atom for lit in init if not lit.negated}
+    out: list[Literal] = []
+    words = state_words(instruction)
+    for word in words:
+        ability = _UNSEEN_STATES.get(word.predicate)
+        if ability is None or word.polarity or any(w.predicate == word.predicate and w.polarity for w in words):
+            continue  # "turn the oven on ... and off again" says nothing of how it is now
+        clause = read.clause_of[word.position]
+        named = [m for m in read.mentions if read.clause_of[m.start] == clause] or \
+            [m for m in read.mentions if m.end <= word.position]
+        for m in named:
+            for inst in sorted(m.instances_in(objects)):
+                info = synset_info(objects[inst])
+                atom = Atom(word.predicate, (inst,))
+                if info is not None and ability in info.abilities and atom not in held \
+                        and Literal(atom) not in out:
+                    out.append(Literal(atom))
+    return out

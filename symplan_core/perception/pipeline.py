@@ -28,6 +28,7 @@ from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pos
 from symplan_core.perception.fusion import Observed, observe
 from symplan_core.perception.goal_mending import mend_goal
 from symplan_core.perception.keyframes import KeyFrameConfig
+from symplan_core.perception.language import presupposed_states
 from symplan_core.perception.lifting import LiftConfig
 from symplan_core.perception.object_words import goal_must_mention, instruction_objects, requested_products
 from symplan_core.perception.placements import RequestedPlacement, requested_placements
@@ -703,7 +704,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
     ``sample``-th draw at ``llm_sample_temperature`` when it is above 0, else greedy)."""
     from dataclasses import replace
 
-    from symplan_core.bddl.checks import iter_atoms, iter_quantifiers
+    from symplan_core.bddl.checks import goal_atoms, iter_atoms, iter_quantifiers
     from symplan_core.perception.additions import named_additions, scene_additions
     from symplan_core.perception.llm_goal import draft_goal, draft_goal_constrained, goal_examples
     from symplan_core.perception.regrounding import reground
@@ -759,6 +760,8 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
         if not backend:
             raise PerceptionError(f"goal={config.goal!r} needs an LLM backend spec (config.llm)")
         objects, init = dict(named.seen), observed_init
+        # what the request says holds now that the camera cannot see ("switch off the calculator": on)
+        said = presupposed_states(instruction, objects, init) if config.check_language else []
         # what the goal may name that the camera cannot show, and what the request asks to make
         extra = scene_additions(objects, requested_products(instruction, objects.values()))
         writable = {*objects.values(), *(a.type for a in extra.values())}
@@ -776,7 +779,7 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             if config.llm_answer_placements and config.check_language:  # where its placement checks will look
                 placements = requested_placements(instruction, writable)
             llm = draft_goal_constrained(backend, objects, instruction, examples, "omnigibson", config.llm_max_tokens,
-                                         extra, rejections, init, seed=sample or None,
+                                         extra, rejections, [*init, *said], seed=sample or None,
                                          temperature=config.llm_sample_temperature if sample else 0.0,
                                          mentions=mentions, states=states, placements=placements)
         used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra,
@@ -796,15 +799,20 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
             info["cut_kept"] = llm.kept
         mended: tuple[str, ...] = ()
         if goal is not None and config.check_language:  # read as the model meant it (goal_mending)
-            read_as = mend_goal(instruction, Problem("drafted", "omnigibson", declared, (*init, *added), goal))
+            read_as = mend_goal(instruction, Problem("drafted", "omnigibson", declared, (*init, *added, *said), goal))
             goal, mended = read_as.goal, read_as.notes
             if mended:
                 info["mended"] = list(mended)
+        ended = {atom for atom, positive, _types in goal_atoms(goal) if not positive} if goal is not None else set()
+        said = [lit for lit in said if lit.atom in ended]  # kept where the goal ends that state
+        if said:
+            info["said"] = [write_literal(lit) for lit in said]
         draft = finish(config.problem_name or "perceived-0", declared,
-                       {inst: "detection" for inst in objects} | {i: "prior" for i in used}, [*init, *added],
-                       goal, {lit: "observed" for lit in init} | {lit: "prior" for lit in added}, regions_of,
-                       named, info, llm.reason)
-        draft.notes += [*cut, *mended]
+                       {inst: "detection" for inst in objects} | {i: "prior" for i in used}, [*init, *added, *said],
+                       goal, {lit: "observed" for lit in init} | {lit: "prior" for lit in added}
+                       | {lit: "said" for lit in said}, regions_of, named, info, llm.reason)
+        draft.notes += [*cut, *mended, *(f"the request asks to end ({write_literal(lit)[1:-1]}): it is taken to hold "
+                                         "now, which the camera cannot see" for lit in said)]
         draft.offered = frozenset(a.type for a in extra.values())
         return [draft]
     if activity_problem is None:

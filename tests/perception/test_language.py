@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from symplan_core.bddl import Atom, Literal
 from symplan_core.bddl.normalize import to_omnigibson
 from symplan_core.fetch import BENCHMARKS
 from symplan_core.llm import FunctionBackend
@@ -29,6 +30,7 @@ from symplan_core.perception.goal_reading import (
     substance_subjects,
 )
 from symplan_core.perception.language import (
+    presupposed_states,
     prompt_hints,
     removed_agents,
     state_conflicts,
@@ -1210,3 +1212,13 @@ def test_what_a_thing_is_wiped_down_with_that_goals_apply_must_end_up_on_it(beha
     assert unapplied_agents("Could you scrub it with some lemon juice and salt to get the tarnish off?", wrong) == []
     for text, problem in _committed_instructions():  # no released goal trips it
         assert unapplied_agents(text, problem) == [], text
+
+
+def test_asking_to_switch_a_thing_off_says_it_is_on_now(behavior_dir) -> None:
+    objects = dict(to_omnigibson(load_problem("b1k/turn_off_a_normal_school_calculator")).objects)
+    on = [Literal(Atom("toggled_on", ("calculator.n.02_1",)))]
+    assert presupposed_states("Switch off the calculator.", objects, []) == on
+    assert presupposed_states("Somebody left their calculator on - can you switch it off?", objects, []) == on
+    assert presupposed_states("Switch off the calculator.", objects, on) == []  # the scene says so already
+    assert presupposed_states("Switch the calculator on.", objects, []) == []
+    assert presupposed_states("switch the calculator on, then off again", objects, []) == []  # both: nothing now

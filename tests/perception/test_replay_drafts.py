@@ -41,6 +41,19 @@ def test_a_recorded_draft_is_re_judged_and_the_change_is_named(tmp_path) -> None
     assert "covers only mustard.n.03_1, mustard.n.03_2" in refused.stdout
 
 
+def test_a_request_to_switch_a_thing_off_makes_the_goal_that_does_it_reach_the_released_one(tmp_path) -> None:
+    # The camera cannot see that the calculator is on; "switch off" says it is
+    # (language.presupposed_states). Without that, the goal would already hold and ask nothing.
+    calculator = {"task": "b1k/turn_off_a_normal_school_calculator", "instruction": "Switch off the calculator.",
+                  "style": "terse", "holdout": True, "accepted": False, "plan_transfer": False,
+                  "accepted_wrong": False, "drafted_goal": "(:goal (and (not (toggled_on ?calculator.n.02_1))))"}
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps(calculator) + "\n")
+    run = _replay(tasks)
+    assert run.returncode == 0, run.stderr
+    assert "terse: re-judged accepted 1, plan-transfer 1, accepted-but-wrong 0 of 1" in run.stdout
+
+
 def test_with_confirm_novel_an_accepted_wrong_draft_is_asked_back_and_declined(tmp_path) -> None:
     # Part of the task only: the released goal also wants the ropes on the kayak.
     kayak = {"task": "b1k/covering_boat", "instruction": "cover the kayak with the tarp", "style": "terse",
