@@ -265,6 +265,12 @@ def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding
     return Grounding(label, None, "none", f"no BEHAVIOR synset is named {text!r}")
 
 
+def _plural_form(word: str) -> bool:
+    """An "-s" form, which no imperative verb has ("press", "toss" and "focus" end so in their base
+    form): "clothes off the line" names the clothes."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
 def function_words(words: list[str]) -> list[bool]:
     """Which words the sentence's structure says are not nouns naming an object.
 
@@ -277,7 +283,8 @@ def function_words(words: list[str]) -> list[bool]:
       followed directly by ``the``/``each``/``some``/``it``);
     * at a clause's start, a word followed by a particle and then by a noun phrase is an imperative
       verb: ``sand out the scratch``, ``please wipe down the counter`` (not ``take the trash out the
-      back door``: there the word is not the clause's first);
+      back door``: there the word is not the clause's first; nor an "-s" form: ``clothes off the
+      line`` is a terse request that names the clothes);
     * an act of housework given ("give them a proper *scrub*", "give it a *wash*", "a good *coat* of
       polish") is no object.
     """
@@ -296,7 +303,7 @@ def function_words(words: list[str]) -> list[bool]:
         before = words[i - 1] if i else ""
         after = words[i + 1] if i + 1 < n else ""
         phrasal = (not i or before in _IMPERATIVE_LEADS) and after in PARTICLES and (
-            i + 2 < n and words[i + 2] in _PHRASE_STARTS)
+            i + 2 < n and words[i + 2] in _PHRASE_STARTS) and not _plural_form(words[i])
         given = words[i] in _ACTS and any(words[j] in ("a", "an", "another") for j in range(max(0, i - 2), i)) and any(
             words[j] in _GIVE for j in range(max(0, i - 6), i))
         # right after a determiner a word is a noun ("give the dog a bath"), whatever follows it;

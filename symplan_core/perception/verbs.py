@@ -48,6 +48,9 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     **dict.fromkeys("season glaze coat sprinkle spray".split(), (("covered:applied", True),)),
     # and polishing: every B-1K polish_* task has (covered ?x ?polish)
     **dict.fromkeys("polish".split(), (("covered:applied", True),)),
+    # and lubricating: lube_a_bicycle_chain has (covered ?chain ?lubricant) (not "oil", "wax": mostly
+    # nouns, "scrape the leftover wax out")
+    **dict.fromkeys("lube lubricate grease".split(), (("covered:applied", True),)),
     **dict.fromkeys("soak wet saturate dampen moisten".split(), _WET),
     "dry": (("saturated", False), ("covered", False)),
     "open": (("open", True),),

@@ -105,6 +105,8 @@ def _said(text: str) -> list[tuple[str, str, bool]]:
     ("never leave the oven on", [("oven on", "toggled_on", False)]),
     ("leave the door open", [("open", "open", True)]),
     ("polish the copper pot", [("polish", "covered:applied", True)]),  # every B-1K polish_* task: (covered ?x ?polish)
+    ("Clean and lube the bike chain.", [("clean", "covered", False), ("lube", "covered:applied", True)]),
+    ("put some lube on it", []),  # after "some": the lubricant, a name
 ])
 def test_state_words_are_verbs_with_a_polarity(behavior_dir, text, expected) -> None:
     assert _said(text) == expected
