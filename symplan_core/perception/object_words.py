@@ -164,10 +164,14 @@ def _with_material(read: ReadInstruction, m: Mention) -> bool:
     return False
 
 
+#: What is taken off a thing, said without a name ("take everything off the line").
+_TAKEN_PRONOUNS = frozenset("it them everything all stuff things".split())
+
+
 def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     """Object phrases a goal need not mention: tools ("with a rag", "with a damp rag", "using the
     sponge", and what the phrase goes on to list: "with some soap and a rag"), sources ("out of the
-    dryer", "from the shelf", "empty the trash cans"), where a process happens ("bake it in the
+    dryer", "from the shelf", "empty the trash cans", "the blouse off the clothesline"), where a process happens ("bake it in the
     oven": see :func:`_process_location`), a purpose ("for pickup"), where something is ("the
     fruit's in the fridge") and modifiers: an English compound's head is its last noun ("the stucco
     wall" is a wall; "make watermelon punch": the goal makes a punch). ``instruction``: the text, or
@@ -183,6 +187,14 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
                     key=lambda o: o.end, default=None)
         out_of = before == "of" and k > 0 and words[k - 1] == "out" and not (
             taken is not None and is_substance(taken.synset, "omnigibson"))
+        # "take the blouse off the clothesline", "everything off the line": a source, where a thing
+        # (not a substance: "knock the dust off my boots") comes right before "off" (not a particle:
+        # "switch off the calculator")
+        right_before = next((o for o in read.mentions if o.end == k and clause[o.start] == clause[m.start]), None)
+        taken_off = before == "off" and k > 0 and (
+            words[k - 1] in _TAKEN_PRONOUNS
+            or (right_before is not None and not is_substance(right_before.synset, "omnigibson")))
+        out_of = out_of or taken_off
         continues = _continues_list(read, m, k, before, listed_after)
         # "with soap, water and the brush": a comma goes on with the list too, where the list goes on
         # after it ("with water, lids on" says more than a tool)
@@ -611,7 +623,8 @@ def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
     "put apples in the bowl", "a bunch of flowers"; not "two apples", "one of the cups"), or after
     a word asking for all of them ("all the salmon", "every apple"), or a noun whose plural is its
     singular after a definite determiner ("move the salmon to the cart", with three salmon): in
-    English the speaker means every one of them there is. ``instruction``: the text, or its reading
+    English the speaker means every one of them there is. A kind whose own name is plural is no
+    plural ("the fries": ``french_fries.n.02``). ``instruction``: the text, or its reading
     where the caller has one."""
     read = reading_of(instruction)
     out = []
@@ -621,7 +634,9 @@ def plural_mentions(instruction: str | ReadInstruction) -> list[Mention]:
         counted = any(w in _COUNTING for w in before) and not any(w in _MANY for w in before)
         head = m.phrase.split()[-1]
         same = head in _SAME_PLURAL and bool(before) and before[-1] in DEFINITE
-        if any(w in _EVERY for w in before) or ((sounds_plural(head) or same) and not counted):
+        # a kind whose own name is plural: "the fries" are one serving of french_fries
+        named_so = head == m.synset.split(".")[0].split("_")[-1]
+        if any(w in _EVERY for w in before) or ((sounds_plural(head) and not named_so or same) and not counted):
             out.append(m)
     return out
 

@@ -296,8 +296,14 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
     short = short_pairings(omni_problem)
     seen = _seen_objects(omni_problem, facts)
     out = []
-    for mention in asked_for_all(facts.instruction, read, tools) if facts.instruction else ():
-        things = sorted(mention.instances_in(seen))
+    # a plural only the scene explains counts too, as the one type it names: "rinse the beans" with
+    # green beans (not "make stuffed peppers", the bell pepper and the chili)
+    scene_read = scene_reading(facts.instruction, set(seen.values())) if facts.instruction else None
+    worded = set(read.mentions if read is not None else read_instruction(facts.instruction).mentions) \
+        if facts.instruction else set()
+    for mention in asked_for_all(facts.instruction, scene_read, tools) if facts.instruction else ():
+        things = sorted(mention.instances_in(seen) if mention in worded
+                        else (i for i, t in seen.items() if t == mention.synset))
         if len(things) < 2:
             continue
         covered = [i for i in things if i in named or seen[i] in quantified]

@@ -236,6 +236,22 @@ def test_a_general_plural_is_every_kind_it_names(behavior_dir) -> None:
     assert partial_plurals(problem, facts, frozenset()) == []  # the released goal pots both kinds
 
 
+def test_a_plural_only_the_scene_explains_is_every_one_of_them_but_a_kind_named_in_the_plural_is_one(
+        behavior_dir) -> None:
+    # untuned7 terse, Qwen 1.5B: one of the four green beans, for "the beans"
+    beans = _drafted("b1k/clean_green_beans", "(:goal (and (not (covered ?green_bean.n.01_1 ?dirt.n.02_1)) "
+                     "(inside ?green_bean.n.01_1 ?bowl.n.01_1)))")
+    facts = DraftFacts({i: "detection" for i in beans.objects}, instruction="Rinse the beans, put in bowl.",
+                       curated_goal=False)
+    (reason,) = partial_plurals(beans, facts, frozenset())
+    assert "the instruction says 'beans', all 4 in the scene" in reason
+    # "the fries" are one serving of french_fries (the released goal bags one of the scene's two)
+    fries = _drafted("b1k/buying_fast_food", "(:goal (and (inside ?french_fries.n.02_1 ?shopping_basket.n.01_1)))")
+    facts = DraftFacts({i: "detection" for i in fries.objects}, instruction="put the fries in the basket",
+                       curated_goal=False)
+    assert partial_plurals(fries, facts, frozenset()) == []
+
+
 def test_a_pairing_with_fewer_of_the_other_kind_covers_only_as_many(behavior_dir) -> None:
     # "can the peaches": four peaches paired one to one with two jars, which mending leaves alone
     problem = to_omnigibson(load_problem("b1k/can_fruit"))
