@@ -188,17 +188,17 @@ def object_after_verb(read: ReadInstruction, position: int, scene_words: dict[st
     return thing if thing is not None and thing.start == k else None
 
 
-def _it_before(read: ReadInstruction, position: int) -> Mention | None:
+def _it_before(read: ReadInstruction, position: int, direct: frozenset[str] | None = None) -> Mention | None:
     """What "it" right after the verb at ``position`` stands for: the one kind named before the verb
     that a verb acts on directly (``object_words.acted_on_directly``), and not as a tool, a source or
     something fetched; None where there are two ("make lemonade with lemon juice, sugar and water,
     and pour it into the pitcher"). "chop up that cabbage with a bit of chili and fry
     it up": the cabbage; "the boat's filthy, could you grab a bucket and some soap and scrub it
-    down?": the boat."""
+    down?": the boat. ``direct``: :func:`directly_acted_on` of ``read``, where the caller has it."""
     k = position + 1
     if k >= len(read.words) or read.words[k] != "it" or read.clause_of[k] != read.clause_of[position]:
         return None
-    direct = acted_on_directly(read) - incidental_objects(read)
+    direct = directly_acted_on(read) if direct is None else direct
 
     def fetched(m: Mention) -> bool:
         return any(read.words[j] in FETCH_VERBS for j in range(m.start) if read.clause_of[j] == read.clause_of[m.start])
@@ -206,6 +206,12 @@ def _it_before(read: ReadInstruction, position: int) -> Mention | None:
     candidates = [m for m in read.mentions if m.end <= position and m.phrase in direct and not fetched(m)]
     # two such things ("the vacuum is gross, can you clean out the canister, dust it off"): not read
     return max(candidates, key=lambda m: m.end) if len({m.synset for m in candidates}) == 1 else None
+
+
+def directly_acted_on(read: ReadInstruction) -> frozenset[str]:
+    """The names a verb acts on directly (``object_words.acted_on_directly``) that are no tool,
+    source or modifier (``object_words.incidental_objects``)."""
+    return acted_on_directly(read) - incidental_objects(read)
 
 
 def states_of_others(instruction: str, words: Iterable[StateWord], problem: Problem) -> list[str]:
@@ -225,8 +231,9 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
             by_word.setdefault(word.position, []).append(word)  # a state with a named dirt ("dust") too
     out = []
     with_scene = scene_reading(instruction, scene)  # "that cabbage", with a head cabbage
+    direct = directly_acted_on(with_scene) if by_word else frozenset()
     for position, alternatives in by_word.items():
-        thing = object_after_verb(read, position, scene_words) or _it_before(with_scene, position)
+        thing = object_after_verb(read, position, scene_words) or _it_before(with_scene, position, direct)
         if thing is None or is_substance(thing.synset, "omnigibson"):
             continue
         kinds = {t for t in scene if grounds_in(thing.phrase, thing.synset, {t}, loose=False)}

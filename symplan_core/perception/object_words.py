@@ -36,6 +36,7 @@ from symplan_core.perception.verbs import (
     PLACEMENT_VERBS,
     STATE_VERBS,
     TOGGLE_VERBS,
+    moves_things,
     verb_forms,
 )
 from symplan_core.prompts.goal_text import type_word
@@ -231,7 +232,7 @@ def _says_which(read: ReadInstruction, m: Mention, k: int) -> bool:
     anything goes ("put the cups on the counter")."""
     thing = read.object_at(k - 1)
     return (thing is not None and not is_substance(thing.synset, "omnigibson")
-            and not any(read.words[j] in PLACEMENT_VERBS for j in range(k) if read.clause_of[j] == read.clause_of[m.start]))
+            and not any(moves_things(read, j) for j in range(k) if read.clause_of[j] == read.clause_of[m.start]))
 
 
 #: Verbs of having: what a thing "has" or "has got" describes it ("the glasses still have those

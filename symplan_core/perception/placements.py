@@ -46,6 +46,7 @@ from symplan_core.perception.verbs import (
     POSSESSIVES,
     RELATION_WORDS,
     StateWord,
+    moves_things,
     state_words,
 )
 from symplan_core.tasks import synset_info
@@ -91,7 +92,7 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
             continue
         if 0 < i < len(read.words) - 1 and read.words[i - 1] in PLACEMENT_VERBS and read.words[i + 1] in POSSESSIVES:
             continue
-        movers = [j for j in range(i) if sentence[j] == sentence[i] and _moves_things(read, j)]
+        movers = [j for j in range(i) if sentence[j] == sentence[i] and moves_things(read, j)]
         if not movers:
             continue  # no verb that moves things before it in its clause: not where something goes
         if any(movers[-1] < w.position < i and read.words[w.position] not in PLACEMENT_VERBS for w in words):
@@ -239,7 +240,7 @@ def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
     in between (see :func:`moved_by`); None with no such verb."""
     at = place.end - len(place.said.split())  # the preposition
     clause = _list_clauses(read)  # "put the corn flakes, the baguette, ... on the counter": one list
-    verb = max((j for j in range(at) if clause[j] == clause[at] and _moves_things(read, j)), default=None)
+    verb = max((j for j in range(at) if clause[j] == clause[at] and moves_things(read, j)), default=None)
     if verb is None:
         return None
     if read.clause_of[verb] != read.clause_of[at]:
@@ -335,13 +336,6 @@ def _at_target(problem: Problem, target: Mention) -> set[str]:
     there = target.instances_in(problem.objects)
     return there | {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
                     and len(lit.args) == 2 and lit.args[1] in there}
-
-
-def _moves_things(read: ReadInstruction, j: int) -> bool:
-    """Word ``j`` is a verb that moves things: not part of an object's name, nor a noun after a
-    determiner ("left a stack of books")."""
-    return (read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
-            and not (j and read.words[j - 1] in DETERMINERS))
 
 
 def _machine(synset: str) -> bool:

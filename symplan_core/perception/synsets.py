@@ -201,8 +201,12 @@ EVERYDAY_LEMMAS: dict[str, tuple[str, ...]] = {
 def wordnet_lemmas() -> dict[str, list[str]]:
     """BEHAVIOR synset -> its other WordNet 3.0 lemmas (packaged; see the module docstring), with
     :data:`EVERYDAY_LEMMAS` added."""
-    lemmas = _packaged_table("wordnet_lemmas.json")
-    for synset, words in EVERYDAY_LEMMAS.items():
+    return _with_words(_packaged_table("wordnet_lemmas.json"), EVERYDAY_LEMMAS)
+
+
+def _with_words(lemmas: dict[str, list[str]], added: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
+    """``lemmas`` (synset -> words) with each of ``added``'s words it lacks."""
+    for synset, words in added.items():
         known = lemmas.setdefault(synset, [])
         known.extend(w for w in words if w not in known)
     return lemmas
@@ -224,11 +228,7 @@ def wordnet_scene_lemmas() -> dict[str, list[str]]:
     synset ("tackle" of fishing_gear.n.01, "closet" of wardrobe.n.01; packaged, built with
     :func:`wordnet_lemmas`' table): read only as a type the scene has (``object_words.scene_mentions``),
     with :data:`EVERYDAY_SCENE_LEMMAS` added."""
-    lemmas = _packaged_table("wordnet_scene_lemmas.json")
-    for synset, words in EVERYDAY_SCENE_LEMMAS.items():
-        known = lemmas.setdefault(synset, [])
-        known.extend(w for w in words if w not in known)
-    return lemmas
+    return _with_words(_packaged_table("wordnet_scene_lemmas.json"), EVERYDAY_SCENE_LEMMAS)
 
 
 @lru_cache(maxsize=1)

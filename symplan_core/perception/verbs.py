@@ -168,6 +168,13 @@ PLACE_PHRASES = tuple(sorted([*RELATION_WORDS.items(), *((phrase, "") for phrase
 PLACE_WORDS = frozenset(word for phrase, _ in PLACE_PHRASES for word in phrase)
 
 
+def moves_things(read: ReadInstruction, j: int) -> bool:
+    """Word ``j`` is a verb that moves things (:data:`PLACEMENT_VERBS`): not part of an object's
+    name, nor a noun after a determiner ("left a stack of books")."""
+    return (read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
+            and not (j and read.words[j - 1] in DETERMINERS))
+
+
 def verb_forms(verb: str) -> set[str]:
     """The base form and the -ing form: requests are imperatives ("cook", "could you cook", "start
     cooking"); the -s form is left out, being also a plural noun ("the christmas lights")."""
