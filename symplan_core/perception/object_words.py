@@ -660,7 +660,7 @@ def scene_mention_spans(instruction: str, types: Iterable[str], any_of: bool = F
     """A mention (word, type, where) of each word the reading leaves unread (no BEHAVIOR object is
     called just that: ``rod``) that names exactly one scene type (with ``any_of``, the first of
     several): the last word of its name or of one of its WordNet lemmas, where that has more words
-    (``fishing_rod``; "checkout counter"), or a WordNet lemma of it that mostly means something else
+    (``fishing_rod``; "checkout counter") or is a closed compound ("the line": a clothesline), or a WordNet lemma of it that mostly means something else
     (``synsets.wordnet_scene_lemmas``: "tackle" is fishing gear, though first a football
     position; "closet" a wardrobe). "throw the rod and tackle in the boat" names the fishing rod
     and the fishing gear the scene has. Function words, the verbs the language checks read, and a
@@ -673,6 +673,9 @@ def scene_mention_spans(instruction: str, types: Iterable[str], any_of: bool = F
         for name in (words_of(type_word(typ)), *map(words_of, wordnet_lemmas().get(typ, ()))):
             if len(name) > 1:  # "checkout counter", a WordNet lemma of checkout.n.03: "the counter"
                 heads.setdefault(name[-1], set()).add(typ)
+            else:  # a closed compound's last word: "the line" of a clothesline, "the shelf" of a bookshelf
+                for tail in _compound_tails(name[0]):
+                    heads.setdefault(tail, set()).add(typ)
     verbs = STATE_VERBS.keys() | PLACEMENT_VERBS | TOGGLE_VERBS
     out = []
     for i, word in enumerate(read.words):
@@ -683,6 +686,12 @@ def scene_mention_spans(instruction: str, types: Iterable[str], any_of: bool = F
         if hit := _the_one(heads, word) or (any_of and _first_of(heads, word)):
             out.append(Mention(word, hit, i, i + 1))
     return out
+
+
+def _compound_tails(word: str) -> list[str]:
+    """The words a closed compound may end in, four letters or more after three or more
+    ("clothesline": "line", "esline" ...; only a word the instruction says is ever matched)."""
+    return [word[cut:] for cut in range(3, len(word) - 3)]
 
 
 def _rarer_lemmas(types: set[str]) -> dict[str, set[str]]:

@@ -759,6 +759,9 @@ def test_a_word_only_the_scene_explains_names_that_object(behavior_dir) -> None:
     assert scene_mentions("dust the fireplace logs", ["wood_fireplace.n.01", "log.n.01"]) == []
     assert scene_mentions("dust the logs in the fireplace", ["wood_fireplace.n.01", "log.n.01"]) == [
         ("fireplace", "wood_fireplace.n.01")]
+    # a closed compound's last word (untuned7 casual: Qwen 1.5B put the clothesline in the hamper)
+    said = "take everything off the line and toss it in the hamper"
+    assert scene_mentions(said, ["clothesline.n.01", "hamper.n.02"]) == [("line", "clothesline.n.01")]
 
 
 def test_a_wordnet_name_that_mostly_means_something_else_is_read_only_for_a_scene_that_has_the_thing(behavior_dir) -> None:
