@@ -30,6 +30,7 @@ from symplan_core.perception.goal_reading import (
     substance_subjects,
 )
 from symplan_core.perception.language import (
+    floor_only,
     presupposed_states,
     prompt_hints,
     removed_agents,
@@ -1232,3 +1233,14 @@ def test_asking_to_switch_a_thing_off_says_it_is_on_now(behavior_dir) -> None:
     assert presupposed_states("Switch off the calculator.", objects, on) == []  # the scene says so already
     assert presupposed_states("Switch the calculator on.", objects, []) == []
     assert presupposed_states("switch the calculator on, then off again", objects, []) == []  # both: nothing now
+
+
+def test_a_goal_that_only_sets_things_on_a_floor_nobody_named_asks_nothing_said(behavior_dir) -> None:
+    # untuned7 terse, Qwen 1.5B: "Mail the three letters." as every envelope on the floor
+    problem = to_omnigibson(load_problem("b1k/mailing_letters"))
+    on_floor = replace(problem, goal=parse_goal("(:goal (and (forall (?envelope.n.01 - envelope.n.01) (ontop "
+                                                "?envelope.n.01 ?floor.n.01_1))))", dict(problem.objects), "omnigibson"))
+    assert floor_only("Mail the three letters.", on_floor) == [
+        "the goal only sets things on the floor, which the instruction never names"]
+    assert floor_only("put the letters on the floor", on_floor) == []  # the floor named
+    assert floor_only("Mail the three letters.", problem) == []  # the released goal: in the mailbox
