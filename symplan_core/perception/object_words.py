@@ -165,16 +165,12 @@ def _with_material(read: ReadInstruction, m: Mention) -> bool:
     return False
 
 
-#: What is taken off a thing, said without a name ("take everything off the line").
-_TAKEN_PRONOUNS = frozenset("it them everything all stuff things".split())
-
-
 def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     """Object phrases a goal need not mention: tools ("with a rag", "with a damp rag", "using the
     sponge", and what the phrase goes on to list: "with some soap and a rag"), sources ("out of the
-    dryer", "from the shelf", "empty the trash cans", "the blouse off the clothesline"), where a process happens ("bake it in the
+    dryer", "from the shelf", "empty the trash cans"), where a process happens ("bake it in the
     oven": see :func:`_process_location`), a purpose ("for pickup"), where something is ("the
-    fruit's in the fridge") and modifiers: an English compound's head is its last noun ("the stucco
+    fruit's in the fridge"), an arrangement made ("make a candy centerpiece") and modifiers: an English compound's head is its last noun ("the stucco
     wall" is a wall; "make watermelon punch": the goal makes a punch). ``instruction``: the text, or
     its reading where the caller has one."""
     read = reading_of(instruction)
@@ -188,14 +184,6 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
                     key=lambda o: o.end, default=None)
         out_of = before == "of" and k > 0 and words[k - 1] == "out" and not (
             taken is not None and is_substance(taken.synset, "omnigibson"))
-        # "take the blouse off the clothesline", "everything off the line": a source, where a thing
-        # (not a substance: "knock the dust off my boots") comes right before "off" (not a particle:
-        # "switch off the calculator")
-        right_before = next((o for o in read.mentions if o.end == k and clause[o.start] == clause[m.start]), None)
-        taken_off = before == "off" and k > 0 and (
-            words[k - 1] in _TAKEN_PRONOUNS
-            or (right_before is not None and not is_substance(right_before.synset, "omnigibson")))
-        out_of = out_of or taken_off
         continues = _continues_list(read, m, k, before, listed_after)
         # "with soap, water and the brush": a comma goes on with the list too, where the list goes on
         # after it ("with water, lids on" says more than a tool)
