@@ -208,9 +208,20 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
             listed_after = m.end
         elif (before in ("in", "inside") and _process_location(read, k)) or purpose or described:
             out.add(m.phrase)
-        elif _modifier(read, m):
+        elif _modifier(read, m) or _made_arrangement(read, m):
             out.add(m.phrase)
     return frozenset(out)
+
+
+def _made_arrangement(read: ReadInstruction, m: Mention) -> bool:
+    """``m`` is what a making verb makes, "a"/"an" something that is no food or drink: the result
+    the request describes, not an object to find ("make a cute candy centerpiece": the lollipops
+    in the vase; not "make the bed")."""
+    before = [j for j in range(max(0, m.start - 4), m.start) if read.clause_of[j] == read.clause_of[m.start]]
+    verb = next((j for j in reversed(before) if read.words[j] in MAKING_VERBS), None)
+    measure = m.end < len(read.words) and read.words[m.end] == "of"  # "make a pitcher of lemonade"
+    return (verb is not None and not measure and any(read.words[j] in ("a", "an") for j in before if j > verb)
+            and not ({m.synset, *kinds_of(m.synset)} & _MADE_KINDS))
 
 
 def _says_which(read: ReadInstruction, m: Mention, k: int) -> bool:
@@ -294,8 +305,14 @@ def _food(synset: str) -> bool:
 
 
 #: Verbs that bring a dish, a drink or a mixture into being ("make some tomato rice", "whip up some
-#: eggnog", "blend me an iced cappuccino", "cook us a beef stew").
-MAKING_VERBS = frozenset(f for verb in "make bake brew cook prepare whip blend mix".split() for f in verb_forms(verb))
+#: eggnog", "blend me an iced cappuccino", "cook us a beef stew", "pour me a chocolate milk", "fix
+#: me a drink"; only for what the scene does not have, and "pour" only for someone or "a" something:
+#: "pour the coffee into the mug" pours the coffee there is).
+MAKING_VERBS = frozenset(f for verb in "make bake brew cook prepare whip blend mix pour fix".split()
+                         for f in verb_forms(verb))
+#: Making verbs that also act on what there is ("pour the coffee into the mug"): they make only for
+#: someone, or "a"/"an" something ("pour me a chocolate milk").
+_MAKING_FOR = frozenset(verb_forms("pour"))
 
 
 #: What a making verb can bring into being: food, drink, and the cleaning mixtures BEHAVIOR makes
@@ -339,7 +356,8 @@ def _made_by_verb(read: ReadInstruction, m: Mention) -> tuple[bool, int | None, 
     while k >= 0 and clause[k] == clause[m.start]:
         word = words[k]
         if word in MAKING_VERBS:
-            return True, count, vessel
+            return (word not in _MAKING_FOR
+                    or any(w in ("me", "us", "a", "an") for w in words[k + 1:m.start])), count, vessel
         if word == "into":
             return any(words[j] in MAKING_VERBS for j in range(k) if clause[j] == clause[m.start]), count, vessel
         if word == "of" and k >= 1 and clause[k - 1] == clause[k]:
@@ -381,6 +399,33 @@ def _made_later(read: ReadInstruction, m: Mention) -> bool:
     return False
 
 
+#: Words that say a dish or drink is wanted ("I'm craving some homemade applesauce", "in the mood
+#: for chicken", "I'd love some candied walnuts").
+_WANTING = frozenset("craving crave want wanna love like fancy for".split())
+
+#: Verbs that cook or make, one of which the request must have for a wanted dish to be made.
+_COOKING = MAKING_VERBS | frozenset(f for verb in "bake fry roast boil grill toast steam simmer".split()
+                                    for f in verb_forms(verb))
+
+
+def _wanted_and_cooked(read: ReadInstruction, m: Mention) -> bool:
+    """``m`` is said to be wanted (:data:`_WANTING`, past determiners and up to two describing
+    words) in a request that cooks or makes something (:data:`_COOKING`): "I'm craving some
+    homemade applesauce. Could you cook those apples down in the saucepan?" asks for the
+    applesauce. "for" counts after "mood" or "craving" only ("in the mood for", not "for the baby")."""
+    words, clause = read.words, read.clause_of
+    k, described = m.start - 1, 0
+    while k >= 0 and clause[k] == clause[m.start] and (words[k] in DETERMINERS or (
+            described < 2 and read.object_at(k) is None and not read.function[k] and words[k] not in _WANTING)):
+        described += words[k] not in DETERMINERS
+        k -= 1
+    if k < 0 or clause[k] != clause[m.start] or words[k] not in _WANTING:
+        return False
+    if words[k] == "for" and not (k > 0 and words[k - 1] in ("mood", "craving")):
+        return False
+    return any(w in _COOKING for w in words)
+
+
 def requested_products(instruction: str | ReadInstruction, types: Iterable[str]) -> list[RequestedProduct]:
     """The dishes, drinks and mixtures the instruction asks to make (a making verb governs the name,
     :data:`MAKING_VERBS`) that no type among ``types`` is: what an LLM goal may ask into being
@@ -390,7 +435,8 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
     said for a plural ("bake six muffins"), and nothing for a plural with no number, which the
     scene cannot tell ("bake some cookies": the request stays refused). A name said before the
     making verb counts where the verb takes a word that stands for it ("I'm craving chocolate milk.
-    Could you mix some up?")."""
+    Could you mix some up?"), and so does one said to be wanted in a request that cooks ("I'm
+    craving some homemade applesauce. Could you cook those apples down ...?")."""
     read = reading_of(instruction)
     types = set(types)
     out = []
@@ -400,7 +446,7 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
                 or not kinds & _MADE_KINDS or kinds & _RAW_KINDS):
             continue
         made, count, vessel = _made_by_verb(read, m)
-        if not made and not _made_later(read, m):
+        if not made and not _made_later(read, m) and not _wanted_and_cooked(read, m):
             continue
         plural = sounds_plural(read.words[m.end - 1])
         if is_substance(m.synset, "omnigibson"):

@@ -189,12 +189,12 @@ def _open_form(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 #: a hat to most people, where WordNet files each beside the other, not under it. WordNet's only "disc"
 #: is a gramophone record, while B-1K's discs are DVDs (videodisk.n.01); B-1K fills canister.n.02 with
 #: beans to can them, in what people call jars; and its pruner.n.02 (WordNet: a lopper) is what a
-#: gardener calls clippers, where WordNet's clipper.n.04 has no BEHAVIOR object.
+#: gardener calls clippers, where WordNet's clipper.n.04 has no BEHAVIOR object; a duvet is a quilt.
 EVERYDAY_LEMMAS: dict[str, tuple[str, ...]] = {
     "clothing.n.01": ("clothes",), "cabinet.n.01": ("cupboard",),
     **dict.fromkeys(("tableware.n.01", "bowl.n.01", "cup.n.01", "glass.n.02"), ("dish",)),
     "mug.n.04": ("dish", "cup"), "cap.n.01": ("hat",), "videodisk.n.01": ("disc", "disk"),
-    "canister.n.02": ("jar",), "pruner.n.02": ("clippers",)}
+    "canister.n.02": ("jar",), "pruner.n.02": ("clippers",), "quilt.n.01": ("duvet",)}
 
 
 @lru_cache(maxsize=1)
@@ -215,11 +215,11 @@ def _with_words(lemmas: dict[str, list[str]], added: dict[str, tuple[str, ...]])
 #: Everyday one-word names WordNet lacks for a BEHAVIOR type, read like :func:`wordnet_scene_lemmas`
 #: (only as a type the scene has): people call the kitchen's countertop "the counter", a word WordNet
 #: gives the shop counter (and BEHAVIOR's checkout counter answers it where the scene has that); a
-#: tabletop is "the table" where the scene has no table, envelopes to mail are "letters", and the
-#: floor outdoors is "the ground".
+#: tabletop is "the table" where the scene has no table, envelopes to mail are "letters", the
+#: floor outdoors is "the ground", and BEHAVIOR's scrub (WordNet: low bushes) is "a shrub".
 EVERYDAY_SCENE_LEMMAS: dict[str, tuple[str, ...]] = {
     "countertop.n.01": ("counter",), "tabletop.n.01": ("table",), "envelope.n.01": ("letter",),
-    "floor.n.01": ("ground",)}
+    "floor.n.01": ("ground",), "scrub.n.01": ("shrub",)}
 
 
 @lru_cache(maxsize=1)
@@ -265,6 +265,10 @@ def ground_label(label: str, aliases: dict[str, str] | None = None) -> Grounding
     return Grounding(label, None, "none", f"no BEHAVIOR synset is named {text!r}")
 
 
+#: Adverbs between a modal and its verb ("the long ones can *just* stand next to it").
+_MODAL_ADVERBS = frozenset("just also simply then really still all".split())
+
+
 def _plural_form(word: str) -> bool:
     """An "-s" form, which no imperative verb has ("press", "toss" and "focus" end so in their base
     form): "clothes off the line" names the clothes."""
@@ -286,7 +290,9 @@ def function_words(words: list[str]) -> list[bool]:
       back door``: there the word is not the clause's first; nor an "-s" form: ``clothes off the
       line`` is a terse request that names the clothes);
     * an act of housework given ("give them a proper *scrub*", "give it a *wash*", "a good *coat* of
-      polish") is no object.
+      polish") is no object;
+    * at a clause's start, a word joined by "and"/"or" to a verb is a verb too: "*scrub* and rinse
+      the fence".
     """
     n = len(words)
     skip = [w in _PRONOUNS for w in words]
@@ -309,8 +315,13 @@ def function_words(words: list[str]) -> list[bool]:
         # right after a determiner a word is a noun ("give the dog a bath"), whatever follows it;
         # so is the last of a list given an act ("give the bracelet, ring and necklace a good wash")
         takes_object = after in _PHRASE_STARTS and before not in _NOUN_STARTS and not _given_an_act(words, i)
-        if (before in _SUBJECTS or (i and modal[i - 1]) or before == "to" or before in _DO_FORMS or takes_object
+        after_modal = (i and modal[i - 1]) or (i > 1 and modal[i - 2] and before in _MODAL_ADVERBS)
+        if (before in _SUBJECTS or after_modal or before == "to" or before in _DO_FORMS or takes_object
                 or phrasal or given):
+            skip[i] = True
+    for i in range(n - 2):  # "scrub and rinse the fence": two imperatives, the first one's object shared
+        if (not i or words[i - 1] in _IMPERATIVE_LEADS) and words[i + 1] in ("and", "or") and skip[i + 2] \
+                and words[i + 2] not in _PRONOUNS and not _plural_form(words[i]):
             skip[i] = True
     return skip
 

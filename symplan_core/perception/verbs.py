@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from symplan_core.bddl.vocabulary import vocabulary
-from symplan_core.perception.synsets import ReadInstruction, read_instruction
+from symplan_core.perception.synsets import ReadInstruction, is_substance, read_instruction
 from symplan_core.tasks import synset_info
 
 _CLEAN = (("covered", False),)
@@ -46,6 +46,8 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     # So do seasoning, coating and spraying: cook_a_ham has (covered ?ham ?glaze), clean_a_vacuum
     # (covered ?vacuum ?disinfectant) for "spray everything with disinfectant"
     **dict.fromkeys("season glaze coat sprinkle spray".split(), (("covered:applied", True),)),
+    # covering: with a substance (covered ?peas ?cheese_sauce) or a sheet of something (overlaid ?foil ?ham)
+    "cover": (("covered", True), ("overlaid", True)),
     # and polishing: every B-1K polish_* task has (covered ?x ?polish)
     **dict.fromkeys("polish".split(), (("covered:applied", True),)),
     # and lubricating: lube_a_bicycle_chain has (covered ?chain ?lubricant) (not "oil", "wax": mostly
@@ -138,7 +140,8 @@ PLACEMENT_VERBS = frozenset("put putting place placing set setting lay laying mo
                             "storing hang hanging return returning stack stacking stick sticking leave leaving "
                             "get getting pile piling pop popping shove shoving tuck tucking slide sliding "
                             "chuck chucking sort sorting stash stashing stow stowing arrange arranging "
-                            "transfer transferring carry carrying dump dumping unpack unpacking unload unloading".split())
+                            "transfer transferring carry carrying dump dumping unpack unpacking unload unloading "
+                            "stand standing lean leaning prop propping".split())
 
 
 #: Possessive determiners: "toss in its toys" moves the toys (a verb, a particle, then what moves).
@@ -268,7 +271,27 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
         for predicate, polarity in STATE_VERBS[verb]:
             if predicate.partition(":")[0] in predicates:
                 out.append(StateWord(w, predicate, polarity != flip, i))
+    if "covered" in predicates:  # where no verb of the clause asks it already ("wipe the dust off")
+        cleaning = {clause[w.position] for w in out if w.predicate.partition(":")[0] == "covered" and not w.polarity}
+        out += [w for w in _taken_off(read) if clause[w.position] not in cleaning]
     return sorted(out, key=lambda s: s.position)
+
+
+def _taken_off(read: ReadInstruction) -> list[StateWord]:
+    """A substance taken off or out of a thing asks the thing rid of it, whatever the verb ("brush
+    all the dust off the pool table", "get the stain out of the sleeping bag"): a state word at
+    "off"/"out" for ``(not (covered ...))``, with the thing named after it as its object. Qwen
+    1.5B answered "Brush all the dust off the top of the pool table." with the brush kept off the
+    table, and the dust never removed."""
+    words, clause = read.words, read.clause_of
+    out = []
+    for m in read.mentions:
+        k = m.end
+        if k + 1 >= len(words) or clause[k] != clause[m.start] or not is_substance(m.synset, "omnigibson"):
+            continue
+        if words[k] == "off" or (words[k] == "out" and words[k + 1] == "of"):
+            out.append(StateWord(f"{m.phrase} {words[k]}", "covered", _negated(words, clause, k), k))
+    return out
 
 
 def _until_done(read: ReadInstruction, i: int) -> bool:

@@ -108,6 +108,13 @@ def _said(text: str) -> list[tuple[str, str, bool]]:
     ("polish the copper pot", [("polish", "covered:applied", True)]),  # every B-1K polish_* task: (covered ?x ?polish)
     ("Clean and lube the bike chain.", [("clean", "covered", False), ("lube", "covered:applied", True)]),
     ("put some lube on it", []),  # after "some": the lubricant, a name
+    # a substance taken off or out of a thing, whatever the verb (untuned8 direct: the dust never removed)
+    ("Brush all the dust off the top of the pool table.", [("dust off", "covered", False)]),
+    ("get the stain out of the sleeping bag", [("stain out", "covered", False)]),
+    ("take the string off the turkey", []),  # no substance: a thing moved, not dirt
+    # covering with a substance or a sheet of something (untuned8 direct: the peas left without the sauce)
+    ("cover them in cheese sauce", [("cover", "covered", True), ("cover", "overlaid", True)]),
+    ("take the cover off the grill", []),
 ])
 def test_state_words_are_verbs_with_a_polarity(behavior_dir, text, expected) -> None:
     assert _said(text) == expected
@@ -247,6 +254,19 @@ def test_everyday_names_for_what_the_scene_has(behavior_dir) -> None:
     assert [p.synset for p in requested_products(said, {"water_glass.n.02"})] == ["chocolate_milk.n.01"]
     assert requested_products("I love chocolate milk.", {"water_glass.n.02"}) == []
     assert [m.synset for m in requested_kinds("I really need a coffee. Can you brew some?")] == ["coffee.n.01"]
+    # BEHAVIOR's scrub is what people call a shrub; "pour me" a drink the scene lacks makes it (untuned7 terse)
+    assert ("shrubs", "scrub.n.01") in instruction_objects("Fertilize all the shrubs.", {"scrub.n.01"})
+    pour = "Pour me a chocolate milk."
+    assert [p.synset for p in requested_products(pour, {"water_glass.n.02", "low-fat_milk.n.01"})] == [
+        "chocolate_milk.n.01"]
+    assert requested_products("pour the wine sauce over the duck", {"wine_sauce.n.01", "duck.n.03"}) == []
+    # a dish said to be wanted, in a request that cooks (untuned8 casual); not wanted alone
+    craving = "I'm craving some homemade applesauce. Could you cook those apples down in the saucepan?"
+    assert [p.synset for p in requested_products(craving, {"apple.n.01", "saucepan.n.01"})] == ["applesauce.n.01"]
+    assert requested_products("I love applesauce.", {"apple.n.01"}) == []
+    # what "make a ..." makes that is no food or drink is the result described, not a thing to find
+    assert "centerpiece" in incidental_objects("Let's make a candy centerpiece. Stand the lollipops in the vase.")
+    assert incidental_objects("make the bed") == frozenset() and incidental_objects("make a pitcher of lemonade") == set()
     # along the baseboards says which radiators
     assert "baseboards" in incidental_objects("The radiators along the baseboards are really dusty.")
 
