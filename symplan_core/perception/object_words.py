@@ -170,9 +170,9 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
     sponge", and what the phrase goes on to list: "with some soap and a rag"), sources ("out of the
     dryer", "from the shelf", "empty the trash cans"), where a process happens ("bake it in the
     oven": see :func:`_process_location`), a purpose ("for pickup"), where something is ("the
-    fruit's in the fridge"), an arrangement made ("make a candy centerpiece") and modifiers: an English compound's head is its last noun ("the stucco
-    wall" is a wall; "make watermelon punch": the goal makes a punch). ``instruction``: the text, or
-    its reading where the caller has one."""
+    fruit's in the fridge"), an arrangement made ("make a candy centerpiece") and modifiers: an
+    English compound's head is its last noun ("the stucco wall" is a wall; "make watermelon punch":
+    the goal makes a punch). ``instruction``: the text, or its reading where the caller has one."""
     read = reading_of(instruction)
     words, clause = read.words, read.clause_of
     out = set()
