@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from symplan_core.bddl import Atom, Literal, Problem
-from symplan_core.bddl.checks import argument_type, goal_atoms
+from symplan_core.bddl.checks import argument_type, bound_goal_atoms, goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.perception.goal_reading import (
     APPLIANCE_STATES,
@@ -56,6 +56,7 @@ from symplan_core.perception.object_words import (
 from symplan_core.perception.placements import (
     PlacementWord,
     arrangements,
+    asked_for_all,
     emptied_sources_in_goal,
     empty_places,
     misplacements,
@@ -142,6 +143,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += unasked_removals(instruction, problem)
     missing += left_in_emptied(instruction, problem)  # "unload the cart", and some of it stays there
     missing += floor_only(instruction, problem)  # "mail the letters", and every envelope on the floor
+    missing += states_of_some(instruction, words, problem)  # "roast the drumsticks", and one of two cooked
     missing += unapplied_agents(instruction, problem)  # "wipe it down with disinfectant", and none on it
     missing += removed_agents(instruction, problem)  # "treat the pool", and the disinfectant kept off it
     missing += unmade_kinds(instruction, problem)  # "make me a coffee", and cooked coffee beans made
@@ -431,6 +433,43 @@ def unmade_kinds(instruction: str, problem: Problem) -> list[str]:
             + (f" (it makes {', '.join(sorted(made))})" if made else "")
             for m in requested_kinds(instruction)
             if not any(m.synset in kinds_of(t) for t in made)]
+
+
+def states_of_some(instruction: str, words: Iterable[StateWord], problem: Problem) -> list[str]:
+    """A state word whose object is a plural asked all of (``placements.asked_for_all``: "roast the
+    turkey drumsticks", two in the scene), where the goal asks that state of some of them by name
+    and not of the rest: "the instruction says 'roast' of the turkey drumsticks, all 2 in the
+    scene, but the goal asks (cooked ...) only of turkey_leg.n.01_2". Qwen 1.5B cooked one drumstick
+    and salted the other. A goal that asks the state of none of them is the other checks' business."""
+    types = set(problem.objects.values())
+    read = scene_reading(instruction, types)
+    scene_words = dict(scene_mentions(instruction, types))
+    plurals = {(m.start, m.end) for m in asked_for_all(instruction, read)}
+    out = []
+    for word in words:
+        if word.particle is not None or ":" in word.predicate:
+            continue
+        thing = object_after_verb(read, word.position, scene_words)
+        if thing is None or (thing.start, thing.end) not in plurals:
+            continue
+        things = thing.instances_in(problem.objects)
+        if len(things) < 2:
+            continue
+        asked: set[str] = set()
+        for atom, positive, bound, existential in bound_goal_atoms(problem.goal):
+            if atom.predicate != word.predicate or positive != word.polarity or not atom.args:
+                continue
+            subject = atom.args[0]
+            if subject in bound:
+                if subject not in existential:
+                    asked |= {i for i in things if problem.objects[i] == bound[subject]}
+            elif subject.lstrip("?") in things:
+                asked.add(subject.lstrip("?"))
+        if asked and asked != things:
+            out.append(f"the instruction says '{word.said}' of the {thing.phrase}, all {len(things)} in the scene, "
+                       f"but the goal asks {_literal(word.predicate, word.polarity)} only of "
+                       + ", ".join(sorted(asked)))
+    return out
 
 
 def floor_only(instruction: str, problem: Problem) -> list[str]:

@@ -154,12 +154,14 @@ RELATION_WORDS: dict[tuple[str, ...], str] = {
     ("on",): "ontop", ("onto",): "ontop", ("on", "top", "of"): "ontop",
     ("under",): "under", ("underneath",): "under", ("beneath",): "under", ("below",): "under",
     ("next", "to"): "nextto", ("beside",): "nextto",
+    # "put the bag by the door", "leave my card by the register": beside it, not on or in it
+    ("by",): "nextto", ("near",): "nextto",
 }
 
 
 #: Placement prepositions that name a place but no one relation ("leave them at the mailbox": in
 #: it or next to it): a goal must put something there (:func:`empty_places`), by any relation.
-ANY_PLACE_WORDS: tuple[tuple[str, ...], ...] = (("at",), ("by",), ("near",))
+ANY_PLACE_WORDS: tuple[tuple[str, ...], ...] = (("at",),)
 
 
 #: Every placement phrase with its relation ("" for :data:`ANY_PLACE_WORDS`), longest first (so

@@ -36,6 +36,7 @@ from symplan_core.perception.language import (
     removed_agents,
     state_conflicts,
     states_of_others,
+    states_of_some,
     unapplied_agents,
     unasked_damage,
     unasked_switching,
@@ -1263,3 +1264,23 @@ def test_a_goal_that_only_sets_things_on_a_floor_nobody_named_asks_nothing_said(
         "the goal only sets things on the floor, which the instruction never names"]
     assert floor_only("put the letters on the floor", on_floor) == []  # the floor named
     assert floor_only("Mail the three letters.", problem) == []  # the released goal: in the mailbox
+
+
+def test_a_state_asked_of_every_one_of_a_plural_must_not_be_asked_of_only_some(behavior_dir) -> None:
+    # untuned8 terse, Qwen 1.5B: one drumstick cooked, the other salted
+    said = "roast the turkey drumsticks"
+    one = _with_goal("b1k/cook_turkey_drumsticks", "(:goal (and (inside ?turkey_leg.n.01_1 ?oven.n.01_1) "
+                     "(cooked ?turkey_leg.n.01_2)))")
+    assert states_of_some(said, state_words(said), one) == [
+        "the instruction says 'roast' of the turkey drumsticks, all 2 in the scene, but the goal asks "
+        "(cooked ...) only of turkey_leg.n.01_2"]
+    released = to_omnigibson(load_problem("b1k/cook_turkey_drumsticks"))
+    assert states_of_some(said, state_words(said), released) == []
+    said = "roast one of the turkey drumsticks"  # counted: one is what was asked
+    assert states_of_some(said, state_words(said), one) == []
+
+
+def test_by_a_place_is_beside_it(behavior_dir) -> None:
+    # untuned8 casual: "leave the lipstick and toothbrush by it" drafted as inside the cabinet
+    assert [(p.said, p.relation) for p in placement_words("put the bag by the door")] == [("by", "nextto")]
+    assert [(p.said, p.relation) for p in placement_words("leave them at the mailbox")] == [("at", "")]
