@@ -47,6 +47,7 @@ from symplan_core.perception.object_words import (
     governing_word,
     incidental_objects,
     instruction_objects,
+    names_a_floor,
     reading_of,
     requested_kinds,
     requested_products,
@@ -481,7 +482,7 @@ def floor_only(instruction: str, problem: Problem) -> list[str]:
                             and is_floor(argument_type(atom.args[1], types, problem.objects) or "")
                             for atom, positive, types in atoms):
         return []
-    if any(is_floor(synset) for _word, synset in instruction_objects(instruction, set(problem.objects.values()))):
+    if names_a_floor(instruction, set(problem.objects.values())):
         return []
     return ["the goal only sets things on the floor, which the instruction never names"]
 

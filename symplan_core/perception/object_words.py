@@ -20,6 +20,7 @@ from symplan_core.perception.synsets import (
     ReadInstruction,
     ancestors,
     grounds_in,
+    is_floor,
     is_substance,
     kinds_of,
     lemma_index,
@@ -760,6 +761,11 @@ def _unmade(types: set[str]) -> set[str]:
 
 #: Parts a thing is named by where the scene has no object for the part ("the fridge door").
 _PART_WORDS = frozenset("door doors lid lids handle handles knob knobs drawer drawers".split())
+
+
+def names_a_floor(instruction: str, types: Iterable[str]) -> bool:
+    """The instruction names a floor (:func:`instruction_objects`: "the floor", "the ground", "the lawn")."""
+    return any(is_floor(synset) for _word, synset in instruction_objects(instruction, types))
 
 
 def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[str, str]]:

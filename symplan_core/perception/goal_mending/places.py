@@ -37,6 +37,7 @@ from symplan_core.perception.goal_reading import (
 from symplan_core.perception.language import asks_removal, object_after_verb
 from symplan_core.perception.object_words import (
     instruction_objects,
+    names_a_floor,
     requested_products,
     scene_mentions,
     scene_reading,
@@ -460,8 +461,7 @@ def drop_unnamed_floors(instruction: str, problem: Problem) -> tuple[Formula, li
     ?calculator_1 ?floor_1)`` beside the calculator switched off for "switch off the calculator",
     the tank on the floor beside the filter in it for "set up the fish tank". A floor placement
     that is all the goal says of the thing stays, for the verifier ("put the box down")."""
-    types = set(problem.objects.values())
-    if any(is_floor(synset) for _word, synset in instruction_objects(instruction, types)):
+    if names_a_floor(instruction, set(problem.objects.values())):
         return problem.goal, []
 
     def subject(atom: Atom, bound: dict[str, str]) -> str | None:
