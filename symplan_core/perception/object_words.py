@@ -404,8 +404,9 @@ def _made_later(read: ReadInstruction, m: Mention) -> bool:
 #: for chicken", "I'd love some candied walnuts").
 _WANTING = frozenset("craving crave want wanna love like fancy for".split())
 
-#: Verbs that cook or make, one of which the request must have for a wanted dish to be made.
-_COOKING = MAKING_VERBS | frozenset(f for verb in "bake fry roast boil grill toast steam simmer".split()
+#: Verbs that cook or make, one of which the request must have for a wanted dish to be made: the
+#: making verbs and the state verbs that ask for ``cooked`` (fry, roast, boil ...).
+_COOKING = MAKING_VERBS | frozenset(f for verb, states in STATE_VERBS.items() if ("cooked", True) in states
                                     for f in verb_forms(verb))
 
 
@@ -695,9 +696,9 @@ def scene_mention_spans(instruction: str, types: Iterable[str], any_of: bool = F
     """A mention (word, type, where) of each word the reading leaves unread (no BEHAVIOR object is
     called just that: ``rod``) that names exactly one scene type (with ``any_of``, the first of
     several): the last word of its name or of one of its WordNet lemmas, where that has more words
-    (``fishing_rod``; "checkout counter") or is a closed compound ("the line": a clothesline), or a WordNet lemma of it that mostly means something else
-    (``synsets.wordnet_scene_lemmas``: "tackle" is fishing gear, though first a football
-    position; "closet" a wardrobe). "throw the rod and tackle in the boat" names the fishing rod
+    (``fishing_rod``; "checkout counter") or is a closed compound ("the line": a clothesline), or a
+    WordNet lemma of it that mostly means something else (``synsets.wordnet_scene_lemmas``:
+    "tackle" is fishing gear, though first a football position; "closet" a wardrobe). "throw the rod and tackle in the boat" names the fishing rod
     and the fishing gear the scene has. Function words, the verbs the language checks read, and a
     word right before an object's name ("dust the fireplace logs": a modifier) are never such
     names."""
@@ -708,7 +709,7 @@ def scene_mention_spans(instruction: str, types: Iterable[str], any_of: bool = F
         for name in (words_of(type_word(typ)), *map(words_of, wordnet_lemmas().get(typ, ()))):
             if len(name) > 1:  # "checkout counter", a WordNet lemma of checkout.n.03: "the counter"
                 heads.setdefault(name[-1], set()).add(typ)
-            else:  # a closed compound's last word: "the line" of a clothesline, "the shelf" of a bookshelf
+            else:  # a closed compound's last word: "the line" of a clothesline
                 for tail in _compound_tails(name[0]):
                     heads.setdefault(tail, set()).add(typ)
     verbs = STATE_VERBS.keys() | PLACEMENT_VERBS | TOGGLE_VERBS
