@@ -1,7 +1,8 @@
 """Semantic checks: diagnostics (never exceptions) with file:line:col.
 
 Codes: ``undeclared-instance``, ``undeclared-type``, ``unbound-variable``, ``arity``,
-``unknown-predicate``, ``unreachable-future``, ``future-in-init``.
+``unknown-predicate``, ``unreachable-future``, ``future-in-init``; the warning ``unused-variable``
+(a quantified variable its body never uses: 13 released BEHAVIOR goals have one).
 """
 
 from __future__ import annotations
@@ -111,6 +112,16 @@ def unbound_variables(goal: Formula, objects: Mapping[str, str]) -> list[tuple[s
     return found
 
 
+def unused_variables(goal: Formula) -> list[tuple[str, Quantifier]]:
+    """(``?name``, its quantifier) for each quantified variable the quantifier's body never uses:
+    ``(forall (?log - log) (ontop ?log_1 ?floor_1))`` asks nothing of the other logs."""
+    found: list[tuple[str, Quantifier]] = []
+    for q in iter_quantifiers(goal):
+        used = {a for atom in iter_atoms(q.body) for a in atom.args}
+        found.extend((p.var, q) for p in q.params if p.var not in used)
+    return found
+
+
 def _check_atom(atom: Atom, problem: Problem, vocab: dict[str, int], where: str) -> Iterator[Diagnostic]:
     arity = vocab.get(atom.predicate)
     if arity is None:
@@ -135,6 +146,9 @@ def check_problem(problem: Problem) -> list[Diagnostic]:
         found.append(Diagnostic("error", "unbound-variable",
                                 f"variable {var!r} in ({atom.predicate} {' '.join(atom.args)}) of :goal is bound by "
                                 "no quantifier around it", atom.pos))
+    for var, q in unused_variables(problem.goal):
+        found.append(Diagnostic("warning", "unused-variable",
+                                f"{q.kind} over {var!r} in :goal, whose body never uses it", q.pos))
     declared_types = set(problem.objects.values())
     for q in iter_quantifiers(problem.goal):
         for param in q.params:

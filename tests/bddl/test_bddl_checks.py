@@ -59,6 +59,17 @@ def test_quantifier_over_undeclared_type() -> None:
     assert (diags[0].pos.line, diags[0].pos.col) == (GOAL_LINE, 17)  # the '(' of the parameter
 
 
+def test_a_quantified_variable_its_body_never_uses_is_a_warning_with_its_position() -> None:
+    # 13 released BEHAVIOR goals have one ("(forall (?log - log) (ontop ?log_1 ?floor_2))").
+    diags = diagnose("(cooked apple.n.01_1)",
+                     "(and (forpairs (?apple.n.01 - apple.n.01) (?table.n.02 - table.n.02) (ontop ?apple.n.01 ?table.n.02_1)))")
+    assert [(d.severity, d.code) for d in diags] == [("warning", "unused-variable")]
+    assert "'?table.n.02'" in diags[0].message and diags[0].pos.line == GOAL_LINE
+    used = diagnose("(cooked apple.n.01_1)",
+                    "(and (forpairs (?apple.n.01 - apple.n.01) (?table.n.02 - table.n.02) (ontop ?apple.n.01 ?table.n.02)))")
+    assert used == []
+
+
 def test_wrong_arity_both_ways() -> None:
     diags = diagnose("(ontop apple.n.01_1)", "(cooked ?apple.n.01_1 ?table.n.02_1)")
     assert codes(diags) == ["arity", "arity"]
