@@ -176,6 +176,18 @@ def test_disinfecting_asks_for_an_applied_covering_and_dusting_alone_does_not_an
     assert prompt_hints("disinfect the iron") == ['"disinfect" -> (covered ?x ?y)']
 
 
+def test_drying_asks_water_out_or_off_and_a_stain_washed_out_does_not_answer_it(behavior_dir) -> None:
+    # untuned8, every style: "wash and dry the duvets" drafted as the stains washed out, accepted, wrong
+    washed = _with_goal("b1k/wash_duvets", "(:goal (and (forall (?quilt.n.01 - quilt.n.01) "
+                        "(not (covered ?quilt.n.01 ?stain.n.01_1)))))")
+    (missing,) = state_conflicts("wash and dry the duvets", washed).missing
+    assert missing.startswith("the instruction says 'dry'") and "water.n.06" in missing
+    released = to_omnigibson(load_problem("b1k/wash_duvets"))  # (not (saturated ?quilt ?water))
+    assert state_conflicts("wash and dry the duvets", released).missing == ()
+    pearls = to_omnigibson(load_problem("b1k/clean_pearls"))  # (not (covered ?pearl ?water))
+    assert state_conflicts("Clean and dry the pearls.", pearls).missing == ()
+
+
 def test_seasoning_or_glazing_asks_for_an_applied_covering(behavior_dir) -> None:
     # Qwen 1.5B's held-out direct draft for the ham, continued to name it: cooked, and never glazed
     ham = to_omnigibson(load_problem("b1k/cook_a_ham"))  # cooked, covered with salt and with glaze
