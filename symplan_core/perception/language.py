@@ -61,6 +61,7 @@ from symplan_core.perception.placements import (
     emptied_sources_in_goal,
     empty_places,
     misplacements,
+    moved_sources,
     placed_elsewhere,
     placement_words,
 )
@@ -134,7 +135,8 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     places = placement_words(instruction, words)
     unplaced = [*misplacements(instruction, problem, places),  # "on the plate", and the goal puts them in it
                 *empty_places(instruction, problem, places),  # "in it", "at the mailbox", and nothing put there
-                *placed_elsewhere(instruction, problem, places)]  # "the basket on the counter", and it on the floor
+                *placed_elsewhere(instruction, problem, places),  # "the basket on the counter", and it on the floor
+                *moved_sources(instruction, problem)]  # "everything off the line", and the line in the hamper
     missing += unplaced
     # the words as said, quoted first in each reason ("the instruction says 'in the oven', ...")
     unanswered += [m.group(1) for reason in unplaced if (m := _SAID.search(reason))]

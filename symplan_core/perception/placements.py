@@ -21,7 +21,7 @@ from symplan_core.engine.predicates import (
     SUBSTANCE_HOLDING,
     SUPPORT_RELATIONS,
 )
-from symplan_core.perception.goal_reading import APPLIANCE_STATES, goal_polarities
+from symplan_core.perception.goal_reading import APPLIANCE_STATES, goal_polarities, initial_facts
 from symplan_core.perception.object_words import (
     DEFINITE,
     emptied_sources,
@@ -29,6 +29,7 @@ from symplan_core.perception.object_words import (
     plural_mentions,
     reading_of,
     scene_mentions,
+    scene_reading,
     sounds_plural,
     word_before,
 )
@@ -553,4 +554,52 @@ def emptied_sources_in_goal(instruction: str, problem: Problem) -> list[EmptiedS
                     moved.setdefault(thing, None)
         if held and moved:
             out.append(EmptiedSource(source, moved, tuple(t for t in held if t not in moved)))
+    return out
+
+
+#: What is taken off or out of a thing, said without a name ("take everything off the line").
+_TAKEN_PRONOUNS = frozenset("it them everything all stuff things".split())
+
+
+def moved_sources(instruction: str, problem: Problem) -> list[str]:
+    """A thing the instruction takes other things off, out of or from ("take everything off the
+    line", "the blouse off the clothesline", "the plates from the table") and names nowhere else,
+    which the goal itself moves in, on or next to something: Qwen 1.5B put the clothesline in the
+    hamper (untuned7 direct and casual). What is taken must be a thing or a pronoun, not a
+    substance ("knock the dust off my boots" names what is cleaned), and a literal that holds from
+    the start moves nothing. A source named again ("take the lid off the pot and put the pot on
+    the stove") may move."""
+    objects = problem.objects
+    read = scene_reading(instruction, set(objects.values()))
+    words = read.words
+    sources: list[tuple[str, Mention]] = []
+    named: set[str] = set()
+    for m in read.mentions:
+        k, before = word_before(read, m)
+        if before == "of" and k > 0 and words[k - 1] == "out":
+            before, k = "out of", k - 1
+        # taken: a pronoun, a thing, or a word no verb ("both pieces of underwear off the line";
+        # not "switch off the calculator")
+        prior = next((o for o in read.mentions if o.end == k), None)
+        taken = k > 0 and (words[k - 1] in _TAKEN_PRONOUNS or (
+            not is_substance(prior.synset, "omnigibson") if prior is not None
+            else not read.function[k - 1] and words[k - 1] not in DETERMINERS))
+        instances = m.instances_in(objects)
+        if before in ("off", "out of", "from") and taken:
+            sources.append((before, m))
+        else:
+            named |= instances
+    held = initial_facts(problem)
+    out = []
+    for before, m in sources:
+        source = m.instances_in(objects) - named
+        for atom, positive, types in goal_atoms(problem.goal):
+            if not positive or atom.predicate not in OBJECT_RELATIONS or len(atom.args) != 2:
+                continue
+            moved = set(argument_instances(atom.args[0], types, objects)) & source
+            places = argument_instances(atom.args[1], types, objects)
+            if moved and not all((atom.predicate, (t, p)) in held for t in moved for p in places):
+                out.append(f"the instruction says '{before} the {m.phrase}', taking things {before} it, but the goal "
+                           f"moves it itself ({atom.predicate} {' '.join(sorted(moved))} {' '.join(places)})")
+                break
     return out

@@ -65,6 +65,7 @@ from symplan_core.perception.placements import (
     asked_for_all,
     empty_places,
     misplacements,
+    moved_sources,
     placed_elsewhere,
     placement_words,
     requested_placements,
@@ -475,6 +476,23 @@ def _committed_instructions():
 def _with_goal(task: str, goal: str):
     problem = to_omnigibson(load_problem(task))
     return replace(problem, goal=parse_goal(goal, dict(problem.objects), "omnigibson"))
+
+
+def test_what_things_are_taken_off_is_not_what_the_goal_moves(behavior_dir) -> None:
+    # untuned7 direct and casual: Qwen 1.5B put the clothesline itself in the hamper, accepted, wrong
+    task = "b1k/taking_clothes_off_the_line"
+    line_moved = _with_goal(task, "(:goal (and (inside ?blouse.n.01_1 ?hamper.n.02_1) "
+                                  "(inside ?clothesline.n.01_1 ?hamper.n.02_1)))")
+    said = "Could you take everything off the line and toss it in the hamper?"
+    (reason,) = moved_sources(said, line_moved)
+    assert reason.startswith("the instruction says 'off the line'") and "clothesline.n.01_1" in reason
+    listed = "Take the blouse and both pieces of underwear off the clothesline and put them in the hamper."
+    assert len(moved_sources(listed, line_moved)) == 1  # "underwear": a word the reading leaves unread
+    assert moved_sources(said, to_omnigibson(load_problem(task))) == []  # the released goal moves the clothes
+    # named again, a source may move; a particle ("switch off") and dirt knocked off name no source
+    assert moved_sources("take the blouse off the clothesline and put the clothesline in the hamper", line_moved) == []
+    assert moved_sources("switch off the clothesline and put it in the hamper", line_moved) == []
+    assert moved_sources("knock the dust off the clothesline and put it in the hamper", line_moved) == []
 
 
 def test_a_container_asked_to_hold_what_each_already_holds_answers_no_pour(behavior_dir) -> None:
