@@ -127,6 +127,22 @@ def _covering_counts() -> dict[str, tuple[int, int]]:
 
 
 @lru_cache(maxsize=1)
+def drape_places() -> frozenset[str]:
+    """Types the released B-1K goals drape things on (``draped``: hangers 17 times, towel racks 3,
+    curtain rods, clotheslines, a coat rack, a pole, a bed once): where a thing lies draped
+    "on" them, it is put there as asked."""
+    from symplan_core.tasks import list_tasks, load_problem
+
+    out = set()
+    for name in list_tasks("b1k"):
+        problem = load_problem(f"b1k/{name}")
+        for atom, positive, types in goal_atoms(problem.goal):
+            if positive and atom.predicate == "draped" and len(atom.args) == 2:
+                out.add(argument_type(atom.args[1], types, problem.objects))
+    return frozenset(t for t in out if t)
+
+
+@lru_cache(maxsize=1)
 def removed_substances() -> frozenset[str]:
     """Substances the released goals remove more often than they apply: the ``covered`` that
     cleaning words undo (derived from the task files, not listed by hand)."""
@@ -343,6 +359,18 @@ def short_pairings(problem: Problem) -> dict[str, tuple[str, int]]:
 
 #: Predicates whose first argument bears or holds a substance (a surface, a container, a source).
 SUBSTANCE_BEARERS = frozenset({"covered", "saturated", "filled", "contains", "insource"})
+
+
+#: How BEHAVIOR names a thing changed from another (``half__apple``, ``broken__glass``): no package.
+_CHANGED_PREFIXES = (*PRODUCT_PREFIXES, "broken__")
+
+
+def is_package(synset: str) -> bool:
+    """A packaged supply of something, named for what it holds (``detergent__bottle``,
+    ``granulated_sugar__sack``, ``bottle__of__soda``), not a thing changed from another
+    (``half__apple``, ``cooked__noodle``)."""
+    name = synset.split(".")[0]
+    return "__" in name and not name.startswith(_CHANGED_PREFIXES)
 
 
 def substance_subjects(problem: Problem) -> list[str]:

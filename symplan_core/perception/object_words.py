@@ -647,8 +647,9 @@ _EVERY = frozenset({"all", "every", "both"})
 _MANY = frozenset("bunch lot lots load loads heap heaps pile piles ton tons plenty".split())
 
 
-#: Nouns whose plural is the singular ("the salmon" with three in the freezer: all of them).
-_SAME_PLURAL = frozenset("fish salmon trout tuna cod halibut shrimp squid sheep deer moose bison".split())
+#: Nouns whose plural is the singular ("the salmon" with three in the freezer: all of them), and
+#: "laundry", a whole that is many things ("fold the laundry": every garment, towel and tablecloth).
+_SAME_PLURAL = frozenset("fish salmon trout tuna cod halibut shrimp squid sheep deer moose bison laundry".split())
 
 
 #: Determiners that name the things meant, all of those there are ("the salmon", "my snacks").

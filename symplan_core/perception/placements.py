@@ -21,7 +21,12 @@ from symplan_core.engine.predicates import (
     SUBSTANCE_HOLDING,
     SUPPORT_RELATIONS,
 )
-from symplan_core.perception.goal_reading import APPLIANCE_STATES, goal_polarities, initial_facts
+from symplan_core.perception.goal_reading import (
+    APPLIANCE_STATES,
+    drape_places,
+    goal_polarities,
+    initial_facts,
+)
 from symplan_core.perception.object_words import (
     DEFINITE,
     emptied_sources,
@@ -76,6 +81,11 @@ class PlacementWord:
     end: int = -1  # the reading's first word after the preposition
 
 
+#: Prepositions of motion: a thing goes there whatever the verb ("fold the doilies onto the
+#: wardrobe"), where "in" or "on" after a verb that moves nothing says where a thing is or is done.
+_MOTION_WORDS = frozenset(("onto", "into"))
+
+
 def placement_words(instruction: str, words: Iterable[StateWord] | None = None) -> list[PlacementWord]:
     """Each placement preposition (``RELATION_WORDS``) after a verb that moves things in the same
     clause (``PLACEMENT_VERBS``), and not the particle of a state word ("turn on") nor of the verb
@@ -94,9 +104,10 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
         if 0 < i < len(read.words) - 1 and read.words[i - 1] in PLACEMENT_VERBS and read.words[i + 1] in POSSESSIVES:
             continue
         movers = [j for j in range(i) if sentence[j] == sentence[i] and moves_things(read, j)]
-        if not movers:
+        if not movers and read.words[i] not in _MOTION_WORDS:
             continue  # no verb that moves things before it in its clause: not where something goes
-        if any(movers[-1] < w.position < i and read.words[w.position] not in PLACEMENT_VERBS for w in words):
+        if movers and any(movers[-1] < w.position < i and read.words[w.position] not in PLACEMENT_VERBS
+                          for w in words):
             continue  # a state verb after it: "get the tofu and cook it in the wok" says where it cooks
         for phrase, predicate in PLACE_PHRASES:
             if tuple(read.words[i:i + len(phrase)]) == phrase:
@@ -282,11 +293,13 @@ def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementW
     """A thing the instruction moves to a named target ("set **the basket** on the counter": the
     names between the verb that moves things and the preposition) that the goal puts somewhere
     else, and nowhere at the target (or at what the initial state holds there): Qwen 1.5B put the
-    basket on the floor and the money on the checkout. A thing the goal does not place at all is
-    the objects axis's business. ``places``: the instruction's :func:`placement_words`, where the
-    caller has them."""
+    basket on the floor and the money on the checkout. So is a thing (no substance) the goal names
+    and places nowhere, while the start has it elsewhere: "dry off the kayak, ... and put the kayak
+    on the rack", drafted as the kayak dried (Qwen 1.5B, untuned9 direct). A thing the goal never
+    names is the objects axis's business. ``places``: the instruction's :func:`placement_words`,
+    where the caller has them."""
     return [f"the instruction puts the {thing.phrase} '{place.said} the {target.phrase}', but the goal "
-            f"puts it only at {', '.join(sorted(put))}"
+            + (f"puts it only at {', '.join(sorted(put))}" if put else "puts it nowhere")
             for place, target, thing, put in things_placed_elsewhere(instruction, problem, places)]
 
 
@@ -309,6 +322,8 @@ def things_placed_elsewhere(instruction: str, problem: Problem, places: list[Pla
                 held_by.setdefault(thing, set()).update(second)
             for thing in second if atom.predicate == "overlaid" else ():
                 held_by.setdefault(thing, set()).update(first)
+    mentioned = {i for atom, _positive, types in goal_atoms(problem.goal) for a in atom.args
+                 for i in argument_instances(a, types, problem.objects)}
     out = []
     for place in places:
         target = _placement_target(read, place, scene_words)
@@ -327,6 +342,9 @@ def things_placed_elsewhere(instruction: str, problem: Problem, places: list[Pla
                 reached |= frontier
             if put and not reached & there:
                 out.append((place, target, m, put))
+            elif not put and things & mentioned and not things & there and not any(
+                    is_substance(problem.objects[i], "omnigibson") for i in things):
+                out.append((place, target, m, put))  # "put the kayak on the rack": the kayak dried, put nowhere
     return out
 
 
@@ -414,17 +432,27 @@ def named_place_types(instruction: str, problem: Problem) -> set[str]:
             for typ in problem.types if grounds_in(target.phrase, target.synset, {typ}, loose=False)}
 
 
+#: Words that hang or drape things: with one, a thing draped "on" a place is put there as asked.
+_HANGING_WORDS = frozenset("hang hangs hanging hung drape drapes draping draped".split())
+
+
 def other_relations(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
                     ) -> list[tuple[PlacementWord, Mention, set[str]]]:
     """(placement word, its target, the relations the goal uses there) for each placement the
     instruction states where the goal puts things at that target only by other relations (see
     :func:`misplacements`)."""
     out = []
+    hung = any(w in _HANGING_WORDS for w in read_instruction(instruction).words)
     for place, target in placement_targets(instruction, problem, places):
         if not place.relation:
             continue
+        # a thing draped where nothing is hung, on no place things drape on ("set them up on the
+        # wardrobe", drafted as the doilies draped on it) is placed otherwise than asked too
+        draped = () if hung or any(grounds_in(target.phrase, target.synset, {t}, loose=False)
+                                   for t in drape_places()) else ("draped",)
+        relations = (*RELATION_WORDS.values(), *draped)
         used = {atom.predicate for atom, positive, types in goal_atoms(problem.goal)
-                if positive and atom.predicate in RELATION_WORDS.values() and len(atom.args) == 2
+                if positive and atom.predicate in relations and len(atom.args) == 2
                 and (typ := argument_type(atom.args[1], types, problem.objects)) is not None
                 and grounds_in(target.phrase, target.synset, {typ}, loose=False)}
         if used and place.relation not in used:

@@ -54,6 +54,8 @@ _MODALS = frozenset("can could will would may might must shall should".split())
 #: Determiners: the word after one starts a noun phrase, so it is no verb.
 _NOUN_STARTS = frozenset("the a an each every my your our their his its this these those some any".split())
 _PHRASE_STARTS = _NOUN_STARTS | frozenset("it them me us him".split())
+#: Words before a noun phrase that ask for all of it: a word right before one is a verb.
+_ALL_OF = frozenset("all both".split())
 #: Particles of English phrasal verbs: at a clause's start, a word followed by one and then by a
 #: noun phrase is an imperative verb ("sand out the scratch", "wipe down the counter").
 PARTICLES = frozenset("out up down off away back over".split())
@@ -65,6 +67,8 @@ _GIVE = frozenset("give gives gave giving given".split())
 _AFTER_MODAL = frozenset("not n't please all both also just still probably be go stay sit".split())
 _ACTS = frozenset("scrub wash clean rinse wipe dust polish soak shine brush sweep mop vacuum spray "
                   "wipedown once-over going-over cleaning coat coating layer".split())
+#: Words for a layer of something put on ("a coat of polish", "a thin layer of wax").
+_LAYERS = frozenset("coat coating layer".split())
 #: Auxiliaries after which a word is a verb ("so the battery doesn't *die*").
 _DO_FORMS = frozenset("do does did don't doesn't didn't won't can't couldn't wouldn't shouldn't".split())
 
@@ -191,10 +195,11 @@ def _open_form(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 #: beans to can them, in what people call jars; and its pruner.n.02 (WordNet: a lopper) is what a
 #: gardener calls clippers, where WordNet's clipper.n.04 has no BEHAVIOR object; a duvet is a quilt.
 EVERYDAY_LEMMAS: dict[str, tuple[str, ...]] = {
-    "clothing.n.01": ("clothes",), "cabinet.n.01": ("cupboard",),
+    "clothing.n.01": ("clothes", "laundry"), "cabinet.n.01": ("cupboard",),
     **dict.fromkeys(("tableware.n.01", "bowl.n.01", "cup.n.01", "glass.n.02"), ("dish",)),
     "mug.n.04": ("dish", "cup"), "cap.n.01": ("hat",), "videodisk.n.01": ("disc", "disk"),
-    "canister.n.02": ("jar",), "pruner.n.02": ("clippers",), "quilt.n.01": ("duvet",)}
+    "canister.n.02": ("jar",), "pruner.n.02": ("clippers",), "quilt.n.01": ("duvet",),
+    **dict.fromkeys(("linen.n.03", "towel.n.01", "bedclothes.n.01"), ("laundry",))}
 
 
 @lru_cache(maxsize=1)
@@ -215,11 +220,11 @@ def _with_words(lemmas: dict[str, list[str]], added: dict[str, tuple[str, ...]])
 #: Everyday one-word names WordNet lacks for a BEHAVIOR type, read like :func:`wordnet_scene_lemmas`
 #: (only as a type the scene has): people call the kitchen's countertop "the counter", a word WordNet
 #: gives the shop counter (and BEHAVIOR's checkout counter answers it where the scene has that); a
-#: tabletop is "the table" where the scene has no table, envelopes to mail are "letters", the
+#: tabletop is "the table" where the scene has no table, envelopes to mail (or the mail) are "letters", the
 #: floor outdoors is "the ground", and BEHAVIOR's scrub (WordNet: low bushes) is "a shrub".
 EVERYDAY_SCENE_LEMMAS: dict[str, tuple[str, ...]] = {
     "countertop.n.01": ("counter",), "tabletop.n.01": ("table",), "envelope.n.01": ("letter",),
-    "floor.n.01": ("ground",), "scrub.n.01": ("shrub",)}
+    "floor.n.01": ("ground",), "scrub.n.01": ("shrub",), "mail.n.04": ("letter",)}
 
 
 @lru_cache(maxsize=1)
@@ -290,7 +295,7 @@ def function_words(words: list[str]) -> list[bool]:
       back door``: there the word is not the clause's first; nor an "-s" form: ``clothes off the
       line`` is a terse request that names the clothes);
     * an act of housework given ("give them a proper *scrub*", "give it a *wash*", "a good *coat* of
-      polish") is no object;
+      polish") is no object, nor is a layer of something ("put a *coat* of polish on it");
     * at a clause's start, a word joined by "and"/"or" to a verb is a verb too: "*scrub* and rinse
       the fence".
     """
@@ -312,12 +317,17 @@ def function_words(words: list[str]) -> list[bool]:
             i + 2 < n and words[i + 2] in _PHRASE_STARTS) and not _plural_form(words[i])
         given = words[i] in _ACTS and any(words[j] in ("a", "an", "another") for j in range(max(0, i - 2), i)) and any(
             words[j] in _GIVE for j in range(max(0, i - 6), i))
+        # "put a coat of polish on it": a layer of something, whatever the verb (never the garment)
+        layer = words[i] in _LAYERS and after == "of" and any(
+            words[j] in ("a", "an", "another") for j in range(max(0, i - 2), i))
         # right after a determiner a word is a noun ("give the dog a bath"), whatever follows it;
         # so is the last of a list given an act ("give the bracelet, ring and necklace a good wash")
         takes_object = after in _PHRASE_STARTS and before not in _NOUN_STARTS and not _given_an_act(words, i)
+        # "Dice all the vegetables", "wash both towels" (not "toys all go in the box")
+        takes_object = takes_object or (after in _ALL_OF and before not in _NOUN_STARTS and not _plural_form(words[i]))
         after_modal = (i and modal[i - 1]) or (i > 1 and modal[i - 2] and before in _MODAL_ADVERBS)
         if (before in _SUBJECTS or after_modal or before == "to" or before in _DO_FORMS or takes_object
-                or phrasal or given):
+                or phrasal or given or layer):
             skip[i] = True
     for i in range(n - 2):  # "scrub and rinse the fence": two imperatives, the first one's object shared
         if (not i or words[i - 1] in _IMPERATIVE_LEADS) and words[i + 1] in ("and", "or") and skip[i + 2] \

@@ -267,7 +267,7 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
         after = words[i + 1] if i + 1 < n and clause[i + 1] == clause[i] else ""
         if verb in ("close", "cool") and after in ("to", "by"):
             continue  # "close to the sink": near, not shut
-        if verb == "clean" and after in ("up", "out"):
+        if verb == "clean" and after in ("up", "out") and not (after == "up" and _movable_after(read, i + 2)):
             continue  # "clean up the room", "clean out the fridge": tidying and emptying, not dirt
         if verb == "pour" and after in ("out", "away", "off"):
             continue  # "pour out the water": emptying, not filling
@@ -279,6 +279,19 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
         cleaning = {clause[w.position] for w in out if w.predicate.partition(":")[0] == "covered" and not w.polarity}
         out += [w for w in _taken_off(read) if clause[w.position] not in cleaning]
     return sorted(out, key=lambda s: s.position)
+
+
+def _movable_after(read: ReadInstruction, k: int) -> bool:
+    """The words from ``k`` on (past determiners) name a thing one moves, no fixture of the scene
+    (BEHAVIOR's ``sceneObject``): "clean up the turkey", "clean up the baseball" wash it, where
+    "clean up the yard" or "clean up the table" tidies."""
+    while k < len(read.words) and read.words[k] in DETERMINERS:
+        k += 1
+    thing = read.object_at(k)
+    if thing is None or thing.start != k:
+        return False
+    info = synset_info(thing.synset)
+    return info is not None and "sceneObject" not in info.abilities and not is_substance(thing.synset, "omnigibson")
 
 
 def _taken_off(read: ReadInstruction) -> list[StateWord]:

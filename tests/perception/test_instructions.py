@@ -66,6 +66,10 @@ def _named(text: str) -> dict[str, str]:
     # an adverb between a modal and its verb (untuned8 casual: "stand" read as a stand)
     ("the long ones can just stand next to the toolbox", {"toolbox"}, {"stand"}),
     ("Could you run the duvets through the wash?", {"duvets"}, set()),  # a duvet is a quilt
+    # a layer of something put on, whatever the verb; a word right before "all"/"both" is a verb (untuned9)
+    ("Clean the stains off the bracelet and then put a coat of polish on it.", {"bracelet", "polish"}, {"coat"}),
+    ("Dice all the zucchini.", {"zucchini"}, {"dice"}),
+    ("Toys all go in the box.", {"toys", "box"}, set()),  # an "-s" form is no verb
 ])
 def test_function_words_are_read_by_sentence_structure_not_as_objects(behavior_dir, text, named, not_named) -> None:
     found = _named(text)

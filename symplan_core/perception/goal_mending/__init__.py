@@ -16,6 +16,10 @@ over the formula surgery of ``formulas``.
   itself; left out.
 * :func:`drop_substance_neighbours`: a thing touching or next to a substance, which no plan
   reaches, is left out.
+* :func:`drop_substance_bearings`: ``(not (covered ?stain_1 ?water_1))``: a substance bears
+  nothing, so the literal always holds; left out beside the rest.
+* :func:`drop_package_places`: ``(inside ?sponge_1 ?detergent__bottle_1)``: no goal puts anything
+  in or on a package of what it holds; left out beside the rest.
 * :func:`hang_on_hanging_places`: ``(ontop ?wreath ?wall_nail_1)`` for "put up the wreath ... on
   those nails": a wall nail or a hanger holds things hung on it, so it is read as ``attached``/``draped``.
 * :func:`hang_what_is_hung`: ``(ontop ?flag ?pole_1)`` for "hang the flag over the pole": read as
@@ -75,8 +79,10 @@ from symplan_core.perception.goal_mending.literals import (
     clean_of_the_dirt,
     drop_contradicted,
     drop_idle_literals,
+    drop_package_places,
     drop_repeats,
     drop_self_relations,
+    drop_substance_bearings,
     drop_substance_neighbours,
 )
 from symplan_core.perception.goal_mending.places import (
@@ -141,6 +147,7 @@ def _mend_once(instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     goal = problem.goal
     steps: tuple[Step, ...] = (
         bind_named_instances, bind_only_instances, clean_of_the_dirt, drop_self_relations, drop_substance_neighbours,
+        drop_substance_bearings, drop_package_places,
         hang_on_hanging_places, hang_what_is_hung, heed_placement_words, move_to_named_places,
         place_reversed_removals, drop_unasked_removals, drop_unnamed_floors, drop_repeats, drop_contradicted, drop_idle_literals,
         drop_hedged_places, settle_relations, settle_placements, empty_the_sources, hold_in_the_said_vessel,

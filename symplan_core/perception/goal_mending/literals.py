@@ -15,8 +15,10 @@ from symplan_core.bddl.checks import (
 )
 from symplan_core.perception.goal_mending.formulas import WHERE_RELATIONS, exists_vars, subject_of, without
 from symplan_core.perception.goal_reading import (
+    SUBSTANCE_BEARERS,
     holds_for_every,
     initial_facts,
+    is_package,
     removed_substances,
 )
 from symplan_core.perception.object_words import (
@@ -233,4 +235,48 @@ def drop_substance_neighbours(_instruction: str, problem: Problem) -> tuple[Form
         return False
 
     goal = without(problem.goal, beside_substance)
+    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+
+
+def drop_substance_bearings(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A negated literal that asks a substance not to bear or hold one (``(not (covered ?stain_1
+    ?water_1))``) is left out where the goal says something else: a substance bears nothing, so it
+    always holds and asks nothing. Qwen 1.5B wrote it beside the stain cleaned off the purse for
+    "Clean the stain off the purse". A positive one stays, for the verifier to refuse
+    (``goal_reading.substance_subjects``)."""
+    notes: list[str] = []
+
+    def borne_by_substance(atom: Atom, types: dict[str, str], positive: bool) -> bool:
+        if positive or atom.predicate not in SUBSTANCE_BEARERS or len(atom.args) != 2:
+            return False
+        typ = argument_type(atom.args[0], types, problem.objects)
+        if typ is None or not is_substance(typ, "omnigibson"):
+            return False
+        notes.append(f"(not ({atom.predicate} {' '.join(atom.args)})): {typ} is a substance, which bears "
+                     "nothing, so it always holds: left out")
+        return True
+
+    goal = without(problem.goal, borne_by_substance)
+    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+
+
+def drop_package_places(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
+    """A positive ``inside``/``ontop`` literal whose place is a package (``goal_reading.is_package``:
+    a detergent bottle, a sack of sugar, a bag of seeds) is left out where the goal says something
+    else: no released B-1K or B-100 goal puts anything in or on one. Qwen 1.5B wrote the sponge in
+    the detergent bottle beside the tent cleaned ("clean the tent"), and the curtains in it beside
+    their stains washed out ("throw them in the wash with some detergent")."""
+    notes: list[str] = []
+
+    def in_package(atom: Atom, types: dict[str, str], positive: bool) -> bool:
+        if not positive or atom.predicate not in ("inside", "ontop") or len(atom.args) != 2:
+            return False
+        place = argument_type(atom.args[1], types, problem.objects)
+        if place is None or not is_package(place):
+            return False
+        notes.append(f"({atom.predicate} {' '.join(atom.args)}): {place} is a package of what it holds, which no "
+                     "goal puts anything in or on: left out")
+        return True
+
+    goal = without(problem.goal, in_package)
     return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
