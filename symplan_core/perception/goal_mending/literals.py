@@ -4,6 +4,7 @@ to a substance) dropped."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import product
 
@@ -195,21 +196,37 @@ def clean_of_the_dirt(instruction: str, problem: Problem) -> tuple[Formula, list
     return (goal, notes) if notes else (problem.goal, [])
 
 
+def _left_out(problem: Problem, why: Callable[[Atom, dict[str, str], bool], str | None]) -> tuple[Formula, list[str]]:
+    """``problem``'s goal without each literal ``why`` gives a reason for (its note), where the goal
+    still says something else; otherwise the goal as it is and no notes."""
+    notes: list[str] = []
+
+    def dropped(atom: Atom, types: dict[str, str], positive: bool) -> bool:
+        reason = why(atom, types, positive)
+        if reason is not None:
+            notes.append(reason)
+        return reason is not None
+
+    goal = without(problem.goal, dropped)
+    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+
+
 def drop_self_relations(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
     """Each positive two-place literal whose two places hold the same instance or variable is left
     out: no state puts a thing inside, on or next to itself. Qwen 1.5B wrote ``(inside ?toolbox_1
     ?toolbox_1)`` beside the shears and the pruner in it for "pack the clippers and shears into the
     toolbox", and ``(attached ?bicycle_1 ?bicycle_1)`` for "give my bike a wash"."""
-    notes: list[str] = []
-
-    def itself(atom: Atom, _types: dict[str, str], positive: bool) -> bool:
+    def itself(atom: Atom, _types: dict[str, str], positive: bool) -> str | None:
         if positive and len(atom.args) == 2 and atom.args[0] == atom.args[1]:
-            notes.append(f"({atom.predicate} {' '.join(atom.args)}) relates a thing to itself: left out")
-            return True
-        return False
+            return f"({atom.predicate} {' '.join(atom.args)}) relates a thing to itself: left out"
+        return None
 
-    goal = without(problem.goal, itself)
-    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+    return _left_out(problem, itself)
+
+
+def _substance(arg: str, types: dict[str, str], problem: Problem) -> bool:
+    typ = argument_type(arg, types, problem.objects)
+    return typ is not None and is_substance(typ, "omnigibson")
 
 
 #: Relations of a thing to another thing by where it is, which a substance takes no part in.
@@ -222,20 +239,12 @@ def drop_substance_neighbours(_instruction: str, problem: Problem) -> tuple[Form
     nothing, and no plan reaches it (the engine places nothing next to a substance). Qwen 1.5B wrote
     the lampshades touching the dust beside the dust wiped off them for "Could you wipe them down
     gently?"."""
-    notes: list[str] = []
+    def beside_substance(atom: Atom, types: dict[str, str], positive: bool) -> str | None:
+        if positive and atom.predicate in _NEIGHBOURS and any(_substance(a, types, problem) for a in atom.args):
+            return f"({atom.predicate} {' '.join(atom.args)}) puts a thing next to a substance: left out"
+        return None
 
-    def substance(arg: str, types: dict[str, str]) -> bool:
-        typ = argument_type(arg, types, problem.objects)
-        return typ is not None and is_substance(typ, "omnigibson")
-
-    def beside_substance(atom: Atom, types: dict[str, str], positive: bool) -> bool:
-        if positive and atom.predicate in _NEIGHBOURS and any(substance(a, types) for a in atom.args):
-            notes.append(f"({atom.predicate} {' '.join(atom.args)}) puts a thing next to a substance: left out")
-            return True
-        return False
-
-    goal = without(problem.goal, beside_substance)
-    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+    return _left_out(problem, beside_substance)
 
 
 def drop_substance_bearings(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
@@ -244,20 +253,14 @@ def drop_substance_bearings(_instruction: str, problem: Problem) -> tuple[Formul
     always holds and asks nothing. Qwen 1.5B wrote it beside the stain cleaned off the purse for
     "Clean the stain off the purse". A positive one stays, for the verifier to refuse
     (``goal_reading.substance_subjects``)."""
-    notes: list[str] = []
+    def borne_by_substance(atom: Atom, types: dict[str, str], positive: bool) -> str | None:
+        if positive or atom.predicate not in SUBSTANCE_BEARERS or len(atom.args) != 2 \
+                or not _substance(atom.args[0], types, problem):
+            return None
+        return (f"(not ({atom.predicate} {' '.join(atom.args)})): {atom.args[0].lstrip('?')} is a substance, which "
+                "bears nothing, so it always holds: left out")
 
-    def borne_by_substance(atom: Atom, types: dict[str, str], positive: bool) -> bool:
-        if positive or atom.predicate not in SUBSTANCE_BEARERS or len(atom.args) != 2:
-            return False
-        typ = argument_type(atom.args[0], types, problem.objects)
-        if typ is None or not is_substance(typ, "omnigibson"):
-            return False
-        notes.append(f"(not ({atom.predicate} {' '.join(atom.args)})): {typ} is a substance, which bears "
-                     "nothing, so it always holds: left out")
-        return True
-
-    goal = without(problem.goal, borne_by_substance)
-    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+    return _left_out(problem, borne_by_substance)
 
 
 def drop_package_places(_instruction: str, problem: Problem) -> tuple[Formula, list[str]]:
@@ -266,17 +269,13 @@ def drop_package_places(_instruction: str, problem: Problem) -> tuple[Formula, l
     else: no released B-1K or B-100 goal puts anything in or on one. Qwen 1.5B wrote the sponge in
     the detergent bottle beside the tent cleaned ("clean the tent"), and the curtains in it beside
     their stains washed out ("throw them in the wash with some detergent")."""
-    notes: list[str] = []
-
-    def in_package(atom: Atom, types: dict[str, str], positive: bool) -> bool:
+    def in_package(atom: Atom, types: dict[str, str], positive: bool) -> str | None:
         if not positive or atom.predicate not in ("inside", "ontop") or len(atom.args) != 2:
-            return False
+            return None
         place = argument_type(atom.args[1], types, problem.objects)
         if place is None or not is_package(place):
-            return False
-        notes.append(f"({atom.predicate} {' '.join(atom.args)}): {place} is a package of what it holds, which no "
-                     "goal puts anything in or on: left out")
-        return True
+            return None
+        return (f"({atom.predicate} {' '.join(atom.args)}): {place} is a package of what it holds, which no goal "
+                "puts anything in or on: left out")
 
-    goal = without(problem.goal, in_package)
-    return (goal, list(dict.fromkeys(notes))) if notes and goal is not None else (problem.goal, [])
+    return _left_out(problem, in_package)
