@@ -365,12 +365,17 @@ SUBSTANCE_BEARERS = frozenset({"covered", "saturated", "filled", "contains", "in
 _CHANGED_PREFIXES = (*PRODUCT_PREFIXES, "broken__")
 
 
+def is_changed(synset: str) -> bool:
+    """A thing BEHAVIOR names as changed from another (``half__apple``, ``cooked__noodle``,
+    ``broken__glass``)."""
+    return synset.startswith(_CHANGED_PREFIXES)
+
+
 def is_package(synset: str) -> bool:
     """A packaged supply of something, named for what it holds (``detergent__bottle``,
     ``granulated_sugar__sack``, ``bottle__of__soda``), not a thing changed from another
-    (``half__apple``, ``cooked__noodle``)."""
-    name = synset.split(".")[0]
-    return "__" in name and not name.startswith(_CHANGED_PREFIXES)
+    (:func:`is_changed`)."""
+    return "__" in synset.split(".")[0] and not is_changed(synset)
 
 
 def substance_subjects(problem: Problem) -> list[str]:

@@ -389,13 +389,15 @@ _MADE_PRONOUNS = frozenset("some it one".split())
 
 def _made_later(read: ReadInstruction, m: Mention) -> bool:
     """A making verb after ``m`` takes a word that stands for it: "I feel like blueberry mousse for
-    dessert. Could you whip some up in the mixer?"."""
+    dessert. Could you whip some up in the mixer?" (not "some" before a name: "We need sauce for the
+    pizza, could you cook some tomato sauce?" makes the sauce)."""
     for j in range(m.end, len(read.words) - 1):
         if read.words[j] in MAKING_VERBS:
             k = j + 1
             while k < len(read.words) - 1 and read.words[k] in ("me", "us"):
                 k += 1
-            if read.words[k] in _MADE_PRONOUNS:
+            named_after = (after := read.object_at(k + 1)) is not None and after.start == k + 1
+            if read.words[k] in _MADE_PRONOUNS and not named_after:
                 return True
     return False
 

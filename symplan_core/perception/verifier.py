@@ -29,6 +29,7 @@ from symplan_core.perception.goal_reading import (
     carried,
     goal_coverage,
     goal_types,
+    is_changed,
     made_types,
     parent_of,
     removed_substances,
@@ -42,6 +43,7 @@ from symplan_core.perception.object_words import (
     incidental_objects,
     plural_mentions,
     possessed,
+    requested_products,
     scene_reading,
     sounds_plural,
 )
@@ -198,6 +200,8 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             reasons.extend(unnamed_picks(omni_problem, facts, coverage))
     lacking: list[str] = []
     had = possessed(read) if read is not None else frozenset()
+    asked_to_make = {p.phrase: p.synset for p in requested_products(read, present)} if read is not None else {}
+    dishes = {t for t in made if not is_changed(t)}
     removed_dirt = sorted({argument_type(atom.args[1], types, omni) or atom.args[1]
                            for atom, positive, types in goal_atoms(omni_problem.goal)
                            if not positive and atom.predicate == "covered" and len(atom.args) == 2}
@@ -242,6 +246,12 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             # Not in the scene, and the goal makes another kind of it: a beef stew is not a fish stew.
             reasons.append(f"the instruction names {phrase!r} ({synset}), and the goal makes another kind of "
                            f"{type_word(parent_of(synset))}: {other}")
+        elif phrase in asked_to_make and dishes and not any(grounds_in(p, s, dishes) for p, s in asked_to_make.items()):
+            # A retrieved goal that makes another dish and none the request asks for: "make a pitcher
+            # of lemonade", answered (held out) by another task's fruit punch. Halves and cooked
+            # things are steps (BEHAVIOR's mojito is the halved lime and the rest in the goblet).
+            reasons.append(f"the instruction asks to make {phrase!r} ({synset}), and the goal makes "
+                           f"{', '.join(sorted(dishes))} instead")
         else:
             notes.append(f"the instruction names {phrase!r} ({synset}): nothing in the scene is one, and the "
                          "goal does not need it")

@@ -170,6 +170,21 @@ def test_holdout_leaves_the_activity_out_and_accepts_no_wrong_goal(behavior_dir)
         assert r.accepted or r.asked or r.reasons
 
 
+def test_held_out_a_retrieved_goal_that_makes_another_dish_is_refused(behavior_dir) -> None:
+    # untuned7 held out: every style's chocolate milk was answered by another task's iced chocolate
+    options = EvalOptions(frames=2, holdout=True, perception=PerceptionConfig(benchmarks=("b1k",)))
+    (report,), _ = evaluate_instructions([GivenInstruction("make_chocolate_milk", "Pour me a chocolate milk.", "terse")],
+                                         options)
+    assert not report.accepted
+    assert any(r.startswith("objects: the instruction asks to make 'chocolate milk'") for r in report.reasons), \
+        report.reasons
+    # in the corpus its own goal makes it; a mojito's halved lime is a step, not another dish
+    corpus = EvalOptions(frames=2, perception=PerceptionConfig(benchmarks=("b1k",)))
+    made = [GivenInstruction("make_chocolate_milk", "Pour me a chocolate milk.", "terse"),
+            GivenInstruction("make_a_mojito", "mix me a mojito", "terse")]
+    assert all(r.accepted and r.plan_transfer for r in evaluate_instructions(made, corpus)[0])
+
+
 def test_candidates_that_disagree_give_a_question_that_the_released_goal_answers(behavior_dir) -> None:
     activity = "putting_up_Christmas_lights_outside"
     reports, summary = evaluate_instructions(

@@ -275,6 +275,9 @@ def test_everyday_names_for_what_the_scene_has(behavior_dir) -> None:
     said = "I'm craving chocolate milk. Could you mix some up and pour it in a glass for me?"
     assert [p.synset for p in requested_products(said, {"water_glass.n.02"})] == ["chocolate_milk.n.01"]
     assert requested_products("I love chocolate milk.", {"water_glass.n.02"}) == []
+    # "some" before a name makes that name, not the dish said before it (dev casual, make_pizza_sauce)
+    said = "We need sauce for the pizza, could you cook some tomato sauce in the pot?"
+    assert requested_products(said, {"tomato_sauce.n.01"}) == []
     assert [m.synset for m in requested_kinds("I really need a coffee. Can you brew some?")] == ["coffee.n.01"]
     # BEHAVIOR's scrub is what people call a shrub; "pour me" a drink the scene lacks makes it (untuned7 terse)
     assert ("shrubs", "scrub.n.01") in instruction_objects("Fertilize all the shrubs.", {"scrub.n.01"})
