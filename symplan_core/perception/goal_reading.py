@@ -108,37 +108,37 @@ def idle_literal(atom: Atom, positive: bool, types: dict[str, str],
 
 
 @lru_cache(maxsize=1)
-def _covering_counts() -> dict[str, tuple[int, int]]:
-    """Substance -> (how often the released goals (B-1K and B-100) remove it, apply it) as ``covered``."""
+def _released_problems() -> tuple[Problem, ...]:
+    """Every released B-1K and B-100 problem, in the omnigibson vocabulary: what the tables
+    below are derived from (not listed by hand)."""
     from symplan_core.bddl.normalize import to_omnigibson
     from symplan_core.fetch import BENCHMARKS
     from symplan_core.tasks import list_tasks, load_problem
 
+    return tuple(to_omnigibson(load_problem(f"{bench}/{name}")) for bench in BENCHMARKS for name in list_tasks(bench))
+
+
+@lru_cache(maxsize=1)
+def _covering_counts() -> dict[str, tuple[int, int]]:
+    """Substance -> (how often the released goals (B-1K and B-100) remove it, apply it) as ``covered``."""
     counts: dict[str, list[int]] = {}
-    for bench in BENCHMARKS:
-        for name in list_tasks(bench):
-            problem = to_omnigibson(load_problem(f"{bench}/{name}"))
-            for atom, positive, types in goal_atoms(problem.goal):
-                if atom.predicate == "covered" and len(atom.args) == 2:
-                    arg = atom.args[1]
-                    typ = types.get(arg, problem.objects.get(arg, arg))
-                    counts.setdefault(typ, [0, 0])[positive] += 1
+    for problem in _released_problems():
+        for atom, positive, types in goal_atoms(problem.goal):
+            if atom.predicate == "covered" and len(atom.args) == 2:
+                arg = atom.args[1]
+                typ = types.get(arg, problem.objects.get(arg, arg))
+                counts.setdefault(typ, [0, 0])[positive] += 1
     return {t: (removed, applied) for t, (removed, applied) in counts.items()}
 
 
 @lru_cache(maxsize=1)
 def drape_places() -> frozenset[str]:
-    """Types the released B-1K goals drape things on (``draped``: hangers 17 times, towel racks 3,
+    """Types the released goals drape things on (``draped``: hangers 17 times, towel racks 3,
     curtain rods, clotheslines, a coat rack, a pole, a bed once): where a thing lies draped
     "on" them, it is put there as asked."""
-    from symplan_core.tasks import list_tasks, load_problem
-
-    out = set()
-    for name in list_tasks("b1k"):
-        problem = load_problem(f"b1k/{name}")
-        for atom, positive, types in goal_atoms(problem.goal):
-            if positive and atom.predicate == "draped" and len(atom.args) == 2:
-                out.add(argument_type(atom.args[1], types, problem.objects))
+    out = {argument_type(atom.args[1], types, problem.objects) for problem in _released_problems()
+           for atom, positive, types in goal_atoms(problem.goal)
+           if positive and atom.predicate == "draped" and len(atom.args) == 2}
     return frozenset(t for t in out if t)
 
 
