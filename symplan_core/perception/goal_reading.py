@@ -9,7 +9,7 @@ through these.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from symplan_core.bddl import And, Atom, Formula, Imply, Not, Or, Problem, Quantifier
@@ -107,15 +107,16 @@ def idle_literal(atom: Atom, positive: bool, types: dict[str, str],
     return (atom.predicate, not positive) not in achievable()
 
 
-@lru_cache(maxsize=1)
-def _released_problems() -> tuple[Problem, ...]:
+def _released_problems() -> Iterator[Problem]:
     """Every released B-1K and B-100 problem, in the omnigibson vocabulary: what the tables
-    below are derived from (not listed by hand)."""
+    below are derived from (not listed by hand). Read once per table, not kept: the tables are."""
     from symplan_core.bddl.normalize import to_omnigibson
     from symplan_core.fetch import BENCHMARKS
     from symplan_core.tasks import list_tasks, load_problem
 
-    return tuple(to_omnigibson(load_problem(f"{bench}/{name}")) for bench in BENCHMARKS for name in list_tasks(bench))
+    for bench in BENCHMARKS:
+        for name in list_tasks(bench):
+            yield to_omnigibson(load_problem(f"{bench}/{name}"))
 
 
 @lru_cache(maxsize=1)
