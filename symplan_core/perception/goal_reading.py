@@ -372,6 +372,15 @@ def is_changed(synset: str) -> bool:
     return synset.startswith(_CHANGED_PREFIXES)
 
 
+def made_from(synset: str) -> str | None:
+    """The name of what BEHAVIOR changes into ``synset`` (``cooked__diced__chili.n.01`` ->
+    ``chili``), or None for a thing not named as changed from another."""
+    base, changed = synset.split(".n.")[0], False
+    while base.startswith(PRODUCT_PREFIXES):
+        base, changed = base.split("__", 1)[1], True
+    return base if changed else None
+
+
 def is_package(synset: str) -> bool:
     """A packaged supply of something, named for what it holds (``detergent__bottle``,
     ``granulated_sugar__sack``, ``bottle__of__soda``), not a thing changed from another

@@ -227,8 +227,9 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
     names only of (or with) other things: "the instruction says 'fry' of the brats, which asks for
     (cooked ...), but the goal asks it only of cooked__olive_oil.n.01". A made thing whose name has
     the object's kind counts as it (``cooked__bratwurst``), and so does any of the word's states
-    ("hang the leotard": draped on a hanger). Qwen 1.5B answered "fry up those brats" with cooked
-    oil in the pan and the brats uncooked."""
+    ("hang the leotard": draped on a hanger), and so does what the goal has the thing hold ("boil
+    the kettle": the cooked water it is filled with). Qwen 1.5B answered "fry up those brats" with
+    cooked oil in the pan and the brats uncooked."""
     read = read_instruction(instruction)
     scene = set(problem.objects.values())
     scene_words = dict(scene_mentions(instruction, scene))
@@ -239,10 +240,11 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
     out = []
     with_scene = scene_reading(instruction, scene)  # "that cabbage", with a head cabbage
     direct = directly_acted_on(with_scene) if by_word else frozenset()
+    modifiers = incidental_objects(read) if by_word else frozenset()
     for position, alternatives in by_word.items():
         thing = object_after_verb(read, position, scene_words) or _it_before(with_scene, position, direct)
-        if thing is None or is_substance(thing.synset, "omnigibson"):
-            continue
+        if thing is None or is_substance(thing.synset, "omnigibson") or thing.phrase in modifiers:
+            continue  # "clean the dryer lint screen": the screen is cleaned, "dryer" only says which
         kinds = {t for t in scene if grounds_in(thing.phrase, thing.synset, {t}, loose=False)}
         if not kinds:
             continue
@@ -261,7 +263,12 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
                 made = PRODUCT_STATES.get(typ.split(".n.")[0].split("__")[0])
                 if made is not None and made in states:
                     subjects.add(typ)
-        if subjects and not any(t in kinds or type_word(t).split()[-1] in heads for t in subjects):
+        # what the goal has the thing hold is the thing's ("boil the kettle": the water in it)
+        held = {argument_type(atom.args[1], types, problem.objects)
+                for atom, positive, types in goal_atoms(problem.goal)
+                if positive and atom.predicate in ("filled", "contains") and len(atom.args) == 2
+                and argument_type(atom.args[0], types, problem.objects) in kinds}
+        if subjects and not any(t in kinds or t in held or type_word(t).split()[-1] in heads for t in subjects):
             asked = " or ".join(_literal(w.predicate, w.polarity) for w in alternatives)
             out.append(f"the instruction says '{alternatives[0].said}' of the {thing.phrase}, which asks for "
                        f"{asked}, but the goal asks it only of " + ", ".join(sorted(subjects)))

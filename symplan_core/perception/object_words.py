@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import pairwise
 
 from symplan_core.bddl import Problem
@@ -41,7 +42,7 @@ from symplan_core.perception.verbs import (
     verb_forms,
 )
 from symplan_core.prompts.goal_text import type_word
-from symplan_core.tasks import synset_info, synset_table
+from symplan_core.tasks import synset_info, synset_parents, synset_table
 
 #: Words that may follow an object's name in a sentence (so the name is not a modifier of a word
 #: we do not know: "watermelon punch").
@@ -121,11 +122,16 @@ def _governed_by_verb(read: ReadInstruction, m: Mention) -> bool:
 
 def word_before(read: ReadInstruction, m: Mention) -> tuple[int, str]:
     """The index and word before the mention ``m`` in its clause, past any determiners ("with *some*
-    soap"); (-1 or the clause's edge, "") where the clause starts there."""
+    soap") and a measure of it ("a rag and *a bit of* detergent"); (-1 or the clause's edge, "")
+    where the clause starts there."""
     words, clause = read.words, read.clause_of
     k = m.start - 1
     while k >= 0 and words[k] in DETERMINERS and clause[k] == clause[m.start]:
         k -= 1
+    if k > 0 and words[k] == "of" and words[k - 1] in _MEASURE_WORDS and clause[k - 1] == clause[m.start]:
+        k -= 2
+        while k >= 0 and words[k] in DETERMINERS and clause[k] == clause[m.start]:
+            k -= 1
     return k, (words[k] if k >= 0 and clause[k] == clause[m.start] else "")
 
 
@@ -134,6 +140,8 @@ _SEEKING = frozenset("look looking search searching hunt hunting check checking 
 
 
 _BE = frozenset("is are was were".split())
+#: Words between a form of "be" and where something is ("they're *all* over the floor").
+_BETWEEN_BE_AND_PLACE = frozenset("all still just now already".split())
 
 
 #: Past forms of verbs that move things: where something was put is where it is, not where it goes
@@ -197,8 +205,11 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         # "whatever fruit's in the fridge": where something is, said with "is" (not "make sure it is in"),
         # or where somebody put something ("somebody dumped the firewood on the floor"; not "there's
         # milk left in the mug", where nothing is put between the verb and the place)
+        be = k - 1
+        while be > 0 and words[be] in _BETWEEN_BE_AND_PLACE and clause[be] == clause[m.start]:
+            be -= 1  # "the shoes are all over the floor"
         described = before in WHERE_PREPOSITIONS and k > 0 and (
-            (words[k - 1] in _BE and "sure" not in words[:k])
+            (words[be] in _BE and "sure" not in words[:k])
             or any(words[j] in _PUT_BEFORE for j in range(k - 1) if clause[j] == clause[m.start])
             or _says_which(read, m, k))
         governing = governing_word(read, m)
@@ -212,6 +223,42 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
         elif _modifier(read, m) or _made_arrangement(read, m):
             out.add(m.phrase)
     return frozenset(out)
+
+
+def measuring_containers(instruction: str | ReadInstruction) -> frozenset[str]:
+    """Container names that measure out the food, drink or substance named right after "of" ("brew
+    *a pot* of drip coffee", "two *cups* of tea", "a *tray* of nachos"): counted by "a", "an" or a
+    number. Where the scene has no such container, the request asks for the coffee, not the pot;
+    where it has one, the container is an object like any other (the verifier decides which)."""
+    read = reading_of(instruction)
+    words, clause = read.words, read.clause_of
+    out = set()
+    for m in read.mentions:
+        k = m.start - 1
+        if (m.end + 1 >= len(words) or words[m.end] != "of" or k < 0 or words[k] not in _NUMBERS
+                or is_substance(m.synset, "omnigibson") or _food(m.synset)):
+            continue
+        measured = next((o for o in read.mentions if m.end < o.start <= m.end + 3 and clause[o.start] == clause[m.start]),
+                        None)
+        if measured is not None and (is_substance(measured.synset, "omnigibson") or _food(measured.synset)
+                                     or {measured.synset, *kinds_of(measured.synset)} & _MADE_KINDS):
+            out.add(m.phrase)
+    return frozenset(out)
+
+
+def held_contents(instruction: str | ReadInstruction) -> dict[str, str]:
+    """Substance or food named right after a thing and "of" -> that thing's name: what it holds
+    ("both *bottles* of *water*", "the jar of jam"). Where the scene has the thing but not what it
+    holds, the words describe the thing; they ask for no object of their own."""
+    read = reading_of(instruction)
+    words = read.words
+    out = {}
+    for m in read.mentions:
+        k = m.start - 1
+        holder = read.object_at(k - 1) if k > 0 and words[k] == "of" else None
+        if holder is not None and holder.end == k and (is_substance(m.synset, "omnigibson") or _food(m.synset)):
+            out[m.phrase] = holder.phrase
+    return out
 
 
 def _made_arrangement(read: ReadInstruction, m: Mention) -> bool:
@@ -245,6 +292,8 @@ def _emptied(read: ReadInstruction, m: Mention, k: int) -> bool:
     ("unload the cart"); "clear the dinner table": up to two words no object is called between the
     verb and the name."""
     words, clause = read.words, read.clause_of
+    if _taken_from_elsewhere(read, m):
+        return False
     j = k
     while j > 0 and k - j < 2 and words[j] not in _SOURCE_VERBS and read.object_at(j) is None \
             and not read.function[j] and clause[j - 1] == clause[m.start]:
@@ -252,6 +301,40 @@ def _emptied(read: ReadInstruction, m: Mention, k: int) -> bool:
         while j > 0 and words[j] in DETERMINERS and clause[j - 1] == clause[m.start]:
             j -= 1
     return j >= 0 and words[j] in _SOURCE_VERBS and clause[j] == clause[m.start]
+
+
+def _taken_from_elsewhere(read: ReadInstruction, m: Mention) -> bool:
+    """``m`` (or the list it starts) is taken off, out of or from something named after it in its
+    clause: "clear the wine glasses and beer glasses off the bar" moves the glasses, it empties the
+    bar."""
+    words, clause = read.words, read.clause_of
+    for j in range(m.end, min(len(words) - 1, m.end + 8)):
+        if clause[j] != clause[m.start]:
+            return False
+        if words[j] in ("off", "from") or (words[j] == "out" and words[j + 1] == "of"):
+            return True
+    return False
+
+
+def taken_off_sources(instruction: str | ReadInstruction) -> frozenset[str]:
+    """Names that follow "off" right after a thing that is no substance, or a pronoun: what things
+    are taken off ("clear the glasses off the bar", "everything off the line"; not "turn off the
+    lamp", a particle, nor "wipe the dust off the table", which cleans it). Where the scene has no
+    such thing, the request still says what to move (the verifier notes the word)."""
+    read = reading_of(instruction)
+    out = set()
+    for m in read.mentions:
+        k, before = word_before(read, m)
+        if before != "off" or k < 1:
+            continue
+        prior = next((o for o in read.mentions if o.end == k), None)
+        if (not is_substance(prior.synset, "omnigibson")) if prior is not None else read.words[k - 1] in _TAKEN_PRONOUNS:
+            out.add(m.phrase)
+    return frozenset(out)
+
+
+#: Words that stand for what is taken off something ("take everything off the line").
+_TAKEN_PRONOUNS = frozenset("it them everything all stuff things".split())
 
 
 def emptied_sources(instruction: str, types: Iterable[str]) -> list[Mention]:
@@ -733,6 +816,31 @@ def _compound_tails(word: str) -> list[str]:
     return [word[cut:] for cut in range(3, len(word) - 3)]
 
 
+#: A kind with at most this many kinds of it in BEHAVIOR's hierarchy is narrow enough that people
+#: call one by another's name (``trouser.n.01``: jeans, long trousers, shorts; not ``shoe.n.01``).
+_NARROW_KIND = 3
+
+
+@lru_cache(maxsize=1)
+def _kinds_below() -> dict[str, frozenset[str]]:
+    """Synset -> the synsets BEHAVIOR's hierarchy puts right below it."""
+    out: dict[str, set[str]] = {}
+    for child, parent in synset_parents().items():
+        out.setdefault(parent, set()).add(child)
+    return {parent: frozenset(children) for parent, children in out.items()}
+
+
+def _sibling_in(synset: str, types: set[str]) -> str | None:
+    """The one scene type right below the kind ``synset`` is right below, where that kind is narrow
+    (:data:`_NARROW_KIND`): "jeans" for the scene's long trousers."""
+    parent = synset_parents().get(synset)
+    siblings = _kinds_below().get(parent, frozenset()) if parent else frozenset()
+    if len(siblings) > _NARROW_KIND:
+        return None
+    found = {t for t in types if t in siblings and t != synset}
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def _rarer_lemmas(types: set[str]) -> dict[str, set[str]]:
     """Word -> the scene types it is a one-word WordNet lemma of that mostly means something else
     (``synsets.wordnet_scene_lemmas``)."""
@@ -784,7 +892,9 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
       (``synsets.wordnet_part_holonyms``): "put the books back on the shelves" with a bookcase
       ("lids on" with jars is no place, and stays unread);
     * or a part (a door, a lid, a handle, a drawer) named right after the scene thing it is part
-      of: "close the fridge door" names the fridge."""
+      of: "close the fridge door" names the fridge;
+    * or the one scene type of a narrow kind the name is of too (:func:`_sibling_in`): "wash the
+      jeans" with long trousers in the scene (both ``trouser.n.01``)."""
     types = set(types)
     rarer = _rarer_lemmas(types)
     read = read_instruction(instruction)
@@ -803,6 +913,7 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
                           and read.clause_of[o.start] == read.clause_of[m.start] and words[0] in _PART_WORDS
                           and not is_substance(o.synset, "omnigibson")
                           and (kind := grounds_in(o.phrase, o.synset, types))), None)
-            synset = lemma_of or (next(iter(whole_of)) if len(whole_of) == 1 else owned or synset)
+            synset = (lemma_of or (next(iter(whole_of)) if len(whole_of) == 1 else owned)
+                      or _sibling_in(synset, types) or synset)
         out.append((phrase, synset))
     return out + scene_mentions(instruction, types)

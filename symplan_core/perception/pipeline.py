@@ -26,7 +26,7 @@ from symplan_core.perception.detection import Detection, Detector
 from symplan_core.perception.errors import DepthError, FrameError, NoDetectionsError, PerceptionError
 from symplan_core.perception.frames import CameraIntrinsics, Frame, overhead_pose
 from symplan_core.perception.fusion import Observed, observe
-from symplan_core.perception.goal_mending import mend_goal
+from symplan_core.perception.goal_mending import mend_goal, read_made_substances
 from symplan_core.perception.keyframes import KeyFrameConfig
 from symplan_core.perception.language import presupposed_states
 from symplan_core.perception.lifting import LiftConfig
@@ -782,8 +782,12 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                                          extra, rejections, [*init, *said], seed=sample or None,
                                          temperature=config.llm_sample_temperature if sample else 0.0,
                                          mentions=mentions, states=states, placements=placements)
-        used = named_additions({a for atom in iter_atoms(llm.goal) for a in atom.args}, extra,
-                               {p.type for q in iter_quantifiers(llm.goal) for p in q.params}) if llm.goal else {}
+        goal, turned = llm.goal, []
+        if goal is not None and config.check_language:  # a substance cooked is the product it becomes
+            goal, turned = read_made_substances(goal, {**objects, **{i: a.type for i, a in extra.items()}},
+                                                {i: a.type for i, a in extra.items() if a.made})
+        used = named_additions({a for atom in iter_atoms(goal) for a in atom.args}, extra,
+                               {p.type for q in iter_quantifiers(goal) for p in q.params}) if goal else {}
         added = [lit for a in used.values() for lit in a.facts]
         info = {**base_info, "llm": config.llm or getattr(backend, "name", "backend"), "reply": llm.reply,
                 "decoding": config.llm_decoding, "examples": list(llm.examples), "grammar_bytes": llm.grammar_bytes,
@@ -792,15 +796,14 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                 "continued": llm.continued,
                 "additions": {i: {"type": a.type, "because": a.because} for i, a in used.items()}}
         declared = {**objects, **{i: a.type for i, a in used.items()}}
-        goal = llm.goal
         cut = [f"the LLM goal was cut at {config.llm_max_tokens} tokens before it closed: its {llm.kept} complete "
                "conjunct(s) are read as the goal"] if llm.kept else []
         if cut:
             info["cut_kept"] = llm.kept
-        mended: tuple[str, ...] = ()
+        mended: tuple[str, ...] = tuple(turned)
         if goal is not None and config.check_language:  # read as the model meant it (goal_mending)
             read_as = mend_goal(instruction, Problem("drafted", "omnigibson", declared, (*init, *added, *said), goal))
-            goal, mended = read_as.goal, read_as.notes
+            goal, mended = read_as.goal, (*mended, *read_as.notes)
             if mended:
                 info["mended"] = list(mended)
         ended = {atom for atom, positive, _types in goal_atoms(goal) if not positive} if goal is not None else set()

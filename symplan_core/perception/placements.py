@@ -157,7 +157,7 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
         if target is None or is_substance(target.synset, "omnigibson") or not (kind := grounds_in(
                 target.phrase, target.synset, set(problem.objects.values()), loose=False)):
             continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
-        if _where_processed(kind, asked):
+        if _where_processed(kind, asked) or _on_where_processed(problem, kind, asked):
             continue
         there = _at_target(problem, target)
         kinds = {problem.objects[i] for i in there}
@@ -374,6 +374,17 @@ def _where_processed(kind: str, asked: AbstractSet[str]) -> bool:
         info is not None and "heatSource" in info.abilities and bool(asked & {"cooked", "hot"}))
 
 
+def _on_where_processed(problem: Problem, kind: str, asked: AbstractSet[str]) -> bool:
+    """Every instance of ``kind`` starts in or on a place where the goal's process happens
+    (:func:`_where_processed`): "pop it in the oven on a baking sheet", the sheet in the oven, says
+    how it is cooked, not where it ends up."""
+    where = {lit.args[0]: lit.args[1] for lit in problem.init
+             if not lit.negated and lit.predicate in SUPPORT_RELATIONS and len(lit.args) == 2}
+    instances = [i for i, t in problem.objects.items() if t == kind]
+    return bool(instances) and all(i in where and where[i] in problem.objects
+                                   and _where_processed(problem.objects[where[i]], asked) for i in instances)
+
+
 def _placement_target(read: ReadInstruction, place: PlacementWord, scene_words: dict[str, str]) -> Mention | None:
     """The object a placement names as its target: the one named after the preposition, else a
     word right after it (past determiners) that only the scene explains (:func:`scene_mentions`)."""
@@ -498,6 +509,19 @@ def _each_filled(read: ReadInstruction, problem: Problem) -> list[str]:
     return out
 
 
+#: Forms of "keep" that, with "together", ask like things kept beside each other.
+_KEEP = frozenset("keep keeps keeping kept".split())
+
+
+def _kept_together(read: ReadInstruction, i: int) -> bool:
+    """"together" at ``i`` in a clause that keeps things ("keep the sandals together", "with each
+    pair kept together"; not "cook them together", "put together the favors" or "together with")."""
+    words, clause = read.words, read.clause_of
+    if words[i] != "together" or (i + 1 < len(words) and words[i + 1] == "with" and clause[i + 1] == clause[i]):
+        return False
+    return any(words[j] in _KEEP for j in range(max(0, i - 6), i) if clause[j] == clause[i])
+
+
 def arrangements(instruction: str, problem: Problem) -> list[str]:
     """Four arrangements the instruction states and the goal contradicts or leaves out
     (*something in each*: :func:`_each_filled`):
@@ -506,7 +530,8 @@ def arrangements(instruction: str, problem: Problem) -> list[str]:
       instances or by two ground literals;
     * *a stack* ("stack them one on top of the other"): the goal puts nothing on top of a thing of
       its own kind (``(ontop ?tortilla_2 ?tortilla_1)``); *side by side* likewise, with ``nextto``
-      ("put both bottles of vodka in the cabinet, side by side").
+      ("put both bottles of vodka in the cabinet, side by side"), and *kept together*
+      (:func:`_kept_together`: "keep the sandals together").
     ``forpairs`` is a one-to-one matching, so it crowds nothing; an instance counts once."""
     read = reading_of(instruction)
     out = []
@@ -531,9 +556,13 @@ def arrangements(instruction: str, problem: Problem) -> list[str]:
                            f"{container}")
     out += _each_filled(read, problem)
     words = read.words
+    kept_together = any(_kept_together(read, i) for i in range(len(words)))
     for runs, relation, said in ((_STACKED, "ontop", "'on top of' one another"),
                                  (_SIDE_BY_SIDE, "nextto", "'side by side'")):
-        if any(words[i:i + len(run)] == run for run in runs for i in range(len(words))) and not any(
+        stated = any(words[i:i + len(run)] == run for run in runs for i in range(len(words)))
+        if relation == "nextto" and kept_together and not stated:
+            stated, said = True, "'kept together'"
+        if stated and not any(
                 atom.predicate == relation and positive and len(atom.args) == 2
                 and (a := argument_type(atom.args[0], types, problem.objects)) is not None
                 and a == argument_type(atom.args[1], types, problem.objects)
@@ -596,11 +625,13 @@ def moved_sources(instruction: str, problem: Problem) -> list[str]:
     hamper (untuned7 direct and casual). What is taken must be a thing or a pronoun, not a
     substance ("knock the dust off my boots" names what is cleaned), and a literal that holds from
     the start moves nothing. A source named again ("take the lid off the pot and put the pot on
-    the stove") may move."""
+    the stove") may move. Nor does the goal put what is taken back there ("grab the towels off the
+    bed and hang them on the rack", drafted as the bath towels on the bed): the thing taken, or
+    anything for a pronoun, set in or on the source."""
     objects = problem.objects
     read = scene_reading(instruction, set(objects.values()))
     words = read.words
-    sources: list[tuple[str, Mention]] = []
+    sources: list[tuple[str, Mention, Mention | None]] = []
     named: set[str] = set()
     for m in read.mentions:
         k, before = word_before(read, m)
@@ -614,18 +645,24 @@ def moved_sources(instruction: str, problem: Problem) -> list[str]:
             else not read.function[k - 1] and words[k - 1] not in DETERMINERS))
         instances = m.instances_in(objects)
         if before in ("off", "out of", "from") and taken:
-            sources.append((before, m))
+            sources.append((before, m, prior))
         else:
             named |= instances
     held = initial_facts(problem)
     out = []
-    for before, m in sources:
+    for before, m, prior in sources:
         source = m.instances_in(objects) - named
+        taken = prior.instances_in(objects) if prior is not None else set(objects)
         for atom, positive, types in goal_atoms(problem.goal):
             if not positive or atom.predicate not in OBJECT_RELATIONS or len(atom.args) != 2:
                 continue
             moved = set(argument_instances(atom.args[0], types, objects)) & source
             places = argument_instances(atom.args[1], types, objects)
+            back = set(argument_instances(atom.args[0], types, objects)) & taken
+            if atom.predicate in ("ontop", "inside") and back and source & set(places):
+                out.append(f"the instruction says '{before} the {m.phrase}', taking things {before} it, but the goal "
+                           f"puts them there ({atom.predicate} {' '.join(sorted(back))} {' '.join(places)})")
+                break
             if moved and not all((atom.predicate, (t, p)) in held for t in moved for p in places):
                 out.append(f"the instruction says '{before} the {m.phrase}', taking things {before} it, but the goal "
                            f"moves it itself ({atom.predicate} {' '.join(sorted(moved))} {' '.join(places)})")

@@ -259,7 +259,7 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
         # names an object; elsewhere a word read as an object's name is one ("wipe the dust off").
         if before not in _VERB_STARTS and (read.object_at(i) is not None or before in _NOT_BEFORE_VERB):
             continue
-        if _described(words, clause, i):
+        if _described(words, clause, i) or _speakers_own(words, clause, i):
             continue
         if (w.endswith("ing") and i + 1 < n and clause[i + 1] == clause[i] and read.object_at(i + 1) is not None
                 and before not in _VERB_STARTS and before not in _ASPECT_VERBS):
@@ -299,13 +299,16 @@ def _taken_off(read: ReadInstruction) -> list[StateWord]:
     all the dust off the pool table", "get the stain out of the sleeping bag"): a state word at
     "off"/"out" for ``(not (covered ...))``, with the thing named after it as its object. Qwen
     1.5B answered "Brush all the dust off the top of the pool table." with the brush kept off the
-    table, and the dust never removed."""
+    table, and the dust never removed. Not what a thing named before "of" holds ("bottles of water
+    out of the fridge")."""
     words, clause = read.words, read.clause_of
     out = []
     for m in read.mentions:
         k = m.end
         if k + 1 >= len(words) or clause[k] != clause[m.start] or not is_substance(m.synset, "omnigibson"):
             continue
+        if m.start > 1 and words[m.start - 1] == "of" and read.object_at(m.start - 2) is not None:
+            continue  # "take both bottles of water out of the fridge": what they hold, not what is taken
         if words[k] == "off" or (words[k] == "out" and words[k + 1] == "of"):
             out.append(StateWord(f"{m.phrase} {words[k]}", "covered", _negated(words, clause, k), k))
     return out
@@ -319,6 +322,23 @@ def _until_done(read: ReadInstruction, i: int) -> bool:
     until = any(words[j] in ("until", "till", "til") and clause[j] == clause[i] for j in range(max(0, i - 4), i))
     return until and any((info := synset_info(m.synset)) is not None and "heatSource" in info.abilities
                          for m in read.mentions)
+
+
+#: Verbs of wanting or planning that take "to" and another verb: with "I" as their subject, what
+#: follows is the speaker's own plan ("I want to bake later"), not asked of the robot ("I want you
+#: to bake" names who does it).
+_OWN_PLANS = frozenset("want wanna plan planning going gonna hope hoping like love need".split())
+
+
+def _speakers_own(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
+    """The verb at ``i`` follows "I want to", "I'd like to", "I'm going to": the speaker's own act
+    ("I want to bake later, could you mix up some cookie dough? ... don't cook it yet")."""
+    if i < 3 or words[i - 1] != "to" or words[i - 2] not in _OWN_PLANS:
+        return False
+    j = i - 3
+    while j > 0 and words[j] in ("would", "d", "am", "m", "really", "just") and clause[j] == clause[i]:
+        j -= 1
+    return words[j] == "i" and clause[j] == clause[i]
 
 
 def _described(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:

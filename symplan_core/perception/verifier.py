@@ -30,6 +30,7 @@ from symplan_core.perception.goal_reading import (
     goal_coverage,
     goal_types,
     is_changed,
+    made_from,
     made_types,
     parent_of,
     removed_substances,
@@ -40,12 +41,15 @@ from symplan_core.perception.object_words import (
     acted_on_directly,
     alternatives,
     goal_tools,
+    held_contents,
     incidental_objects,
+    measuring_containers,
     plural_mentions,
     possessed,
     requested_products,
     scene_reading,
     sounds_plural,
+    taken_off_sources,
 )
 from symplan_core.perception.placements import asked_for_all, moved_by, placement_words
 from symplan_core.perception.synsets import (
@@ -152,6 +156,9 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     read = read_instruction(facts.instruction) if facts.instruction else None  # once, for both language checks
     tools = (incidental_objects(scene_reading(facts.instruction, present)) | goal_tools(facts.instruction, omni_problem)
              if read is not None else frozenset())
+    measures = measuring_containers(read) if read is not None else frozenset()
+    contents = held_contents(read) if read is not None else {}
+    taken_off = taken_off_sources(read) if read is not None else frozenset()
     reachable = present | facts.offered
 
     def found_as(phrase: str, synset: str) -> str | None:
@@ -219,8 +226,15 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             continue
         needed = sorted(i for i, t in unseen.items() if grounds_in(phrase, synset, {t}, loose=False))
         wanted = sorted({task for t, task in facts.wanted.items() if grounds_in(phrase, synset, {t}, loose=False)})
-        # A tool, source or modifier (``incidental_objects``) is never what a goal is about.
-        incidental = phrase in tools and not needed and not wanted
+        # A tool, source or modifier (``incidental_objects``) is never what a goal is about, nor is
+        # a container the scene lacks that only measures what is asked ("brew a pot of coffee").
+        measure = phrase in measures and not needed and not wanted
+        # "both bottles of water", the bottles in the scene and no water: what they hold, said of them
+        holder = contents.get(phrase)
+        measure = measure or (holder is not None and holder in said_as and bool(seen_in_scene.get((holder, said_as[holder])))
+                              and not needed and not wanted)
+        # "clear the glasses off the bar" with no bar in the scene: where they come from, not a goal's object
+        incidental = (phrase in tools or measure or phrase in taken_off) and not needed and not wanted
         if not (needed or wanted or facts.curated_goal) and removed_dirt and (
                 is_substance(synset, "omnigibson") or phrase in had):
             # "I got mud or something on my raincoat": the scene's dirt is a stain, and the goal removes
@@ -239,6 +253,9 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
         elif not facts.curated_goal and not incidental:
             # An LLM goal is written over the scene's objects only: it cannot say it needed one.
             reasons.append(f"the instruction names {phrase!r} ({synset}) but no such object was detected")
+        elif not facts.curated_goal and measure:
+            notes.append(f"the instruction names {phrase!r} ({synset}) as a measure of what it holds, or as what "
+                         "a thing it names holds, which a goal need not mention: nothing in the scene is one")
         elif not facts.curated_goal:
             notes.append(f"the instruction names {phrase!r} ({synset}) as a tool, a source or a modifier, which "
                          "a goal need not mention: nothing in the scene is one")
@@ -311,12 +328,15 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
     scene_read = scene_reading(facts.instruction, set(seen.values())) if facts.instruction else None
     worded = set(read.mentions if read is not None else read_instruction(facts.instruction).mentions) \
         if facts.instruction else set()
+    ingredients = {made_from(t) for t in made_types(omni_problem)} - {None}
     for mention in asked_for_all(facts.instruction, scene_read, tools) if facts.instruction else ():
         things = sorted(mention.instances_in(seen) if mention in worded
                         else (i for i, t in seen.items() if t == mention.synset))
         if len(things) < 2:
             continue
-        covered = [i for i in things if i in named or seen[i] in quantified]
+        # what the goal changes into a product it makes is covered by it ("toast the sunflower seeds":
+        # the cooked seeds made, the raw ones used up)
+        covered = [i for i in things if i in named or seen[i] in quantified or seen[i].split(".n.")[0] in ingredients]
         if not covered and any(seen[i] in some for i in things):
             out.append(f"the instruction says {mention.phrase!r}, all {len(things)} in the scene "
                        f"({', '.join(things)}), but the drafted goal asks it of only one of them (exists)")

@@ -36,6 +36,7 @@ from symplan_core.perception.goal_mending import (
     move_to_named_places,
     pair_with_one,
     place_reversed_removals,
+    read_made_substances,
     settle_placements,
     settle_relations,
     widen_exists,
@@ -387,6 +388,11 @@ def test_an_exists_over_a_kind_asked_all_of_is_read_as_forall(behavior_dir) -> N
     assert _text(goal) == ("(:goal (and (forall (?baseball_cap.n.01 - baseball_cap.n.01) (not (covered "
                            "?baseball_cap.n.01 ?dirt.n.02_1)))))") and len(notes) == 1
     assert widen_exists("wash one of my caps", drafted) == (drafted.goal, [])  # a count: one is asked
+    # untuned7 casual: "those letters" are the scene's envelopes (one of three mailed: accepted, wrong)
+    letters = _drafted("b1k/mailing_letters", "(:goal (and (exists (?envelope.n.01 - envelope.n.01) "
+                       "(inside ?envelope.n.01 ?mailbox.n.01_1))))")
+    goal, _notes = widen_exists("Hey, can you drop those letters in the mailbox?", letters)
+    assert _text(goal).startswith("(:goal (and (forall (?envelope.n.01 - envelope.n.01)")
 
 
 def test_a_literal_relating_a_thing_to_itself_is_left_out_beside_what_else_the_goal_says(behavior_dir) -> None:
@@ -653,3 +659,14 @@ def test_a_floor_the_words_never_name_is_left_out_beside_what_else_the_goal_asks
     letters = _drafted("b1k/mailing_letters", "(:goal (and (forall (?envelope.n.01 - envelope.n.01) (ontop "
                        "?envelope.n.01 ?floor.n.01_1))))")
     assert drop_unnamed_floors("Mail the three letters.", letters) == (letters.goal, [])
+
+
+def test_a_substance_cooked_is_read_as_its_cooked_product_where_the_scene_can_make_it(behavior_dir) -> None:
+    seeds = _drafted("b1k/toast_sunflower_seeds", "(:goal (and (cooked ?sunflower_seed.n.01_1)))")
+    product = {"cooked__sunflower_seed.n.01_1": "cooked__sunflower_seed.n.01"}
+    goal, (note,) = read_made_substances(seeds.goal, seeds.objects, product)
+    assert _text(goal) == "(:goal (and (real ?cooked__sunflower_seed.n.01_1)))"
+    assert note.startswith("(cooked sunflower_seed.n.01_1): sunflower_seed.n.01 is a substance")
+    assert read_made_substances(seeds.goal, seeds.objects, {}) == (seeds.goal, [])  # nothing the scene can make
+    turkey = _drafted("b1k/cook_turkey_drumsticks", "(:goal (and (cooked ?turkey_leg.n.01_1)))")
+    assert read_made_substances(turkey.goal, turkey.objects, product) == (turkey.goal, [])  # a thing is cooked

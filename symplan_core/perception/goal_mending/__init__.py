@@ -64,6 +64,12 @@ over the formula surgery of ``formulas``.
   goal puts one of several things of a kind the instruction never names, is every one of them.
 * :func:`widen_exists`: a top-level ``exists`` over a kind the instruction asks all of is ``forall``.
 
+One rewrite runs before the others, since it names a product the goal may then need declared:
+
+* :func:`read_made_substances`: ``(cooked ?sunflower_seed_1)`` for "toast the sunflower seeds": a
+  substance is not cooked but becomes ``cooked__sunflower_seed``, read as that product made where
+  the scene can make it.
+
 Every rewrite is recorded (the provenance's ``goal.mended`` and the draft's notes), and the verifier
 then judges the mended goal like any other: a rewrite never makes a goal accepted on its own.
 Curated (retrieved) goals are never mended.
@@ -84,6 +90,9 @@ from symplan_core.perception.goal_mending.literals import (
     drop_self_relations,
     drop_substance_bearings,
     drop_substance_neighbours,
+)
+from symplan_core.perception.goal_mending.literals import (
+    read_made_substances as read_made_substances,  # run by the pipeline before the additions are chosen
 )
 from symplan_core.perception.goal_mending.places import (
     drop_hedged_places,

@@ -4,7 +4,7 @@ to a substance) dropped."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from itertools import product
 
@@ -14,7 +14,13 @@ from symplan_core.bddl.checks import (
     argument_type,
     goal_atoms,
 )
-from symplan_core.perception.goal_mending.formulas import WHERE_RELATIONS, exists_vars, subject_of, without
+from symplan_core.perception.goal_mending.formulas import (
+    WHERE_RELATIONS,
+    exists_vars,
+    mapped,
+    subject_of,
+    without,
+)
 from symplan_core.perception.goal_reading import (
     SUBSTANCE_BEARERS,
     holds_for_every,
@@ -279,3 +285,35 @@ def drop_package_places(_instruction: str, problem: Problem) -> tuple[Formula, l
                 "puts anything in or on: left out")
 
     return _left_out(problem, in_package)
+
+
+#: The states a substance does not take but turns into another substance by: BEHAVIOR's cooked
+#: sunflower seeds are ``cooked__sunflower_seed``, and no released goal asks ``(cooked ?substance)``.
+_TURNS_INTO = {"cooked": "cooked__", "melted": "melted__"}
+
+
+def read_made_substances(goal: Formula, objects: Mapping[str, str],
+                         products: Mapping[str, str]) -> tuple[Formula, list[str]]:
+    """``goal`` with ``(cooked ?sunflower_seed_1)`` ("toast the sunflower seeds") read as ``(real
+    ?cooked__sunflower_seed_1)``: a substance is never cooked or melted, it becomes the product
+    BEHAVIOR names so. Only where the scene can make that product: ``products`` (instance -> type)
+    are the additions a goal may ask into being (``additions.scene_additions``), which this runs
+    before the goal's additions are chosen. ``objects``: instance -> type of the scene."""
+    made_as = {typ: inst for inst, typ in sorted(products.items(), reverse=True)}  # the first instance of each
+    notes: list[str] = []
+
+    def turned(atom: Atom, types: dict[str, str]) -> Atom:
+        if atom.predicate not in _TURNS_INTO or len(atom.args) != 1 or atom.args[0] in types:
+            return atom
+        typ = objects.get(atom.args[0].lstrip("?"))
+        if typ is None or not is_substance(typ, "omnigibson"):
+            return atom
+        product = made_as.get(_TURNS_INTO[atom.predicate] + typ.split(".n.")[0] + ".n.01")
+        if product is None:
+            return atom
+        notes.append(f"({atom.predicate} {atom.args[0].lstrip('?')}): {typ} is a substance, which becomes "
+                     f"{products[product]} rather than being {atom.predicate}: read as (real {product})")
+        return Atom("real", (product,))
+
+    out = mapped(goal, turned)
+    return (out, notes) if notes else (goal, [])

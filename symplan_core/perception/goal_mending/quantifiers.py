@@ -184,12 +184,13 @@ def widen_plurals(instruction: str, problem: Problem) -> tuple[Formula, list[str
     named, every, some = goal_coverage(problem)
     quantified = every | (some - set(short_pairings(problem)))  # any quantifier, exists too
     nested = {a.lstrip("?") for part in parts if not is_literal(part) for a in args_of(part)}
+    said = dict(instruction_objects(instruction, set(problem.objects.values())))  # as widen_exists reads it
     notes: list[str] = []
     for mention in asked_for_all(instruction):
         for typ in sorted(problem.types):
             instances = problem.instances_of(typ)
             if (len(instances) < 2 or typ in quantified
-                    or not grounds_in(mention.phrase, mention.synset, {typ}, loose=False)):
+                    or not grounds_in(mention.phrase, said.get(mention.phrase, mention.synset), {typ}, loose=False)):
                 continue
             used = [i for i in instances if i in named]
             if len(used) != 1 or used[0] in nested:
@@ -255,15 +256,18 @@ def widen_exists(instruction: str, problem: Problem) -> tuple[Formula, list[str]
     (``asked_for_all``: "my caps", "the mugs"), of which the scene has several, and that the body
     only asks things of (never a place: "(inside ?rag ?sack)" is some sack), read as ``forall``:
     "run them through the wash" for "my caps" drafted as one cap cleaned. The objects axis would
-    otherwise refuse it as asked of only one of them."""
+    otherwise refuse it as asked of only one of them. A plural is read as the scene's kind the
+    instruction's words name ("those letters" with envelopes in the scene: ``instruction_objects``)."""
     asked = asked_for_all(instruction)
+    said = dict(instruction_objects(instruction, set(problem.objects.values())))
     notes: list[str] = []
     parts = []
     for part in conjuncts(problem.goal):
         if (isinstance(part, Quantifier) and part.kind == "exists" and len(part.params) == 1
                 and len(problem.instances_of(part.params[0].type)) > 1
                 and _only_subject(part.params[0].var, part.body)
-                and any(grounds_in(m.phrase, m.synset, {part.params[0].type}, loose=False) for m in asked)):
+                and any(grounds_in(m.phrase, said.get(m.phrase, m.synset), {part.params[0].type}, loose=False)
+                        for m in asked)):
             typ = part.params[0].type
             notes.append(f"the instruction asks it of every {typ} ({len(problem.instances_of(typ))} in the scene): "
                          "the goal's exists is read as forall")
