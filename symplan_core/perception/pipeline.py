@@ -782,7 +782,8 @@ def _drafts(observed: list[Observed], instruction: str, config: PerceptionConfig
                                          extra, rejections, [*init, *said], seed=sample or None,
                                          temperature=config.llm_sample_temperature if sample else 0.0,
                                          mentions=mentions, states=states, placements=placements)
-        goal, turned = llm.goal, []
+        goal = llm.goal
+        turned: list[str] = []
         if goal is not None and config.check_language:  # a substance cooked is the product it becomes
             goal, turned = read_made_substances(goal, {**objects, **{i: a.type for i, a in extra.items()}},
                                                 {i: a.type for i, a in extra.items() if a.made})

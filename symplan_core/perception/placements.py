@@ -652,13 +652,13 @@ def moved_sources(instruction: str, problem: Problem) -> list[str]:
     out = []
     for before, m, prior in sources:
         source = m.instances_in(objects) - named
-        taken = prior.instances_in(objects) if prior is not None else set(objects)
+        what = prior.instances_in(objects) if prior is not None else set(objects)  # what is taken off
         for atom, positive, types in goal_atoms(problem.goal):
             if not positive or atom.predicate not in OBJECT_RELATIONS or len(atom.args) != 2:
                 continue
             moved = set(argument_instances(atom.args[0], types, objects)) & source
             places = argument_instances(atom.args[1], types, objects)
-            back = set(argument_instances(atom.args[0], types, objects)) & taken
+            back = set(argument_instances(atom.args[0], types, objects)) & what
             if atom.predicate in ("ontop", "inside") and back and source & set(places):
                 out.append(f"the instruction says '{before} the {m.phrase}', taking things {before} it, but the goal "
                            f"puts them there ({atom.predicate} {' '.join(sorted(back))} {' '.join(places)})")
