@@ -403,6 +403,30 @@ def substance_subjects(problem: Problem) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def package_fillings(problem: Problem) -> list[str]:
+    """Each positive ``contains``/``filled`` literal that puts a substance in a package of another
+    (``(contains ?maple_syrup__jar_1 ?cinnamon_1)``, ``(contains ?granulated_sugar__sack_1
+    ?water_1)``): a package holds what it is named for, and no released B-1K or B-100 goal puts
+    anything else in one. Dirt aside (``(contains ?liquid_soap__bottle_1 ?mud_1)`` beside the gloves
+    washed asks nothing a plan does). Qwen 1.5B wrote one in four wrong terse drafts (untuned7, 9:
+    "Serve cinnamon French toast with syrup.", the marinara in the pasta box)."""
+    out = []
+    dirt = removed_substances()
+    for atom, positive, types in goal_atoms(problem.goal):
+        if not positive or atom.predicate not in ("contains", "filled") or len(atom.args) != 2:
+            continue
+        holder = argument_type(atom.args[0], types, problem.objects)
+        held = argument_type(atom.args[1], types, problem.objects)
+        if holder is None or held is None or not is_package(holder) or held in dirt:
+            continue
+        base = holder.split(".n.")[0]
+        named_for = base.split("__of__", 1)[1] if "__of__" in base else base.rsplit("__", 1)[0]
+        if named_for not in held.split(".n.")[0]:
+            out.append(f"the goal has ({atom.predicate} {' '.join(atom.args)}), but {holder} is a package of "
+                       f"{named_for.replace('_', ' ')}, which holds nothing else")
+    return list(dict.fromkeys(out))
+
+
 #: States a switched-on appliance brings about (an oven cooks, a freezer freezes, a sink soaks and
 #: fills, a washer cleans): a goal that asks one of them may switch on what does it unnamed.
 APPLIANCE_STATES = frozenset({"cooked", "frozen", "hot", "saturated", "filled", "contains", "covered", "insource"})

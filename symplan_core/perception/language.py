@@ -37,6 +37,7 @@ from symplan_core.perception.goal_reading import (
     initial_facts,
     made_types,
     never_removed_substances,
+    package_fillings,
     placed_kinds,
     removal_of,
     substance_subjects,
@@ -119,7 +120,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
             quoted = "/".join(f"'{w}'" for w in dict.fromkeys(ws))
             conflicts.append(f"the instruction says {quoted}, which asks for {_literal(predicate, polarity)}, "
                              f"but the goal has only {_literal(predicate, not polarity)}")
-    conflicts += substance_subjects(problem)  # no drafter's goal should have one: a reason for each
+    conflicts += substance_subjects(problem) + package_fillings(problem)  # no drafter's goal should have one
     for said_as, states in asked_states(words):  # answered when the goal has one of the states it names
         # ("covered:applied" exists only where the objects' types are read: in ``used``)
         if not any(polarity in (changes if ":" in predicate else changes_anywhere).get(predicate, ())

@@ -805,9 +805,21 @@ def scene_mention_spans(instruction: str, types: Iterable[str], any_of: bool = F
             continue
         if i + 1 < len(read.words) and read.object_at(i + 1) is not None:
             continue  # a modifier of the name after it ("the fireplace logs" are logs), as in incidental_objects
-        if hit := _the_one(heads, word) or (any_of and _first_of(heads, word)):
+        if hit := _the_one(heads, word) or (any_of and _first_of(heads, word)) or _general_plural(word, types):
             out.append(Mention(word, hit, i, i + 1))
     return out
+
+
+def _general_plural(word: str, types: set[str]) -> str | None:
+    """The BEHAVIOR kind a plural names where two or more scene types are kinds of it, though no
+    object is called just that ("all the berries" with blackberries, raspberries and blueberries:
+    ``berry.n.01``): read as every one of them, as "flowers" is."""
+    if not sounds_plural(word):
+        return None
+    kind = next((hit for w in singulars(word) if (hit := lemma_index().get((w,)))), None)
+    if kind is None or kind in synset_table():
+        return None
+    return kind if sum(1 for t in types if kind in kinds_of(t)) >= 2 else None
 
 
 def _compound_tails(word: str) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from symplan_core.bddl import Atom, Problem
 from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
@@ -31,6 +31,7 @@ from symplan_core.perception.object_words import (
     DEFINITE,
     emptied_sources,
     incidental_objects,
+    instruction_objects,
     plural_mentions,
     reading_of,
     scene_mentions,
@@ -147,15 +148,20 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     the glass's business). ``places``: the instruction's :func:`placement_words`, where the caller
     has them."""
     read = read_instruction(instruction)
-    scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
+    scene = set(problem.objects.values())
+    scene_words = dict(scene_mentions(instruction, scene))
+    read_as = dict(instruction_objects(instruction, scene))  # "onto the shelf" with a bookcase: the bookcase
     asked = goal_polarities(problem.goal, dict(problem.objects)).keys()
     out = []
     for place in placement_words(instruction) if places is None else places:
         target, said = _placement_target(read, place, scene_words), "the"
         if target is None and (target := _it_target(read, place)) is not None:
             said = "it"
+        if target is not None and target.phrase in read_as and not grounds_in(target.phrase, target.synset, scene,
+                                                                               loose=False):
+            target = replace(target, synset=read_as[target.phrase])
         if target is None or is_substance(target.synset, "omnigibson") or not (kind := grounds_in(
-                target.phrase, target.synset, set(problem.objects.values()), loose=False)):
+                target.phrase, target.synset, scene, loose=False)):
             continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
         if _where_processed(kind, asked) or _on_where_processed(problem, kind, asked):
             continue

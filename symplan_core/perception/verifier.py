@@ -57,6 +57,7 @@ from symplan_core.perception.synsets import (
     grounds_in,
     is_container,
     is_substance,
+    kinds_of,
     known_synset,
     read_instruction,
 )
@@ -330,8 +331,8 @@ def partial_plurals(omni_problem: Problem, facts: DraftFacts, tools: frozenset[s
         if facts.instruction else set()
     ingredients = {made_from(t) for t in made_types(omni_problem)} - {None}
     for mention in asked_for_all(facts.instruction, scene_read, tools) if facts.instruction else ():
-        things = sorted(mention.instances_in(seen) if mention in worded
-                        else (i for i, t in seen.items() if t == mention.synset))
+        things = sorted(mention.instances_in(seen) if mention in worded  # a general plural: its kinds
+                        else (i for i, t in seen.items() if t == mention.synset or mention.synset in kinds_of(t)))
         if len(things) < 2:
             continue
         # what the goal changes into a product it makes is covered by it ("toast the sunflower seeds":

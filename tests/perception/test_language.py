@@ -27,6 +27,7 @@ from symplan_core.perception.goal_reading import (
     goal_types,
     initial_facts,
     made_types,
+    package_fillings,
     short_pairings,
     substance_subjects,
 )
@@ -1178,6 +1179,19 @@ def test_a_goal_that_asks_a_substance_to_be_covered_is_refused_and_its_stain_is_
     assert "dryer" in incidental_objects("take the clothes out of the dryer")  # a source, as before
     for task in ("b1k/clean_a_hamper", "b1k/make_lemon_pepper_wings", "b1k/can_fruit"):  # released goals: none
         assert substance_subjects(to_omnigibson(load_problem(task))) == []
+
+
+def test_a_package_asked_to_hold_another_substance_is_refused_but_dirt_is_left_alone(behavior_dir) -> None:
+    # untuned7 terse: "Serve cinnamon French toast with syrup." drafted as cinnamon in the syrup jar
+    toast = _with_goal("b1k/make_cinnamon_toast", "(:goal (and (contains ?maple_syrup__jar.n.01_1 ?cinnamon.n.03_1)))")
+    assert package_fillings(toast) == ["the goal has (contains maple_syrup__jar.n.01_1 cinnamon.n.03_1), but "
+                                       "maple_syrup__jar.n.01 is a package of maple syrup, which holds nothing else"]
+    own = _with_goal("b1k/make_cinnamon_toast", "(:goal (and (contains ?maple_syrup__jar.n.01_1 ?maple_syrup.n.01_1)))")
+    assert package_fillings(own) == []  # what it is named for
+    muddy = _with_goal("b1k/wash_goalkeeper_gloves", "(:goal (and (contains ?liquid_soap__bottle.n.01_1 ?mud.n.03_1)))")
+    assert package_fillings(muddy) == []  # dirt: asks nothing a plan does
+    for said, released in _committed_instructions():  # no released goal has one
+        assert package_fillings(released) == [], said
 
 
 def test_a_hyphenated_name_is_read_when_written_open(behavior_dir) -> None:
