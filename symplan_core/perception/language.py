@@ -200,8 +200,10 @@ def _it_before(read: ReadInstruction, position: int, direct: frozenset[str] | No
     """What "it" right after the verb at ``position`` stands for: the one kind named before the verb
     that a verb acts on directly (``object_words.acted_on_directly``), and not as a tool, a source or
     something fetched; None where there are two ("make lemonade with lemon juice, sugar and water,
-    and pour it into the pitcher"). "chop up that cabbage with a bit of chili and fry
-    it up": the cabbage; "the boat's filthy, could you grab a bucket and some soap and scrub it
+    and pour it into the pitcher"), unless one of them is in the verb's own clause with no other
+    thing named after it (substances aside): "cook some rice, and season the chicken with salt and
+    cook it" is the chicken; "load the container into the car and close it" is read as before. "chop up that
+    cabbage with a bit of chili and fry it up": the cabbage; "the boat's filthy, could you grab a bucket and some soap and scrub it
     down?": the boat. ``direct``: :func:`directly_acted_on` of ``read``, where the caller has it."""
     k = position + 1
     if k >= len(read.words) or read.words[k] != "it" or read.clause_of[k] != read.clause_of[position]:
@@ -212,7 +214,15 @@ def _it_before(read: ReadInstruction, position: int, direct: frozenset[str] | No
         return any(read.words[j] in FETCH_VERBS for j in range(m.start) if read.clause_of[j] == read.clause_of[m.start])
 
     candidates = [m for m in read.mentions if m.end <= position and m.phrase in direct and not fetched(m)]
-    # two such things ("the vacuum is gross, can you clean out the canister, dust it off"): not read
+    # one such thing in the verb's own clause ("cook some rice in the rice cooker, and season the
+    # chicken with salt and cook it": the chicken); else two such things ("the vacuum is gross, can
+    # you clean out the canister, dust it off"): not read
+    own = [m for m in candidates if read.clause_of[m.start] == read.clause_of[position]]
+    if own:  # where no other thing is named after it ("load the container into the car and close it")
+        last = max(own, key=lambda m: m.end)
+        between = [m for m in read.mentions if last.end <= m.start < position and not is_substance(m.synset, "omnigibson")]
+        if not between and len({m.synset for m in own}) == 1:
+            return last
     return max(candidates, key=lambda m: m.end) if len({m.synset for m in candidates}) == 1 else None
 
 

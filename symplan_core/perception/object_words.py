@@ -50,7 +50,11 @@ _AFTER_NOUN = frozenset("and or but in into inside on onto off out of at to from
                         "beneath below above over next beside near up down away back please now too then "
                         "again first here there is are was be that which still has have had got gets "
                         "needs need looks look seems seem smells smell were can could will would may might "
-                        "must should go goes belong belongs instead".split())
+                        "must should go goes belong belongs instead "
+                        # a clause opener or a time: "wash both windows so there are no marks left",
+                        # "turkey drumsticks tonight" (not "later": "trim the hedges later" is no request)
+                        "so because before after when while until till once since although though unless "
+                        "tonight today".split())
 
 
 #: Verbs whose object is where things come from, not where they go ("empty the dryer").

@@ -628,6 +628,8 @@ def test_where_a_process_happens_need_not_be_in_the_goal(behavior_dir) -> None:
 def test_a_name_before_an_adverb_or_a_verb_is_not_a_modifier(behavior_dir) -> None:
     assert "crab" not in incidental_objects("This crab's still gritty, would you wash it off in the sink?")
     assert "wall" not in incidental_objects("the stucco wall needs a scrub")
+    # nor before a word that opens a clause (untuned9 direct: "windows" read as a modifier of "so")
+    assert "windows" not in incidental_objects("Please wash the outside of both windows so there are no marks left.")
 
 
 # -- on rendered scenes --------------------------------------------------------------------------
@@ -1247,6 +1249,13 @@ def test_it_after_a_state_word_is_the_thing_acted_on_before_it(behavior_dir) -> 
     boat = ("The boat's filthy from last weekend, could you grab a bucket and some soap and scrub it down?")
     released = to_omnigibson(load_problem("b1k/cleaning_boat"))
     assert states_of_others(boat, state_words(boat), released) == []
+    # of two things acted on, the one in the verb's own clause (untuned10 direct: the chicken never cooked)
+    said = "Please cook some rice in the rice cooker, and season the chicken with salt and olive oil and cook it."
+    rice = _with_goal("b1k/cook_chicken_and_rice", "(:goal (and (real ?cooked__white_rice.n.01_1) "
+                      "(covered ?chicken.n.01_1 ?salt.n.02_1)))")
+    assert states_of_others(said, state_words(said), rice) == [
+        "the instruction says 'cook' of the chicken, which asks for (cooked ...), but the goal asks it only of "
+        "cooked__white_rice.n.01"]
 
 
 def test_a_thing_moved_to_a_named_place_and_put_elsewhere_is_refused(behavior_dir) -> None:
