@@ -39,7 +39,7 @@ from symplan_core.bddl import And, Atom, Literal, Problem
 from symplan_core.engine.checks import processes_between
 from symplan_core.engine.goal_places import can_make
 from symplan_core.engine.world import build_world
-from symplan_core.perception.goal_reading import PRODUCT_PREFIXES
+from symplan_core.perception.goal_reading import PRODUCT_PREFIXES, package_of
 from symplan_core.tasks import synset_info, synset_table
 
 if TYPE_CHECKING:
@@ -86,14 +86,8 @@ def _substance_named(base: str, index: Mapping[str, list[str]]) -> str | None:
 
 def _contents(container: str, index: Mapping[str, list[str]]) -> str | None:
     """The substance a container's name says it holds: ``X__of__Y`` holds Y, ``Y__bottle`` Y."""
-    base = _base(container)
-    if "__of__" in base:
-        held = base.split("__of__", 1)[1]
-    elif "__" in base:
-        held = base.rsplit("__", 1)[0]
-    else:
-        return None
-    return _substance_named(held, index)
+    held = package_of(container)
+    return None if held is None else _substance_named(held, index)
 
 
 def _instance(synset: str, k: int) -> str:

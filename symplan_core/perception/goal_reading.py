@@ -403,6 +403,15 @@ def substance_subjects(problem: Problem) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def package_of(synset: str) -> str | None:
+    """The name of what a package (:func:`is_package`) holds: ``maple_syrup__jar`` ->
+    ``maple_syrup``, ``bottle__of__soda`` -> ``soda``; None for anything else."""
+    if not is_package(synset):
+        return None
+    base = synset.split(".n.")[0]
+    return base.split("__of__", 1)[1] if "__of__" in base else base.rsplit("__", 1)[0]
+
+
 def package_fillings(problem: Problem) -> list[str]:
     """Each positive ``contains``/``filled`` literal that puts a substance in a package of another
     (``(contains ?maple_syrup__jar_1 ?cinnamon_1)``, ``(contains ?granulated_sugar__sack_1
@@ -417,10 +426,9 @@ def package_fillings(problem: Problem) -> list[str]:
             continue
         holder = argument_type(atom.args[0], types, problem.objects)
         held = argument_type(atom.args[1], types, problem.objects)
-        if holder is None or held is None or not is_package(holder) or held in dirt:
+        named_for = package_of(holder) if holder is not None else None
+        if named_for is None or held is None or held in dirt:
             continue
-        base = holder.split(".n.")[0]
-        named_for = base.split("__of__", 1)[1] if "__of__" in base else base.rsplit("__", 1)[0]
         if named_for not in held.split(".n.")[0]:
             out.append(f"the goal has ({atom.predicate} {' '.join(atom.args)}), but {holder} is a package of "
                        f"{named_for.replace('_', ' ')}, which holds nothing else")

@@ -202,9 +202,10 @@ def _it_before(read: ReadInstruction, position: int, direct: frozenset[str] | No
     something fetched; None where there are two ("make lemonade with lemon juice, sugar and water,
     and pour it into the pitcher"), unless one of them is in the verb's own clause with no other
     thing named after it (substances aside): "cook some rice, and season the chicken with salt and
-    cook it" is the chicken; "load the container into the car and close it" is read as before. "chop up that
-    cabbage with a bit of chili and fry it up": the cabbage; "the boat's filthy, could you grab a bucket and some soap and scrub it
-    down?": the boat. ``direct``: :func:`directly_acted_on` of ``read``, where the caller has it."""
+    cook it" is the chicken; "load the container into the car and close it" is read as before.
+    "chop up that cabbage with a bit of chili and fry it up": the cabbage; "the boat's filthy, could
+    you grab a bucket and some soap and scrub it down?": the boat. ``direct``:
+    :func:`directly_acted_on` of ``read``, where the caller has it."""
     k = position + 1
     if k >= len(read.words) or read.words[k] != "it" or read.clause_of[k] != read.clause_of[position]:
         return None

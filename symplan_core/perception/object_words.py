@@ -320,6 +320,10 @@ def _taken_from_elsewhere(read: ReadInstruction, m: Mention) -> bool:
     return False
 
 
+#: What is taken off or out of a thing, said without a name ("take everything off the line").
+TAKEN_PRONOUNS = frozenset("it them everything all stuff things".split())
+
+
 def taken_off_sources(instruction: str | ReadInstruction) -> frozenset[str]:
     """Names that follow "off" right after a thing that is no substance, or a pronoun: what things
     are taken off ("clear the glasses off the bar", "everything off the line"; not "turn off the
@@ -332,13 +336,10 @@ def taken_off_sources(instruction: str | ReadInstruction) -> frozenset[str]:
         if before != "off" or k < 1:
             continue
         prior = next((o for o in read.mentions if o.end == k), None)
-        if (not is_substance(prior.synset, "omnigibson")) if prior is not None else read.words[k - 1] in _TAKEN_PRONOUNS:
+        taken = not is_substance(prior.synset, "omnigibson") if prior is not None else read.words[k - 1] in TAKEN_PRONOUNS
+        if taken:
             out.add(m.phrase)
     return frozenset(out)
-
-
-#: Words that stand for what is taken off something ("take everything off the line").
-_TAKEN_PRONOUNS = frozenset("it them everything all stuff things".split())
 
 
 def emptied_sources(instruction: str, types: Iterable[str]) -> list[Mention]:

@@ -29,6 +29,7 @@ from symplan_core.perception.goal_reading import (
 )
 from symplan_core.perception.object_words import (
     DEFINITE,
+    TAKEN_PRONOUNS,
     emptied_sources,
     incidental_objects,
     instruction_objects,
@@ -620,10 +621,6 @@ def emptied_sources_in_goal(instruction: str, problem: Problem) -> list[EmptiedS
     return out
 
 
-#: What is taken off or out of a thing, said without a name ("take everything off the line").
-_TAKEN_PRONOUNS = frozenset("it them everything all stuff things".split())
-
-
 def moved_sources(instruction: str, problem: Problem) -> list[str]:
     """A thing the instruction takes other things off, out of or from ("take everything off the
     line", "the blouse off the clothesline", "the plates from the table") and names nowhere else,
@@ -646,7 +643,7 @@ def moved_sources(instruction: str, problem: Problem) -> list[str]:
         # taken: a pronoun, a thing, or a word no verb ("both pieces of underwear off the line";
         # not "switch off the calculator")
         prior = next((o for o in read.mentions if o.end == k), None)
-        taken = k > 0 and (words[k - 1] in _TAKEN_PRONOUNS or (
+        taken = k > 0 and (words[k - 1] in TAKEN_PRONOUNS or (
             not is_substance(prior.synset, "omnigibson") if prior is not None
             else not read.function[k - 1] and words[k - 1] not in DETERMINERS))
         instances = m.instances_in(objects)

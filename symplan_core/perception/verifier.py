@@ -227,14 +227,12 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             continue
         needed = sorted(i for i, t in unseen.items() if grounds_in(phrase, synset, {t}, loose=False))
         wanted = sorted({task for t, task in facts.wanted.items() if grounds_in(phrase, synset, {t}, loose=False)})
-        # A tool, source or modifier (``incidental_objects``) is never what a goal is about, nor is
-        # a container the scene lacks that only measures what is asked ("brew a pot of coffee").
-        measure = phrase in measures and not needed and not wanted
-        # "both bottles of water", the bottles in the scene and no water: what they hold, said of them
+        # A tool, source or modifier (``incidental_objects``) is never what a goal is about; nor, where
+        # the scene has none, a container that only measures what is asked ("brew a pot of coffee"),
+        # what a thing the scene has holds ("both bottles of water") or what things are taken off
+        # ("clear the glasses off the bar")
         holder = contents.get(phrase)
-        measure = measure or (holder is not None and holder in said_as and bool(seen_in_scene.get((holder, said_as[holder])))
-                              and not needed and not wanted)
-        # "clear the glasses off the bar" with no bar in the scene: where they come from, not a goal's object
+        measure = phrase in measures or (holder in said_as and bool(seen_in_scene.get((holder, said_as[holder]))))
         incidental = (phrase in tools or measure or phrase in taken_off) and not needed and not wanted
         if not (needed or wanted or facts.curated_goal) and removed_dirt and (
                 is_substance(synset, "omnigibson") or phrase in had):
