@@ -1,4 +1,4 @@
-"""Regenerate the packaged WordNet tables ``symplan_core/behavior_data/wordnet_lemmas.json``, ``wordnet_scene_lemmas.json`` and ``wordnet_part_holonyms.json``.
+"""Regenerate the packaged WordNet tables ``symplan_core/behavior_data/wordnet_lemmas.json``, ``wordnet_scene_lemmas.json``, ``wordnet_part_holonyms.json`` and ``wordnet_gloss_heads.json``.
 
     symplan data fetch --wordnet && .venv/bin/python scripts/build_wordnet_lemmas.py [--check]
 
@@ -14,7 +14,9 @@ second table keeps the one-word lemmas left out for that reason ('tackle', fishi
 (``object_words.scene_mentions``). The third keeps, for each of those synsets, the wholes WordNet says
 it is a part of, where BEHAVIOR names them too (``shelf.n.01``: bookcase, cabinet, ...; ``lid.n.02``:
 jar, box, chest): "put them back on the shelves" names the scene's bookcase
-(``object_words.instruction_objects``). They are derived at build time because nltk needs several seconds to open
+(``object_words.instruction_objects``). The fourth keeps the nouns that open each synset's gloss
+(``silver.n.02``, "coins made of silver": coins): "both silver coins" names two of the scene's
+silver (``synsets.read_instruction``). They are derived at build time because nltk needs several seconds to open
 WordNet, which every perception process would otherwise pay. WordNet's licence (Princeton
 University, redistribution permitted with the notice) ships next to the table
 (``LICENSE-wordnet.txt``). ``--check`` exits 1 when the packaged table differs from the inputs.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -37,10 +40,18 @@ PACKAGE_DATA = Path(__file__).resolve().parents[1] / "symplan_core" / "behavior_
 OUT = PACKAGE_DATA / "wordnet_lemmas.json"
 SCENE_OUT = PACKAGE_DATA / "wordnet_scene_lemmas.json"
 PARTS_OUT = PACKAGE_DATA / "wordnet_part_holonyms.json"
+GLOSS_OUT = PACKAGE_DATA / "wordnet_gloss_heads.json"
+
+#: Words that end a gloss's opening noun phrase ("coins *made* of silver", "the leaves *of* a mint
+#: plant"), and determiners skipped in it.
+_GLOSS_PHRASE_ENDS = frozenset("of that which with for used in on made from by to as or and who whose "
+                               "especially usually".split())
+_GLOSS_DETERMINERS = frozenset("a an the any one some".split())
 
 
-def derive() -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, list[str]]]:
-    """(the synonyms table, the scene-only table, the part-of table): see the module docstring."""
+def derive() -> tuple[dict[str, list[str]], ...]:
+    """(the synonyms table, the scene-only table, the part-of table, the gloss-heads table): see
+    the module docstring."""
     import nltk
     from nltk.corpus.reader.wordnet import WordNetError
 
@@ -53,6 +64,7 @@ def derive() -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, list
     table: dict[str, list[str]] = {}
     scene_only: dict[str, list[str]] = {}
     part_of: dict[str, list[str]] = {}
+    gloss_heads: dict[str, list[str]] = {}
     for name in sorted(n for n in names if ".n." in n):
         try:
             synset = wordnet.synset(name)
@@ -75,7 +87,22 @@ def derive() -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, list
                  and wordnet.synsets(lemma, pos="n")[0].name() != name]
         if rarer:
             scene_only[name] = list(dict.fromkeys(rarer))
-    return table, scene_only, part_of
+        heads = _gloss_heads(wordnet, synset.definition())
+        if heads:
+            gloss_heads[name] = heads
+    return table, scene_only, part_of, gloss_heads
+
+
+def _gloss_heads(wordnet, gloss: str) -> list[str]:
+    """The nouns of a gloss's opening phrase that are never adjectives ("coins made of silver":
+    coins; "the leaves of a mint plant": leaves), at most four."""
+    heads: list[str] = []
+    for word in re.split(r"[,;(]", gloss)[0].lower().split():
+        if word in _GLOSS_PHRASE_ENDS or len(heads) == 4:
+            break
+        if word not in _GLOSS_DETERMINERS and wordnet.morphy(word, wordnet.NOUN) and not wordnet.synsets(word, pos="a"):
+            heads.append(word)
+    return heads
 
 
 def render(table: dict[str, list[str]]) -> str:
@@ -92,7 +119,8 @@ def main() -> int:
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    outputs = [(OUT, render(tables[0])), (SCENE_OUT, render(tables[1])), (PARTS_OUT, render(tables[2]))]
+    outputs = [(OUT, render(tables[0])), (SCENE_OUT, render(tables[1])), (PARTS_OUT, render(tables[2])),
+               (GLOSS_OUT, render(tables[3]))]
     if args.check:
         stale = 0
         for path, text in outputs:

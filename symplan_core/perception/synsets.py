@@ -244,6 +244,13 @@ def wordnet_part_holonyms() -> dict[str, list[str]]:
     return _packaged_table("wordnet_part_holonyms.json")
 
 
+@lru_cache(maxsize=1)
+def wordnet_gloss_heads() -> dict[str, list[str]]:
+    """BEHAVIOR synset -> the nouns that open its WordNet 3.0 gloss (``silver.n.02``, "coins made
+    of silver": coins; packaged, built by ``scripts/build_wordnet_lemmas.py``)."""
+    return _packaged_table("wordnet_gloss_heads.json")
+
+
 def _packaged_table(name: str) -> dict[str, list[str]]:
     """One of the WordNet tables ``scripts/build_wordnet_lemmas.py`` packages in ``behavior_data``."""
     import json
@@ -434,7 +441,25 @@ def read_instruction(instruction: str, max_words: int = 4) -> ReadInstruction:
                 used[start:start + size] = [True] * size
     clause_of = tuple(k for k, clause in enumerate(clauses) for _w in clause)
     sentence_of = tuple(sum(ends[:k + 1]) for k, clause in enumerate(clauses) for _w in clause)
-    return ReadInstruction(tuple(words), clause_of, tuple(function), _portions_joined(found, clause_of), sentence_of)
+    joined = _gloss_heads_joined(_portions_joined(found, clause_of), words, clause_of)
+    return ReadInstruction(tuple(words), clause_of, tuple(function), joined, sentence_of)
+
+
+def _gloss_heads_joined(found: tuple[Mention, ...], words: list[str], clause_of: tuple[int, ...]) -> tuple[Mention, ...]:
+    """"both silver coins" are two of ``silver.n.02`` ("coins made of silver"): a word no name
+    covers right after a name, in its clause, that opens the name's WordNet gloss
+    (:func:`wordnet_gloss_heads`) says what the named thing is, not a thing the name modifies, and
+    is read as part of the name."""
+    covered = {k for m in found for k in range(m.start, m.end)}
+    heads = wordnet_gloss_heads()
+    out = []
+    for m in found:
+        k = m.end
+        if (k < len(words) and k not in covered and clause_of[k] == clause_of[m.start]
+                and set(singulars(words[k])) & set(heads.get(m.synset, ()))):
+            m = Mention(f"{m.phrase} {words[k]}", m.synset, m.start, k + 1)
+        out.append(m)
+    return tuple(out)
 
 
 #: A helping or a cut of food ("fillet", "breast", "leg"): after the name of a food, its form.

@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from symplan_core.perception.object_words import plural_mentions
 from symplan_core.perception.synsets import (
     ground_label,
     mentioned_synsets,
+    read_instruction,
+    wordnet_gloss_heads,
     wordnet_lemmas,
     wordnet_part_holonyms,
     wordnet_scene_lemmas,
@@ -62,6 +65,17 @@ def test_the_part_of_table_names_only_wholes_behavior_knows() -> None:
     known = set(synset_table()) | set(synset_parents()) | set(synset_parents().values())
     for part, wholes in wordnet_part_holonyms().items():
         assert part in known and wholes and set(wholes) <= known, part
+
+
+def test_a_word_that_opens_a_names_gloss_is_part_of_the_name() -> None:
+    # untuned9 direct: "both silver coins" had read "silver" as a modifier of an unknown word
+    assert wordnet_gloss_heads()["silver.n.02"] == ["coins"]  # "coins made of silver"
+    (coins, cup) = read_instruction("Put both silver coins into the cup").mentions
+    assert (coins.phrase, coins.synset, coins.start, coins.end) == ("silver coins", "silver.n.02", 2, 4)
+    assert "silver coins" in {m.phrase for m in plural_mentions("Put both silver coins into the cup")}
+    # an adjective opening a gloss is never joined: "leave the cup open" keeps its state word
+    assert [m.phrase for m in read_instruction("leave the cup open").mentions] == ["cup"]
+    assert all("small" not in heads and "open" not in heads for heads in wordnet_gloss_heads().values())
 
 
 @pytest.mark.slow
