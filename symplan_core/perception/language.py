@@ -43,6 +43,7 @@ from symplan_core.perception.goal_reading import (
     substance_subjects,
 )
 from symplan_core.perception.object_words import (
+    COOKING_VERBS,
     FETCH_VERBS,
     acted_on_directly,
     governing_word,
@@ -65,6 +66,7 @@ from symplan_core.perception.placements import (
     moved_sources,
     placed_elsewhere,
     placement_words,
+    substances_placed_elsewhere,
 )
 from symplan_core.perception.synsets import (
     Mention,
@@ -75,7 +77,15 @@ from symplan_core.perception.synsets import (
     kinds_of,
     read_instruction,
 )
-from symplan_core.perception.verbs import DETERMINERS, StateWord, asked_states, state_words, verb_forms
+from symplan_core.perception.verbs import (
+    DETERMINERS,
+    PLACEMENT_VERBS,
+    STATE_VERBS,
+    StateWord,
+    asked_states,
+    state_words,
+    verb_forms,
+)
 from symplan_core.prompts.goal_text import type_word
 from symplan_core.tasks import synset_info
 
@@ -137,6 +147,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     unplaced = [*misplacements(instruction, problem, places),  # "on the plate", and the goal puts them in it
                 *empty_places(instruction, problem, places),  # "in it", "at the mailbox", and nothing put there
                 *placed_elsewhere(instruction, problem, places),  # "the basket on the counter", and it on the floor
+                *substances_placed_elsewhere(instruction, problem, places),  # "seeds in the pot", left in the bag
                 *moved_sources(instruction, problem)]  # "everything off the line", and the line in the hamper
     missing += unplaced
     # the words as said, quoted first in each reason ("the instruction says 'in the oven', ...")
@@ -152,6 +163,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += removed_agents(instruction, problem)  # "treat the pool", and the disinfectant kept off it
     missing += unmade_kinds(instruction, problem)  # "make me a coffee", and cooked coffee beans made
     missing += unserved_drinks(instruction, problem, places)  # "blend me a cappuccino", left in the blender
+    missing += made_elsewhere(instruction, problem, places)  # "make mousse in the mixer", and it in a bowl
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
 
@@ -334,6 +346,50 @@ def unasked_switching(instruction: str, words: Iterable[StateWord], problem: Pro
 _DRINK_KINDS = frozenset({"beverage.n.01", "drink.n.01"})
 
 
+def made_elsewhere(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
+    """Food (no drink: :func:`unserved_drinks`) the request makes or cooks "in" a named container
+    ("Make blueberry mousse in the mixer", "cook them in the saucepan": a making or cooking verb
+    before it in its clause, no verb that moves things, and no placement after it), where the goal
+    holds it (or what cooking makes of it: ``cooked__pea``), but never in that container: Qwen 1.5B
+    made the mousse and put it in a bowl on the mixer, and cooked the peas into a bowl. What is
+    made or cooked is named before "in" in its clause, or is "it"/"them" right after the verb: the
+    one thing named before it."""
+    scene = set(problem.objects.values())
+    made = made_types(problem)
+    read = scene_reading(instruction, scene)  # "in the mixer": an electric mixer
+    places = placement_words(instruction) if places is None else places
+    out = []
+    for i, word in enumerate(read.words):
+        clause = read.clause_of[i]
+        earlier = [j for j in range(i) if read.clause_of[j] == clause]
+        cooking = [j for j in earlier if read.words[j] in COOKING_VERBS]
+        if (word not in ("in", "inside") or not cooking or any(read.words[j] in PLACEMENT_VERBS for j in earlier)
+                or any(p.end > i for p in places)):
+            continue
+        k = i + 1
+        while k < len(read.words) and read.words[k] in DETERMINERS:
+            k += 1
+        target = read.object_at(k) if k < len(read.words) and read.clause_of[k] == clause else None
+        if target is None or target.start != k:
+            continue
+        named = [m for m in read.mentions if m.end <= i and read.clause_of[m.start] == clause and m != target]
+        pronoun = read.words[cooking[0] + 1] if cooking[0] + 1 < i else ""
+        if not named and pronoun in ("it", "them"):
+            before = {m.phrase: m for m in read.mentions if m.end <= cooking[0]}
+            named = list(before.values()) if len(before) == 1 else []
+        for m in named:
+            said = f"{m.phrase} {word}" if m.end <= i and read.clause_of[m.start] == clause else f"{pronoun} {word}"
+            kinds = {t for t in scene | made if grounds_in(m.phrase, m.synset, {t}, loose=False)}
+            kinds |= {t for t in made if any(t.endswith(f"__{kind}") for kind in kinds)}  # cooked__pea.n.01
+            kinds = {t for t in kinds if not _DRINK_KINDS & {t, *kinds_of(t)}}
+            held = {h for holders in goal_holders(problem, kinds).values() for h in holders}
+            if held and not any(grounds_in(target.phrase, target.synset, {h}, loose=False) for h in held):
+                which = "" if said.startswith(m.phrase) else f" (the {m.phrase})"
+                out.append(f"the instruction says '{said} the {target.phrase}'{which}, but the goal holds "
+                           f"{', '.join(sorted(kinds))} only in {', '.join(sorted(held))}")
+    return out
+
+
 def _serves_drinks(typ: str) -> bool:
     """A vessel one drinks or pours from: it holds liquids, and it is neither an appliance (switched
     on to make things: a blender, a coffee maker) nor furniture (a cabinet)."""
@@ -410,12 +466,16 @@ def unapplied_agents(instruction: str, problem: Problem) -> list[str]:
     """A substance the released goals apply (``goal_reading.applied_substances``: disinfectant,
     polish, fertilizer) named after "with" of a verb that wipes or treats, in its clause
     ("wipe it down with disinfectant", "treat the lawn with fertilizer"), where the goal covers
-    nothing with it. Qwen 1.5B answered "Clean the mud off the baseball and then wipe it down with
+    nothing with it; and any substance listed after the "with" of a verb that covers things with
+    it (:func:`_listed_after_covering_with`: "season both steaks with salt, black pepper, and olive
+    oil"), where the goal covers things with other substances only (untuned11 direct: no black
+    pepper). Qwen 1.5B answered "Clean the mud off the baseball and then wipe it down with
     disinfectant" with the mud cleaned off the ball and the disinfectant bottle."""
     read = read_instruction(instruction)
     applied = applied_substances()
     covered = {argument_type(atom.args[1], types, problem.objects) for atom, positive, types in goal_atoms(problem.goal)
                if positive and atom.predicate == "covered" and len(atom.args) == 2}
+    scene = set(problem.objects.values())
     out = []
     for m in read.mentions:
         kinds = {t for t in applied if grounds_in(m.phrase, m.synset, {t}, loose=False)}
@@ -425,6 +485,42 @@ def unapplied_agents(instruction: str, problem: Problem) -> list[str]:
             continue
         out.append(f"the instruction says 'with {m.phrase}', which asks for (covered ?x ?{m.phrase.replace(' ', '_')}), "
                    "but the goal covers nothing with it")
+    # "season both steaks with salt, black pepper, and olive oil": each substance listed after the
+    # "with" of a verb that covers things with what it names, where the goal answers the verb
+    # (a substance the goal does not name may be missing from an LLM draft's scene: the pepper in its mill)
+    substances = {t for t in scene | covered if t and is_substance(t, "omnigibson")}
+    for m in _listed_after_covering_with(read):
+        if (is_substance(m.synset, "omnigibson") and covered & substances
+                and not any(grounds_in(m.phrase, m.synset, {t}, loose=False) for t in covered & substances)):
+            out.append(f"the instruction says 'with {m.phrase}', which asks for (covered ?x "
+                       f"?{m.phrase.replace(' ', '_')}), but the goal covers nothing with it")
+    return list(dict.fromkeys(out))
+
+
+#: State verbs that cover a thing with what their "with" names ("season", "coat", "glaze").
+_COVERING_VERBS = frozenset(f for verb, states in STATE_VERBS.items() if ("covered:applied", True) in states
+                            for f in verb_forms(verb))
+#: Words that go on a list of things ("salt, black pepper, and olive oil"; commas are not words).
+_LIST_WORDS = frozenset(("and", "or")) | DETERMINERS
+
+
+def _listed_after_covering_with(read: ReadInstruction) -> list[Mention]:
+    """The names listed right after the "with" of a covering verb (:data:`_COVERING_VERBS`) in its
+    clause: "season both steaks *with* salt, black pepper, and olive oil"."""
+    out: list[Mention] = []
+    ordered = sorted(read.mentions, key=lambda m: m.start)
+    for w, word in enumerate(read.words):
+        if word != "with" or not any(read.words[j] in _COVERING_VERBS for j in range(w)
+                                     if read.clause_of[j] == read.clause_of[w]):
+            continue
+        end = w + 1
+        for m in ordered:
+            if m.start < end:
+                continue
+            if any(read.words[k] not in _LIST_WORDS for k in range(end, m.start)):
+                break
+            out.append(m)
+            end = m.end
     return out
 
 
@@ -471,7 +567,7 @@ def states_of_some(instruction: str, words: Iterable[StateWord], problem: Proble
     for word in words:
         if word.particle is not None or ":" in word.predicate:
             continue
-        thing = object_after_verb(read, word.position, scene_words)
+        thing = object_after_verb(read, word.position, scene_words) or _them_before(read, word.position, plurals)
         if thing is None or (thing.start, thing.end) not in plurals:
             continue
         things = thing.instances_in(problem.objects)
@@ -492,6 +588,17 @@ def states_of_some(instruction: str, words: Iterable[StateWord], problem: Proble
                        f"but the goal asks {_literal(word.predicate, word.polarity)} only of "
                        + ", ".join(sorted(asked)))
     return out
+
+
+def _them_before(read: ReadInstruction, position: int, plurals: set[tuple[int, int]]) -> Mention | None:
+    """What "them" right after the verb at ``position`` stands for: the one plural asked all of
+    (``plurals``: start and end of each) named before the verb ("The towels are clean now. Would you
+    fold them up?": every towel); None where several are."""
+    k = position + 1
+    if k >= len(read.words) or read.words[k] != "them":
+        return None
+    before = [m for m in read.mentions if m.end <= position and (m.start, m.end) in plurals]
+    return max(before, key=lambda m: m.end) if len({m.phrase for m in before}) == 1 else None
 
 
 def floor_only(instruction: str, problem: Problem) -> list[str]:

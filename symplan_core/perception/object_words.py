@@ -37,8 +37,10 @@ from symplan_core.perception.verbs import (
     PLACE_WORDS,
     PLACEMENT_VERBS,
     STATE_VERBS,
+    SUBJECTS,
     TOGGLE_VERBS,
     moves_things,
+    speakers_own,
     verb_forms,
 )
 from symplan_core.prompts.goal_text import type_word
@@ -224,9 +226,22 @@ def incidental_objects(instruction: str | ReadInstruction) -> frozenset[str]:
             listed_after = m.end
         elif (before in ("in", "inside") and _process_location(read, k)) or purpose or described:
             out.add(m.phrase)
-        elif _modifier(read, m) or _made_arrangement(read, m):
+        elif _modifier(read, m) or _made_arrangement(read, m) or _in_others_clause(read, m):
             out.add(m.phrase)
     return frozenset(out)
+
+
+def _in_others_clause(read: ReadInstruction, m: Mention) -> bool:
+    """``m`` is named in a clause of time with a subject of its own other than the robot ("give it a
+    good scrub *before I use it on the dishes*"): what the speaker or others do, not what is asked.
+    Not a clause of reason, which often brings in what is then asked of ("so I won't need my fur
+    coat for a while. Can you hang it up?")."""
+    return any(read.words[j] in _TIME_OPENERS and read.words[j + 1] in SUBJECTS and read.words[j + 1] != "you"
+               for j in range(m.start - 1) if read.clause_of[j] == read.clause_of[m.start])
+
+
+#: Words that open a clause of time (``verbs._SUBORDINATORS`` less those of reason and concession).
+_TIME_OPENERS = frozenset("before after when whenever while until till once".split())
 
 
 def measuring_containers(instruction: str | ReadInstruction) -> frozenset[str]:
@@ -445,6 +460,8 @@ def _made_by_verb(read: ReadInstruction, m: Mention) -> tuple[bool, int | None, 
     while k >= 0 and clause[k] == clause[m.start]:
         word = words[k]
         if word in MAKING_VERBS:
+            if speakers_own(words, clause, k):
+                return False, None, None  # "I'm baking a pie later": the speaker's own
             return (word not in _MAKING_FOR
                     or any(w in ("me", "us", "a", "an") for w in words[k + 1:m.start])), count, vessel
         if word == "into":
@@ -478,8 +495,10 @@ _MADE_PRONOUNS = frozenset("some it one".split())
 def _made_later(read: ReadInstruction, m: Mention) -> bool:
     """A making verb after ``m`` takes a word that stands for it: "I feel like blueberry mousse for
     dessert. Could you whip some up in the mixer?" (not "some" before a name: "We need sauce for the
-    pizza, could you cook some tomato sauce?" makes the sauce)."""
+    pizza, could you cook some tomato sauce?" makes the sauce), where no other name stands between."""
     for j in range(m.end, len(read.words) - 1):
+        if read.object_at(j) is not None:
+            return False  # another name nearer the verb is what the word stands for ("pie ... pumpkin spice")
         if read.words[j] in MAKING_VERBS:
             k = j + 1
             while k < len(read.words) - 1 and read.words[k] in ("me", "us"):
@@ -496,13 +515,13 @@ _WANTING = frozenset("craving crave want wanna love like fancy for".split())
 
 #: Verbs that cook or make, one of which the request must have for a wanted dish to be made: the
 #: making verbs and the state verbs that ask for ``cooked`` (fry, roast, boil ...).
-_COOKING = MAKING_VERBS | frozenset(f for verb, states in STATE_VERBS.items() if ("cooked", True) in states
+COOKING_VERBS = MAKING_VERBS | frozenset(f for verb, states in STATE_VERBS.items() if ("cooked", True) in states
                                     for f in verb_forms(verb))
 
 
 def _wanted_and_cooked(read: ReadInstruction, m: Mention) -> bool:
     """``m`` is said to be wanted (:data:`_WANTING`, past determiners and up to two describing
-    words) in a request that cooks or makes something (:data:`_COOKING`): "I'm craving some
+    words) in a request that cooks or makes something (:data:`COOKING_VERBS`): "I'm craving some
     homemade applesauce. Could you cook those apples down in the saucepan?" asks for the
     applesauce. "for" counts after "mood" or "craving" only ("in the mood for", not "for the baby")."""
     words, clause = read.words, read.clause_of
@@ -515,7 +534,7 @@ def _wanted_and_cooked(read: ReadInstruction, m: Mention) -> bool:
         return False
     if words[k] == "for" and not (k > 0 and words[k - 1] in ("mood", "craving")):
         return False
-    return any(w in _COOKING for w in words)
+    return any(w in COOKING_VERBS for w in words)
 
 
 def requested_products(instruction: str | ReadInstruction, types: Iterable[str]) -> list[RequestedProduct]:
@@ -701,13 +720,15 @@ def _process_location(read: ReadInstruction, preposition: int) -> bool:
     thing goes: a state verb ("bake", "wash", "soak") comes before it in its clause and no verb
     that moves things does ("bake it in the oven", "wash it off in the sink"; not "put the cup in
     the sink"), and what stands right before ``in`` is not a substance (in "remove the stain in the
-    sink" the sink is what is cleaned)."""
+    sink" the sink is what is cleaned), unless a verb that cooks it comes before: "boil water in
+    the kettle" boils it there."""
     c = read.clause_of[preposition]
     earlier = [j for j in range(preposition) if read.clause_of[j] == c]
     if any(read.words[j] in PLACEMENT_VERBS for j in earlier) or not any(read.words[j] in STATE_VERBS
                                                                        for j in earlier):
         return False
-    return not any(is_substance(m.synset, "omnigibson") for m in read.mentions if m.end == preposition)
+    return any(read.words[j] in COOKING_VERBS for j in earlier) or not any(
+        is_substance(m.synset, "omnigibson") for m in read.mentions if m.end == preposition)
 
 
 #: Words that count what follows ("two apples", "one of the cups", "some plates"): such a plural
@@ -858,6 +879,15 @@ def _sibling_in(synset: str, types: set[str]) -> str | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
+def _head_in(words: list[str], types: set[str]) -> str | None:
+    """The one scene type whose whole name is the last word of a name of several words: an English
+    compound's head says what the thing is ("bath mat": the scene's ``mat.n.01``)."""
+    if len(words) < 2:
+        return None
+    found = {t for t in types if (name := type_word(t).split()) and len(name) == 1 and name[0] in singulars(words[-1])}
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def _rarer_lemmas(types: set[str]) -> dict[str, set[str]]:
     """Word -> the scene types it is a one-word WordNet lemma of that mostly means something else
     (``synsets.wordnet_scene_lemmas``)."""
@@ -911,7 +941,9 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
     * or a part (a door, a lid, a handle, a drawer) named right after the scene thing it is part
       of: "close the fridge door" names the fridge;
     * or the one scene type of a narrow kind the name is of too (:func:`_sibling_in`): "wash the
-      jeans" with long trousers in the scene (both ``trouser.n.01``)."""
+      jeans" with long trousers in the scene (both ``trouser.n.01``);
+    * or the one scene type a compound's last word names (:func:`_head_in`): "the rubber bath
+      mat" with a mat in the scene (BEHAVIOR files ``bath_mat`` under bath linen)."""
     types = set(types)
     rarer = _rarer_lemmas(types)
     read = read_instruction(instruction)
@@ -931,6 +963,6 @@ def instruction_objects(instruction: str, types: Iterable[str]) -> list[tuple[st
                           and not is_substance(o.synset, "omnigibson")
                           and (kind := grounds_in(o.phrase, o.synset, types))), None)
             synset = (lemma_of or (next(iter(whole_of)) if len(whole_of) == 1 else owned)
-                      or _sibling_in(synset, types) or synset)
+                      or _sibling_in(synset, types) or _head_in(words, types) or synset)
         out.append((phrase, synset))
     return out + scene_mentions(instruction, types)

@@ -29,8 +29,11 @@ from symplan_core.perception.goal_reading import (
 )
 from symplan_core.perception.object_words import (
     DEFINITE,
+    FETCH_VERBS,
+    MAKING_VERBS,
     TAKEN_PRONOUNS,
     emptied_sources,
+    governing_word,
     incidental_objects,
     instruction_objects,
     plural_mentions,
@@ -53,9 +56,13 @@ from symplan_core.perception.verbs import (
     PLACEMENT_VERBS,
     POSSESSIVES,
     RELATION_WORDS,
+    STATE_VERBS,
+    SUBJECTS,
+    TOGGLE_VERBS,
     StateWord,
     moves_things,
     state_words,
+    verb_forms,
 )
 from symplan_core.tasks import synset_info
 
@@ -106,7 +113,7 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
         if 0 < i < len(read.words) - 1 and read.words[i - 1] in PLACEMENT_VERBS and read.words[i + 1] in POSSESSIVES:
             continue
         movers = [j for j in range(i) if sentence[j] == sentence[i] and moves_things(read, j)]
-        if not movers and read.words[i] not in _MOTION_WORDS:
+        if not movers and read.words[i] not in _MOTION_WORDS and not _verbless_placement(read, i):
             continue  # no verb that moves things before it in its clause: not where something goes
         if movers and any(movers[-1] < w.position < i and read.words[w.position] not in PLACEMENT_VERBS
                           for w in words):
@@ -124,6 +131,31 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
                     out.append(PlacementWord(" ".join(phrase), predicate, target, i + len(phrase)))
                 break
     return out
+
+
+#: Words that make a clause more than names and a place: verbs, "is"/"are", subjects.
+_CLAUSE_VERBS = frozenset({*(f for verb in STATE_VERBS for f in verb_forms(verb)), *PLACEMENT_VERBS, *TOGGLE_VERBS,
+                           *MAKING_VERBS, *FETCH_VERBS, *SUBJECTS,
+                           *"is are was were be been being goes go went stays stay".split()})
+
+
+def _verbless_placement(read: ReadInstruction, i: int) -> bool:
+    """A terse request's clause of names (the first one a name or a plural), a placement
+    preposition at ``i`` and its place, in a request with no verb or subject we know ("Stamps on
+    counter, cash in register.", "Sandals by the bed, book on a table."): it says where things
+    go. Not where the clause goes on after the place ("the towels on the bed are clean"), nor
+    beside a verb elsewhere ("Can you saute the veggies? ... green beans in some butter")."""
+    clause = [j for j in range(len(read.words)) if read.clause_of[j] == read.clause_of[i]]
+    before, after = [j for j in clause if j < i], [j for j in clause if j > i]
+    first = before[0] if before else 0
+    named_first = read.object_at(first) is not None or sounds_plural(read.words[first])  # "Stamps on counter"
+    return (bool(before) and 0 < len(after) <= 4 and named_first
+            and not any(w in _CLAUSE_VERBS for w in read.words)
+            and not any(read.words[j] in RELATION_WORDS_FIRST for j in clause if j != i))
+
+
+#: The first word of each placement preposition ("next" of "next to").
+RELATION_WORDS_FIRST = frozenset(phrase[0] for phrase in RELATION_WORDS)
 
 
 def _where_args(atom: Atom) -> tuple[str, ...]:
@@ -166,9 +198,14 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
             continue  # a target the scene lacks ("on the wall": the nail is the goal's) is the objects axis's
         if _where_processed(kind, asked) or _on_where_processed(problem, kind, asked):
             continue
-        there = _at_target(problem, target)
-        kinds = {problem.objects[i] for i in there}
-        related = any(types[a] in kinds if a in types else a.lstrip("?") in there
+        named = target.instances_in(problem.objects)
+        there = _at_target(problem, target)  # what starts at the target counts as a place there, not as moved there
+
+        def at(arg: str, types: dict[str, str], places: set[str]) -> bool:
+            kinds = {problem.objects[i] for i in places}
+            return types[arg] in kinds if arg in types else arg.lstrip("?") in places
+
+        related = any(at(a, types, named) or (a == _place_arg(atom) and at(a, types, there))
                       for atom, positive, types in goal_atoms(problem.goal) if positive and len(atom.args) == 2
                       for a in _where_args(atom))
         if not related:
@@ -179,14 +216,27 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
     return out
 
 
+def _place_arg(atom: Atom) -> str:
+    """The argument of a where-literal that is the place: the second of an object relation, the
+    first (the holder) of a container's or a covering's literal."""
+    return atom.args[1] if atom.predicate in OBJECT_RELATIONS else atom.args[0]
+
+
 def _it_target(read: ReadInstruction, place: PlacementWord) -> Mention | None:
-    """What "it" after a placement's preposition stands for: the last thing (not a substance) named
-    before the verb that moves things ("fill the glass with water and put ice in it": the glass)."""
+    """What "it" after a placement's preposition stands for: the last thing (not a substance, nor
+    one :data:`_NOT_IT` governs) named before the verb that moves things ("fill the glass with water
+    and put ice in it": the glass; "serve a plate with the chicken, put the bap on it": the plate)."""
     if not (0 <= place.end < len(read.words) and read.words[place.end] == "it"):
         return None
-    verb = max((j for j in range(place.end) if read.words[j] in PLACEMENT_VERBS), default=-1)
-    return max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")),
-               key=lambda m: m.end, default=None)
+    verb = max((j for j in range(place.end) if moves_things(read, j)), default=-1)
+    return max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")
+                and governing_word(read, m) not in _NOT_IT), key=lambda m: m.end, default=None)
+
+
+#: Words governing a name that "it" does not stand for: what comes with another thing, and what a
+#: verb moves ("serve a plate with the chicken, put the bap on it, and place a spoon next to it":
+#: both are the plate).
+_NOT_IT = frozenset({"with", *PLACEMENT_VERBS})
 
 
 @dataclass(frozen=True)
@@ -310,6 +360,44 @@ def placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementW
             for place, target, thing, put in things_placed_elsewhere(instruction, problem, places)]
 
 
+def substances_placed_elsewhere(instruction: str, problem: Problem,
+                                places: list[PlacementWord] | None = None) -> list[str]:
+    """A substance a placement puts "in" a target ("plant some pumpkin seeds in it", "pour the milk
+    into the glass": named between the verb that moves things and the preposition) that the goal
+    holds or spreads, but never in the target: Qwen 1.5B answered "Plant pumpkin seeds in the pot"
+    with the pot covered in seeds, and with the seeds kept in their bag. A substance the goal
+    never holds is left to the other checks (it may be what is made of it)."""
+    read = read_instruction(instruction)
+    places = placement_words(instruction) if places is None else places
+    scene = set(problem.objects.values())
+    scene_words = dict(scene_mentions(instruction, scene))
+    out = []
+    for place in places:
+        target = _placement_target(read, place, scene_words) or _it_target(read, place)
+        span = _moved_span(read, instruction, place, places)
+        if place.relation != "inside" or target is None or span is None or is_substance(target.synset, "omnigibson"):
+            continue
+        targets = {t for t in scene if grounds_in(target.phrase, target.synset, {t}, loose=False)}
+        for m in read.mentions:
+            if not (span[0] <= m.start and m.end <= span[1]) or not is_substance(m.synset, "omnigibson"):
+                continue
+            kinds = {t for t in scene if grounds_in(m.phrase, m.synset, {t}, loose=False)}
+            held_in, elsewhere = set(), set()
+            for atom, positive, types in goal_atoms(problem.goal):
+                if not positive or len(atom.args) != 2 or argument_type(atom.args[1], types, problem.objects) not in kinds:
+                    continue
+                holder = argument_type(atom.args[0], types, problem.objects)
+                if atom.predicate in SUBSTANCE_HOLDING:
+                    held_in.add(holder)
+                elif atom.predicate == "covered":
+                    elsewhere.add(f"covering {holder}")
+            if targets and not held_in & targets and (held_in or elsewhere):
+                where = ", ".join(sorted({f"in {h}" for h in held_in} | elsewhere))
+                said = f"it' (the {target.phrase})" if _names_it(read, place) else f"the {target.phrase}'"
+                out.append(f"the instruction puts the {m.phrase} '{place.said} {said}, but the goal has it only {where}")
+    return out
+
+
 def things_placed_elsewhere(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
                             ) -> list[tuple[PlacementWord, Mention, Mention, set[str]]]:
     """(placement word, its target, the thing it moves, where the goal puts that thing instead) for
@@ -426,10 +514,17 @@ def misplacements(instruction: str, problem: Problem, places: list[PlacementWord
     :func:`empty_places`'s. A target only the scene explains (:func:`scene_mentions`:
     "load them into the cart", with a shopping cart) counts as named. ``places``: the
     instruction's :func:`placement_words`, where the caller has them."""
-    return [f"the instruction says '{place.said} the {target.phrase}', which asks for "
-            f"({place.relation} ?x ?{target.phrase.replace(' ', '_')}), but the goal has only "
+    read = read_instruction(instruction)
+    return [f"the instruction says '{place.said} " + (f"it' (the {target.phrase})" if _names_it(read, place)
+                                                       else f"the {target.phrase}'")
+            + f", which asks for ({place.relation} ?x ?{target.phrase.replace(' ', '_')}), but the goal has only "
             + " and ".join(f"({r} ...)" for r in sorted(used)) + " there"
-            for place, target, used in other_relations(instruction, problem, places)]
+            for place, target, used in other_relations(instruction, problem, places, with_it=True)]
+
+
+def _names_it(read: ReadInstruction, place: PlacementWord) -> bool:
+    """The placement's target is said as "it" ("place a spoon next to it")."""
+    return place.target is None and 0 <= place.end < len(read.words) and read.words[place.end] == "it"
 
 
 def placement_targets(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
@@ -455,13 +550,20 @@ _HANGING_WORDS = frozenset("hang hangs hanging hung drape drapes draping draped"
 
 
 def other_relations(instruction: str, problem: Problem, places: list[PlacementWord] | None = None,
-                    ) -> list[tuple[PlacementWord, Mention, set[str]]]:
+                    with_it: bool = False) -> list[tuple[PlacementWord, Mention, set[str]]]:
     """(placement word, its target, the relations the goal uses there) for each placement the
     instruction states where the goal puts things at that target only by other relations (see
-    :func:`misplacements`)."""
+    :func:`misplacements`). ``with_it``: a target said as "it" counts too ("place a spoon next to
+    it", :func:`_it_target`)."""
     out = []
-    hung = any(w in _HANGING_WORDS for w in read_instruction(instruction).words)
-    for place, target in placement_targets(instruction, problem, places):
+    read = read_instruction(instruction)
+    hung = any(w in _HANGING_WORDS for w in read.words)
+    targets = placement_targets(instruction, problem, places)
+    if with_it:
+        named = {id(place) for place, _target in targets}
+        targets += [(place, it) for place in (placement_words(instruction) if places is None else places)
+                    if id(place) not in named and _names_it(read, place) and (it := _it_target(read, place))]
+    for place, target in targets:
         if not place.relation:
             continue
         # a thing draped where nothing is hung, on no place things drape on ("set them up on the

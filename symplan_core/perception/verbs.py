@@ -40,6 +40,8 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     # the verb names the dirt it removes: "dust it off" is not answered by the debris cleaned out
     # of the canister (``covered:dust.n.01``, see goal_polarities)
     "dust": (("covered:dust.n.01", False),),
+    # ironing takes the wrinkles off: every B-1K iron_* and ironing_* goal has (not (covered ?x ?wrinkle))
+    "iron": (("covered:wrinkle.n.01", False),),
     # Disinfecting covers the thing with what a goal applies (``covered:applied``, see
     # goal_polarities): BEHAVIOR states it as (covered ?x ?disinfectant).
     **dict.fromkeys("disinfect sanitize sanitise".split(), (("covered:applied", True),)),
@@ -112,7 +114,7 @@ _SUBORDINATORS = frozenset("before after when whenever while until till once sin
 
 
 #: ("it's" reaches here as "it": the reading drops a final "'s".)
-_SUBJECTS = frozenset("i we you they he she it somebody someone everyone everybody we're you're they're "
+SUBJECTS = frozenset("i we you they he she it somebody someone everyone everybody we're you're they're "
                       "i'm".split())
 
 
@@ -175,10 +177,15 @@ PLACE_PHRASES = tuple(sorted([*RELATION_WORDS.items(), *((phrase, "") for phrase
 PLACE_WORDS = frozenset(word for phrase, _ in PLACE_PHRASES for word in phrase)
 
 
+#: Verbs that put seeds or plants somewhere ("plant some pumpkin seeds in it"): they move things
+#: as :data:`PLACEMENT_VERBS` do, kept apart because "plant" is more often a noun ("water the plant").
+SOWING_VERBS = frozenset("plant planting sow sowing".split())
+
+
 def moves_things(read: ReadInstruction, j: int) -> bool:
-    """Word ``j`` is a verb that moves things (:data:`PLACEMENT_VERBS`): not part of an object's
-    name, nor a noun after a determiner ("left a stack of books")."""
-    return (read.words[j] in PLACEMENT_VERBS and read.object_at(j) is None
+    """Word ``j`` is a verb that moves things (:data:`PLACEMENT_VERBS`, :data:`SOWING_VERBS`): not
+    part of an object's name, nor a noun after a determiner ("left a stack of books")."""
+    return (read.words[j] in PLACEMENT_VERBS | SOWING_VERBS and read.object_at(j) is None
             and not (j and read.words[j - 1] in DETERMINERS))
 
 
@@ -259,7 +266,7 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
         # names an object; elsewhere a word read as an object's name is one ("wipe the dust off").
         if before not in _VERB_STARTS and (read.object_at(i) is not None or before in _NOT_BEFORE_VERB):
             continue
-        if _described(words, clause, i) or _speakers_own(words, clause, i):
+        if _described(words, clause, i) or speakers_own(words, clause, i):
             continue
         if (w.endswith("ing") and i + 1 < n and clause[i + 1] == clause[i] and read.object_at(i + 1) is not None
                 and before not in _VERB_STARTS and before not in _ASPECT_VERBS):
@@ -328,11 +335,16 @@ def _until_done(read: ReadInstruction, i: int) -> bool:
 #: follows is the speaker's own plan ("I want to bake later"), not asked of the robot ("I want you
 #: to bake" names who does it).
 _OWN_PLANS = frozenset("want wanna plan planning going gonna hope hoping like love need".split())
+#: The speaker as the subject of a verb going on ("I'm baking a pie later").
+_SPEAKERS_BEING = frozenset("i'm im we're".split())
 
 
-def _speakers_own(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
-    """The verb at ``i`` follows "I want to", "I'd like to", "I'm going to": the speaker's own act
-    ("I want to bake later, could you mix up some cookie dough? ... don't cook it yet")."""
+def speakers_own(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
+    """The verb at ``i`` follows "I want to", "I'd like to", "I'm going to", or is an -ing form
+    right after "I'm"/"we're": the speaker's own act ("I want to bake later, could you mix up some
+    cookie dough? ... don't cook it yet", "I'm baking a pie later")."""
+    if i >= 1 and words[i - 1] in _SPEAKERS_BEING and words[i].endswith("ing") and clause[i - 1] == clause[i]:
+        return True
     if i < 3 or words[i - 1] != "to" or words[i - 2] not in _OWN_PLANS:
         return False
     j = i - 3
@@ -349,8 +361,8 @@ def _described(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> bool:
     while j >= 0 and clause[j] == clause[i] and words[j] in _BEFORE_VERB:
         passed.add(words[j])
         j -= 1
-    if j < 0 or clause[j] != clause[i] or words[j] not in _SUBJECTS:
-        return False
+    if j < 0 or clause[j] != clause[i] or words[j] not in SUBJECTS or words[j] == "you":
+        return False  # "before you cook it": the robot's own act, still asked
     opener = words[j - 1] if j and clause[j - 1] == clause[j] else ""
     # A forecast opens its clause: "make sure they will not break" still asks for something.
     return opener in _SUBORDINATORS or (not opener and words[j] in _THIRD_PERSONS and bool(passed & _FORECASTS))
