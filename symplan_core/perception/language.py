@@ -35,6 +35,7 @@ from symplan_core.perception.goal_reading import (
     goal_holders,
     goal_polarities,
     initial_facts,
+    made_from,
     made_types,
     never_removed_substances,
     package_fillings,
@@ -164,6 +165,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += unmade_kinds(instruction, problem)  # "make me a coffee", and cooked coffee beans made
     missing += unserved_drinks(instruction, problem, places)  # "blend me a cappuccino", left in the blender
     missing += made_elsewhere(instruction, problem, places)  # "make mousse in the mixer", and it in a bowl
+    missing += idle_products(instruction, problem)  # "cook the peas", and cooked water made for nothing
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
 
@@ -387,6 +389,28 @@ def made_elsewhere(instruction: str, problem: Problem, places: list[PlacementWor
                 which = "" if said.startswith(m.phrase) else f" (the {m.phrase})"
                 out.append(f"the instruction says '{said} the {target.phrase}'{which}, but the goal holds "
                            f"{', '.join(sorted(kinds))} only in {', '.join(sorted(held))}")
+    return out
+
+
+def idle_products(instruction: str, problem: Problem) -> list[str]:
+    """A thing changed from another (``goal_reading.made_from``: cooked, melted, diced, halved) that
+    the goal only brings into being, relating it to nothing, where the instruction names neither
+    it nor what it is made from: Qwen 1.5B added ``(real ?cooked__water_1)`` to "cook the peas and
+    melt some butter". A robot makes nothing on its own initiative."""
+    made = {typ for atom, positive, types in goal_atoms(problem.goal) if positive and atom.predicate == "real"
+            and atom.args and (typ := argument_type(atom.args[0], types, problem.objects))}
+    if not made:
+        return []
+    used = {argument_type(a, types, problem.objects) for atom, _positive, types in goal_atoms(problem.goal)
+            if atom.predicate != "real" for a in atom.args}
+    named = instruction_objects(instruction, set(problem.objects.values()) | made)
+    out = []
+    for typ in sorted(made - used):
+        raw = made_from(typ)
+        if raw is None or any(grounds_in(phrase, synset, {typ}, loose=False)
+                              or raw in (synset.split(".n.")[0], made_from(synset)) for phrase, synset in named):
+            continue
+        out.append(f"the goal makes {typ}, which the instruction never names, and does nothing with it")
     return out
 
 

@@ -151,11 +151,11 @@ def _verbless_placement(read: ReadInstruction, i: int) -> bool:
     named_first = read.object_at(first) is not None or sounds_plural(read.words[first])  # "Stamps on counter"
     return (bool(before) and 0 < len(after) <= 4 and named_first
             and not any(w in _CLAUSE_VERBS for w in read.words)
-            and not any(read.words[j] in RELATION_WORDS_FIRST for j in clause if j != i))
+            and not any(read.words[j] in _RELATION_FIRST_WORDS for j in clause if j != i))
 
 
 #: The first word of each placement preposition ("next" of "next to").
-RELATION_WORDS_FIRST = frozenset(phrase[0] for phrase in RELATION_WORDS)
+_RELATION_FIRST_WORDS = frozenset(phrase[0] for phrase in RELATION_WORDS)
 
 
 def _where_args(atom: Atom) -> tuple[str, ...]:
@@ -200,12 +200,8 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
             continue
         named = target.instances_in(problem.objects)
         there = _at_target(problem, target)  # what starts at the target counts as a place there, not as moved there
-
-        def at(arg: str, types: dict[str, str], places: set[str]) -> bool:
-            kinds = {problem.objects[i] for i in places}
-            return types[arg] in kinds if arg in types else arg.lstrip("?") in places
-
-        related = any(at(a, types, named) or (a == _place_arg(atom) and at(a, types, there))
+        related = any(_names_one_of(a, types, named, problem) or (a == _place_arg(atom)
+                                                                 and _names_one_of(a, types, there, problem))
                       for atom, positive, types in goal_atoms(problem.goal) if positive and len(atom.args) == 2
                       for a in _where_args(atom))
         if not related:
@@ -214,6 +210,14 @@ def empty_places(instruction: str, problem: Problem, places: list[PlacementWord]
                     else "something put there")
             out.append(f"the instruction says {where}, which asks for {asks}, but the goal puts nothing there")
     return out
+
+
+def _names_one_of(arg: str, types: dict[str, str], instances: set[str], problem: Problem) -> bool:
+    """A goal literal's argument stands for one of ``instances``: it is one, or a variable (of
+    ``types``) over the kind of one."""
+    if arg in types:
+        return types[arg] in {problem.objects[i] for i in instances}
+    return arg.lstrip("?") in instances
 
 
 def _place_arg(atom: Atom) -> str:
@@ -228,9 +232,29 @@ def _it_target(read: ReadInstruction, place: PlacementWord) -> Mention | None:
     and put ice in it": the glass; "serve a plate with the chicken, put the bap on it": the plate)."""
     if not (0 <= place.end < len(read.words) and read.words[place.end] == "it"):
         return None
-    verb = max((j for j in range(place.end) if moves_things(read, j)), default=-1)
-    return max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")
-                and governing_word(read, m) not in _NOT_IT), key=lambda m: m.end, default=None)
+    return _antecedent(read, max((j for j in range(place.end) if moves_things(read, j)), default=-1))
+
+
+def _antecedent(read: ReadInstruction, verb: int) -> Mention | None:
+    """The last thing named before the verb at ``verb`` that "it" may stand for (see
+    :func:`_it_target`). Where that is only the place an earlier "it" was put ("set it on the
+    breakfast table, and place a spoon next to it"), it is what that earlier "it" stands for: the
+    plate."""
+    found = max((m for m in read.mentions if m.end <= verb and not is_substance(m.synset, "omnigibson")
+                 and governing_word(read, m) not in _NOT_IT), key=lambda m: m.end, default=None)
+    if found is None:
+        return None
+    k = found.start - 1
+    while k > 0 and read.words[k] in DETERMINERS:
+        k -= 1
+    # "set it on the table": the verb, "it", one preposition, the place
+    if k >= 2 and read.words[k] in _RELATION_LAST_WORDS and read.words[k - 1] == "it" and moves_things(read, k - 2):
+        return _antecedent(read, k - 2) or found
+    return found
+
+
+#: The last word of each placement preposition ("to" of "next to"), as it stands before its place.
+_RELATION_LAST_WORDS = frozenset(phrase[-1] for phrase in RELATION_WORDS)
 
 
 #: Words governing a name that "it" does not stand for: what comes with another thing, and what a

@@ -670,3 +670,11 @@ def test_a_substance_cooked_is_read_as_its_cooked_product_where_the_scene_can_ma
     assert read_made_substances(seeds.goal, seeds.objects, {}) == (seeds.goal, [])  # nothing the scene can make
     turkey = _drafted("b1k/cook_turkey_drumsticks", "(:goal (and (cooked ?turkey_leg.n.01_1)))")
     assert read_made_substances(turkey.goal, turkey.objects, product) == (turkey.goal, [])  # a thing is cooked
+    # over a quantifier: every use of the substance is its product (untuned11 direct: peas cooked in a bowl)
+    peas = _drafted("b1k/cook_peas", "(:goal (and (forall (?pea.n.01 - pea.n.01) (and (cooked ?pea.n.01) "
+                    "(contains ?saucepan.n.01_1 ?pea.n.01)))))")
+    cooked = {"cooked__pea.n.01_1": "cooked__pea.n.01"}
+    goal, (note,) = read_made_substances(peas.goal, peas.objects, cooked)
+    assert _text(goal) == ("(:goal (and (and (real ?cooked__pea.n.01_1) (contains ?saucepan.n.01_1 "
+                           "?cooked__pea.n.01_1))))")
+    assert note.startswith("(cooked ?pea.n.01) over pea.n.01: a substance, which becomes cooked__pea.n.01")

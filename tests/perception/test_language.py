@@ -33,6 +33,7 @@ from symplan_core.perception.goal_reading import (
 )
 from symplan_core.perception.language import (
     floor_only,
+    idle_products,
     made_elsewhere,
     presupposed_states,
     prompt_hints,
@@ -911,6 +912,11 @@ def test_a_place_said_as_it_is_the_object_named_before_the_verb_and_the_goal_mus
     assert misplacements(serve, on_plate) == [
         "the instruction says 'next to it' (the plate), which asks for (nextto ?x ?plate), but the goal has only "
         "(ontop ...) there"]
+    # the place an earlier "it" was set on stands for nothing new: "next to it" is still the plate
+    served = serve.replace("and place", "set it on the breakfast table, and place")
+    assert misplacements(served, on_plate) == [
+        "the instruction says 'next to it' (the plate), which asks for (nextto ?x ?plate), but the goal has only "
+        "(ontop ...) there"]
 
 
 def test_a_place_named_outright_must_have_something_put_there(behavior_dir) -> None:
@@ -931,6 +937,21 @@ def test_a_place_named_outright_must_have_something_put_there(behavior_dir) -> N
     for said, released in _committed_instructions():
         assert empty_places(said, released) == [], said
         assert substances_placed_elsewhere(said, released) == [], said
+
+
+def test_a_product_the_goal_makes_for_nothing_and_the_words_never_name_is_refused(behavior_dir) -> None:
+    # untuned11 direct, Qwen 1.5B: cooked water made beside the peas and butter the request asks for
+    said = "Please cook the peas and melt some butter, with both in the saucepan."
+    peas = to_omnigibson(load_problem("b1k/cook_peas"))
+    peas = replace(peas, objects={**peas.objects, "cooked__water.n.01_1": "cooked__water.n.01"})  # as an addition
+    water = replace(peas, goal=parse_goal("(:goal (and (real ?cooked__pea.n.01_1) (contains ?saucepan.n.01_1 "
+                                          "?cooked__pea.n.01_1) (real ?cooked__water.n.01_1)))", dict(peas.objects),
+                                          "omnigibson"))
+    assert idle_products(said, water) == [
+        "the goal makes cooked__water.n.01, which the instruction never names, and does nothing with it"]
+    assert idle_products("boil some water", water) == []  # what it is made from is named
+    for text, problem in _committed_instructions():  # no released goal trips it
+        assert idle_products(text, problem) == [], text
 
 
 def test_a_substance_put_in_a_place_is_not_held_only_elsewhere(behavior_dir) -> None:

@@ -13,9 +13,11 @@ from symplan_core.bddl.checks import (
     argument_instances,
     argument_type,
     goal_atoms,
+    iter_atoms,
 )
 from symplan_core.perception.goal_mending.formulas import (
     WHERE_RELATIONS,
+    each_quantifier,
     exists_vars,
     mapped,
     subject_of,
@@ -315,5 +317,20 @@ def read_made_substances(goal: Formula, objects: Mapping[str, str],
                      f"{products[product]} rather than being {atom.predicate}: read as (real {product})")
         return Atom("real", (product,))
 
-    out = mapped(goal, turned)
+    def quantified(q: Quantifier, body: Formula) -> Formula:
+        # (forall (?pea - pea) (and (cooked ?pea) (contains ?saucepan ?pea))): the cooked pea is
+        # what is held, so every use of the variable is read as the product
+        if len(q.params) != 1 or not is_substance(q.params[0].type, "omnigibson"):
+            return replace(q, body=body)
+        var, typ = q.params[0].var, q.params[0].type
+        asked = [a for a in iter_atoms(body) if a.predicate in _TURNS_INTO and a.args == (var,)]
+        made = {made_as.get(_TURNS_INTO[a.predicate] + typ.split(".n.")[0] + ".n.01") for a in asked}
+        if len(made) != 1 or (made_one := made.pop()) is None:
+            return replace(q, body=body)
+        notes.append(f"({asked[0].predicate} {var}) over {typ}: a substance, which becomes {products[made_one]} "
+                     f"rather than being {asked[0].predicate}: read as (real {made_one}), and {var} as {made_one}")
+        return mapped(body, lambda atom, _types: Atom("real", (made_one,)) if atom in asked else Atom(
+            atom.predicate, tuple(made_one if a == var else a for a in atom.args)), choices=True)
+
+    out = each_quantifier(mapped(goal, turned), quantified)
     return (out, notes) if notes else (goal, [])
