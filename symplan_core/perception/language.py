@@ -368,11 +368,8 @@ def made_elsewhere(instruction: str, problem: Problem, places: list[PlacementWor
         if (word not in ("in", "inside") or not cooking or any(read.words[j] in PLACEMENT_VERBS for j in earlier)
                 or any(p.end > i for p in places)):
             continue
-        k = i + 1
-        while k < len(read.words) and read.words[k] in DETERMINERS:
-            k += 1
-        target = read.object_at(k) if k < len(read.words) and read.clause_of[k] == clause else None
-        if target is None or target.start != k:
+        target = object_after_verb(read, i, {})  # the name right after "in", past determiners
+        if target is None:
             continue
         named = [m for m in read.mentions if m.end <= i and read.clause_of[m.start] == clause and m != target]
         pronoun = read.words[cooking[0] + 1] if cooking[0] + 1 < i else ""
@@ -382,7 +379,7 @@ def made_elsewhere(instruction: str, problem: Problem, places: list[PlacementWor
         for m in named:
             said = f"{m.phrase} {word}" if m.end <= i and read.clause_of[m.start] == clause else f"{pronoun} {word}"
             kinds = {t for t in scene | made if grounds_in(m.phrase, m.synset, {t}, loose=False)}
-            kinds |= {t for t in made if any(t.endswith(f"__{kind}") for kind in kinds)}  # cooked__pea.n.01
+            kinds |= {t for t in made if made_from(t) in {k.split(".n.")[0] for k in kinds}}  # cooked__pea.n.01
             kinds = {t for t in kinds if not _DRINK_KINDS & {t, *kinds_of(t)}}
             held = {h for holders in goal_holders(problem, kinds).values() for h in holders}
             if held and not any(grounds_in(target.phrase, target.synset, {h}, loose=False) for h in held):
@@ -507,8 +504,7 @@ def unapplied_agents(instruction: str, problem: Problem) -> list[str]:
                 or not any(read.words[j] in _APPLYING_VERBS and read.clause_of[j] == read.clause_of[m.start]
                            for j in range(m.start))):
             continue
-        out.append(f"the instruction says 'with {m.phrase}', which asks for (covered ?x ?{m.phrase.replace(' ', '_')}), "
-                   "but the goal covers nothing with it")
+        out.append(_uncovered_with(m))
     # "season both steaks with salt, black pepper, and olive oil": each substance listed after the
     # "with" of a verb that covers things with what it names, where the goal answers the verb
     # (a substance the goal does not name may be missing from an LLM draft's scene: the pepper in its mill)
@@ -516,9 +512,14 @@ def unapplied_agents(instruction: str, problem: Problem) -> list[str]:
     for m in _listed_after_covering_with(read):
         if (is_substance(m.synset, "omnigibson") and covered & substances
                 and not any(grounds_in(m.phrase, m.synset, {t}, loose=False) for t in covered & substances)):
-            out.append(f"the instruction says 'with {m.phrase}', which asks for (covered ?x "
-                       f"?{m.phrase.replace(' ', '_')}), but the goal covers nothing with it")
+            out.append(_uncovered_with(m))
     return list(dict.fromkeys(out))
+
+
+def _uncovered_with(m: Mention) -> str:
+    """The reason for a substance said after "with" that the goal covers nothing with."""
+    return (f"the instruction says 'with {m.phrase}', which asks for (covered ?x ?{m.phrase.replace(' ', '_')}), "
+            "but the goal covers nothing with it")
 
 
 #: State verbs that cover a thing with what their "with" names ("season", "coat", "glaze").

@@ -583,10 +583,9 @@ def other_relations(instruction: str, problem: Problem, places: list[PlacementWo
     read = read_instruction(instruction)
     hung = any(w in _HANGING_WORDS for w in read.words)
     targets = placement_targets(instruction, problem, places)
-    if with_it:
-        named = {id(place) for place, _target in targets}
+    if with_it:  # a place said as "it" has no named target, so none is listed twice
         targets += [(place, it) for place in (placement_words(instruction) if places is None else places)
-                    if id(place) not in named and _names_it(read, place) and (it := _it_target(read, place))]
+                    if _names_it(read, place) and (it := _it_target(read, place))]
     for place, target in targets:
         if not place.relation:
             continue

@@ -180,12 +180,13 @@ PLACE_WORDS = frozenset(word for phrase, _ in PLACE_PHRASES for word in phrase)
 #: Verbs that put seeds or plants somewhere ("plant some pumpkin seeds in it"): they move things
 #: as :data:`PLACEMENT_VERBS` do, kept apart because "plant" is more often a noun ("water the plant").
 SOWING_VERBS = frozenset("plant planting sow sowing".split())
+_MOVING_VERBS = PLACEMENT_VERBS | SOWING_VERBS
 
 
 def moves_things(read: ReadInstruction, j: int) -> bool:
     """Word ``j`` is a verb that moves things (:data:`PLACEMENT_VERBS`, :data:`SOWING_VERBS`): not
     part of an object's name, nor a noun after a determiner ("left a stack of books")."""
-    return (read.words[j] in PLACEMENT_VERBS | SOWING_VERBS and read.object_at(j) is None
+    return (read.words[j] in _MOVING_VERBS and read.object_at(j) is None
             and not (j and read.words[j - 1] in DETERMINERS))
 
 
