@@ -178,6 +178,12 @@ def _known_children() -> dict[str, list[SynsetInfo]]:
     return children
 
 
+def kinds_below(synset: str) -> list[SynsetInfo]:
+    """The table's synsets whose parent is ``synset`` (``sandwich.n.01``: arepa, club sandwich,
+    hamburger, hotdog and their halves and dicings); none for a leaf."""
+    return list(_known_children().get(synset, ()))
+
+
 @lru_cache(maxsize=4096)
 def synset_info(synset: str) -> SynsetInfo | None:
     """Ability flags of a synset, resolved in order:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from symplan_core.bddl import Atom, Literal, Problem
 from symplan_core.bddl.checks import argument_type, bound_goal_atoms, goal_atoms
 from symplan_core.bddl.vocabulary import vocabulary
+from symplan_core.engine.predicates import ABILITY_EVIDENCE
 from symplan_core.perception.goal_reading import (
     APPLIANCE_STATES,
     PRODUCT_STATES,
@@ -65,9 +66,13 @@ from symplan_core.perception.placements import (
     empty_places,
     misplacements,
     moved_sources,
+    object_after_verb,
+    partly_placed,
     placed_elsewhere,
     placement_words,
+    reversed_placements,
     substances_placed_elsewhere,
+    unfilled_containers,
 )
 from symplan_core.perception.synsets import (
     Mention,
@@ -149,6 +154,9 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
                 *empty_places(instruction, problem, places),  # "in it", "at the mailbox", and nothing put there
                 *placed_elsewhere(instruction, problem, places),  # "the basket on the counter", and it on the floor
                 *substances_placed_elsewhere(instruction, problem, places),  # "seeds in the pot", left in the bag
+                *partly_placed(instruction, problem, places),  # "all the strawberries in a bowl", and one there
+                *reversed_placements(instruction, problem, places),  # "sticker on the plate": the plate on it
+                *unfilled_containers(instruction, problem),  # "bag the potatoes", and nothing in a sack
                 *moved_sources(instruction, problem)]  # "everything off the line", and the line in the hamper
     missing += unplaced
     # the words as said, quoted first in each reason ("the instruction says 'in the oven', ...")
@@ -194,23 +202,8 @@ def prompt_hints(instruction: str, domain: str = "omnigibson", action_set: str =
     return [f'"{said}" -> {literal}' for said, literal in hints.items()]
 
 
-def object_after_verb(read: ReadInstruction, position: int, scene_words: dict[str, str]) -> Mention | None:
-    """The object a verb at ``position`` names right after it ("fry up **those brats**": past
-    determiners and a particle), a word only the scene explains (``scene_words``) included; None
-    where something else comes first."""
-    k = position + 1
-    while k < len(read.words) and read.clause_of[k] == read.clause_of[position] and (
-            read.words[k] in DETERMINERS or read.words[k] in ("up", "off", "out", "down")):
-        k += 1
-    if k >= len(read.words) or read.clause_of[k] != read.clause_of[position]:
-        return None
-    thing = read.object_at(k)
-    if thing is None and read.words[k] in scene_words:  # "those brats": a word only the scene explains
-        thing = Mention(read.words[k], scene_words[read.words[k]], k, k + 1)
-    return thing if thing is not None and thing.start == k else None
-
-
-def _it_before(read: ReadInstruction, position: int, direct: frozenset[str] | None = None) -> Mention | None:
+def _it_before(read: ReadInstruction, position: int, direct: frozenset[str] | None = None,
+               needs: frozenset[str] = frozenset()) -> Mention | None:
     """What "it" right after the verb at ``position`` stands for: the one kind named before the verb
     that a verb acts on directly (``object_words.acted_on_directly``), and not as a tool, a source or
     something fetched; None where there are two ("make lemonade with lemon juice, sugar and water,
@@ -219,7 +212,9 @@ def _it_before(read: ReadInstruction, position: int, direct: frozenset[str] | No
     cook it" is the chicken; "load the container into the car and close it" is read as before.
     "chop up that cabbage with a bit of chili and fry it up": the cabbage; "the boat's filthy, could
     you grab a bucket and some soap and scrub it down?": the boat. ``direct``:
-    :func:`directly_acted_on` of ``read``, where the caller has it."""
+    :func:`directly_acted_on` of ``read``, where the caller has it. ``needs``: abilities one of which
+    the state asked needs (``engine.predicates.ABILITY_EVIDENCE``): "salt the chicken in the jar,
+    close it" is no chicken closed, so a thing known to lack them all is no candidate."""
     k = position + 1
     if k >= len(read.words) or read.words[k] != "it" or read.clause_of[k] != read.clause_of[position]:
         return None
@@ -228,7 +223,11 @@ def _it_before(read: ReadInstruction, position: int, direct: frozenset[str] | No
     def fetched(m: Mention) -> bool:
         return any(read.words[j] in FETCH_VERBS for j in range(m.start) if read.clause_of[j] == read.clause_of[m.start])
 
-    candidates = [m for m in read.mentions if m.end <= position and m.phrase in direct and not fetched(m)]
+    def able(m: Mention) -> bool:
+        info = synset_info(m.synset)
+        return not needs or info is None or bool(needs & info.abilities)
+
+    candidates = [m for m in read.mentions if m.end <= position and m.phrase in direct and not fetched(m) and able(m)]
     # one such thing in the verb's own clause ("cook some rice in the rice cooker, and season the
     # chicken with salt and cook it": the chicken); else two such things ("the vacuum is gross, can
     # you clean out the canister, dust it off"): not read
@@ -268,7 +267,8 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
     direct = directly_acted_on(with_scene) if by_word else frozenset()
     modifiers = incidental_objects(read) if by_word else frozenset()
     for position, alternatives in by_word.items():
-        thing = object_after_verb(read, position, scene_words) or _it_before(with_scene, position, direct)
+        needs = frozenset(a for w in alternatives if (a := ABILITY_EVIDENCE.get(w.predicate)) is not None)
+        thing = object_after_verb(read, position, scene_words) or _it_before(with_scene, position, direct, needs)
         if thing is None or is_substance(thing.synset, "omnigibson") or thing.phrase in modifiers:
             continue  # "clean the dryer lint screen": the screen is cleaned, "dryer" only says which
         kinds = {t for t in scene if grounds_in(thing.phrase, thing.synset, {t}, loose=False)}

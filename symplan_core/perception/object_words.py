@@ -27,6 +27,7 @@ from symplan_core.perception.synsets import (
     lemma_index,
     read_instruction,
     singulars,
+    sounds_plural,
     wordnet_lemmas,
     wordnet_part_holonyms,
     wordnet_scene_lemmas,
@@ -44,7 +45,7 @@ from symplan_core.perception.verbs import (
     verb_forms,
 )
 from symplan_core.prompts.goal_text import type_word
-from symplan_core.tasks import synset_info, synset_parents, synset_table
+from symplan_core.tasks import kinds_below, synset_info, synset_parents, synset_table
 
 #: Words that may follow an object's name in a sentence (so the name is not a modifier of a word
 #: we do not know: "watermelon punch").
@@ -105,7 +106,23 @@ def acted_on_directly(instruction: str | ReadInstruction) -> frozenset[str]:
     sheets on *the bed*", "with *soap*") and not what "there is" points out ("there's *soap* by the
     sink")."""
     read = reading_of(instruction)
-    return frozenset(m.phrase for m in read.mentions if _governed_by_verb(read, m))
+    return frozenset(m.phrase for m in read.mentions if _governed_by_verb(read, m) and not _given_as_act(read, m))
+
+
+_GIVE = frozenset("give gives giving gave".split())
+
+
+def _given_as_act(read: ReadInstruction, m: Mention) -> bool:
+    """``m`` is the act that "give ... a" names ("give it a quick iron", "give both of them a spray"):
+    what is done to the thing, not a thing acted on; not what is given to a person ("give me a towel")."""
+    k = m.start - 1
+    while k >= 0 and read.clause_of[k] == read.clause_of[m.start] and k >= m.start - 3 and read.words[k] not in ("a", "an"):
+        k -= 1
+    if k < 2 or read.words[k] not in ("a", "an") or read.clause_of[k] != read.clause_of[m.start]:
+        return False
+    if read.words[k - 1] in ("me", "us", "him", "her", "you"):
+        return False  # "give me a towel": the towel is what is given
+    return any(read.words[j] in _GIVE for j in range(max(0, k - 5), k - 1) if read.clause_of[j] == read.clause_of[k])
 
 
 #: Verbs among the words that may follow a name: before one, they act on it ("I won't *need* my fur
@@ -554,8 +571,8 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
     for m in read.mentions:
         kinds = {m.synset, *kinds_of(m.synset)}
         if (grounds_in(m.phrase, m.synset, types, loose=False) is not None or _modifier(read, m)
-                or not kinds & _MADE_KINDS or kinds & _RAW_KINDS):
-            continue
+                or not kinds & _MADE_KINDS or kinds & _RAW_KINDS or assembled(m.synset)):
+            continue  # (a sandwich is put together, not made: no object of it to add)
         made, count, vessel = _made_by_verb(read, m)
         if not made and not _made_later(read, m) and not _wanted_and_cooked(read, m):
             continue
@@ -570,6 +587,37 @@ def requested_products(instruction: str | ReadInstruction, types: Iterable[str])
         else:
             count = 1
         out.append(RequestedProduct(m.phrase, m.synset, count, vessel))
+    return out
+
+
+def assembled(synset: str) -> bool:
+    """A kind of food BEHAVIOR has no object of, whose own kinds are all things, not substances
+    (``sandwich.n.01``: arepa, club sandwich, hamburger, hotdog): making one puts it together from
+    what the scene has. BEHAVIOR's make_a_sandwich spreads the bread slices and stacks them; no
+    object is made. A kind of drink ("coffee": drip coffee, espresso) is made, not put together."""
+    if synset in synset_table() or not {synset, *kinds_of(synset)} & _MADE_KINDS:
+        return False
+    kinds = [k for k in kinds_below(synset) if "__" not in k.synset]  # not its halves and dicings
+    return bool(kinds) and not any(is_substance(k.synset, "omnigibson") for k in kinds)
+
+
+def assembled_products(instruction: str | ReadInstruction) -> list[Mention]:
+    """The names a making verb governs (:data:`MAKING_VERBS`) that are :func:`assembled` kinds,
+    through the names of what goes in it ("make a peanut butter and jelly sandwich"): what the goal
+    puts together, which it need not name, and no object to make."""
+    read = reading_of(instruction)
+    out = []
+    for m in read.mentions:
+        if not assembled(m.synset):
+            continue
+        k = m.start - 1
+        while k >= 0 and read.clause_of[k] == read.clause_of[m.start] and (
+                read.words[k] in DETERMINERS or read.words[k] in ("and", "me", "us", "you", "up")
+                or read.object_at(k) is not None or not read.function[k]) and read.words[k] not in MAKING_VERBS:
+            k -= 1
+        if k >= 0 and read.clause_of[k] == read.clause_of[m.start] and read.words[k] in MAKING_VERBS \
+                and not speakers_own(read.words, read.clause_of, k):
+            out.append(m)
     return out
 
 
@@ -735,18 +783,6 @@ def _process_location(read: ReadInstruction, preposition: int) -> bool:
 #: means some of the things, not all of them.
 _COUNTING = frozenset("a an one two three four five six seven eight nine ten some any few several couple pair "
                       "either neither another each most many half".split())
-
-
-def sounds_plural(word: str) -> bool:
-    """English plural ending, the forms ``singulars`` undoes ("greens", "boxes", "berries"; not
-    "glass", "bus", "axis"-like singulars in -ss, -us, -is). A word in -is is a plural where the
-    word without its -s names a thing and the word itself does not ("skis", "kiwis"; not "tennis")."""
-    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us")):
-        return False
-    if word.endswith("is"):
-        names = lemma_index()
-        return (word[:-1],) in names and (word,) not in names
-    return True
 
 
 #: Words that ask for every one of what follows, in any number ("all the salmon", "every apple").

@@ -52,6 +52,8 @@ from symplan_core.perception.synsets import (
 )
 from symplan_core.perception.verbs import (
     DETERMINERS,
+    GOING_PARTICLES,
+    GOING_VERBS,
     PLACE_PHRASES,
     PLACEMENT_VERBS,
     POSSESSIVES,
@@ -60,6 +62,7 @@ from symplan_core.perception.verbs import (
     SUBJECTS,
     TOGGLE_VERBS,
     StateWord,
+    described,
     moves_things,
     state_words,
     verb_forms,
@@ -112,8 +115,11 @@ def placement_words(instruction: str, words: Iterable[StateWord] | None = None) 
             continue
         if 0 < i < len(read.words) - 1 and read.words[i - 1] in PLACEMENT_VERBS and read.words[i + 1] in POSSESSIVES:
             continue
-        movers = [j for j in range(i) if sentence[j] == sentence[i] and moves_things(read, j)]
-        if not movers and read.words[i] not in _MOTION_WORDS and not _verbless_placement(read, i):
+        movers = [j for j in range(i) if sentence[j] == sentence[i] and moves_things(read, j)
+                  and (read.words[j] not in GOING_VERBS or _goes_to(read, j, i))]
+        if not movers and (read.words[i] not in _MOTION_WORDS or any(
+                described(read, j) for j in range(i) if read.clause_of[j] == read.clause_of[i])) \
+                and not _verbless_placement(read, i):
             continue  # no verb that moves things before it in its clause: not where something goes
         if movers and any(movers[-1] < w.position < i and read.words[w.position] not in PLACEMENT_VERBS
                           for w in words):
@@ -139,6 +145,14 @@ _CLAUSE_VERBS = frozenset({*(f for verb in STATE_VERBS for f in verb_forms(verb)
                            *"is are was were be been being goes go went stays stay".split()})
 
 
+def _goes_to(read: ReadInstruction, verb: int, i: int) -> bool:
+    """The preposition at ``i`` is the one of the :data:`GOING_VERBS` verb at ``verb``, in its
+    clause and right after it ("the pots go in", "can all go up on"): "the pots go in the cabinet,
+    the blanket can be folded up on the bed" puts no pot on the bed."""
+    return (read.clause_of[verb] == read.clause_of[i]
+            and all(read.words[k] in GOING_PARTICLES for k in range(verb + 1, i)))
+
+
 def _verbless_placement(read: ReadInstruction, i: int) -> bool:
     """A terse request's clause of names (the first one a name or a plural), a placement
     preposition at ``i`` and its place, in a request with no verb or subject we know ("Stamps on
@@ -148,7 +162,10 @@ def _verbless_placement(read: ReadInstruction, i: int) -> bool:
     clause = [j for j in range(len(read.words)) if read.clause_of[j] == read.clause_of[i]]
     before, after = [j for j in clause if j < i], [j for j in clause if j > i]
     first = before[0] if before else 0
-    named_first = read.object_at(first) is not None or sounds_plural(read.words[first])  # "Stamps on counter"
+    # "Stamps on counter", "Sticker on the license plate." (a name only the scene explains; not
+    # before "at": "look at the mailbox")
+    named_first = (read.object_at(first) is not None or sounds_plural(read.words[first])
+                   or (not read.function[first] and read.words[i] != "at"))
     return (bool(before) and 0 < len(after) <= 4 and named_first
             and not any(w in _CLAUSE_VERBS for w in read.words)
             and not any(read.words[j] in _RELATION_FIRST_WORDS for j in clause if j != i))
@@ -333,18 +350,50 @@ def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
     in between (see :func:`moved_by`); None with no such verb."""
     at = place.end - len(place.said.split())  # the preposition
     clause = _list_clauses(read)  # "put the corn flakes, the baguette, ... on the counter": one list
-    verb = max((j for j in range(at) if clause[j] == clause[at] and moves_things(read, j)), default=None)
-    if verb is None:
-        return None
+    verb = max((j for j in range(at) if clause[j] == clause[at] and moves_things(read, j)
+                and (read.words[j] not in GOING_VERBS or _goes_to(read, j, at))), default=None)
+    if verb is None:  # "Sticker on the license plate.": the names of the clause before the place
+        first = min(k for k in range(at + 1) if read.clause_of[k] == read.clause_of[at])
+        return (first, at) if _verbless_placement(read, at) else None
+    if read.words[verb] in GOING_VERBS:  # "the pots go in the cabinet": what goes is said before its verb
+        first = min(k for k in range(verb + 1) if read.clause_of[k] == read.clause_of[verb])
+        while first and _names_only(read, read.clause_of[first - 1]):  # "Laptop, battery, and the DVDs can go"
+            first = min(k for k in range(first) if read.clause_of[k] == read.clause_of[first - 1])
+        return max([first, *((p.target.end if p.target else p.end)
+                             for p in (placement_words(instruction) if places is None else places)
+                             if first < p.end <= verb)]), verb
     if read.clause_of[verb] != read.clause_of[at]:
         # across a list's commas only where the list runs up to the preposition: in "bring the rake,
         # ..., the plants to the checkout and pay at the register" "at" is another verb's
         last = max((m.end for m in read.mentions if verb < m.start and m.end <= at), default=verb + 1)
         if any(w in _PHRASE_ENDS or w == "then" for w in read.words[last:at]):
             return None
-    return max([verb + 1, *((p.target.end if p.target else p.end)
-                            for p in (placement_words(instruction) if places is None else places)
+    # "put the bag in the cart and pay at the register": "and" before a word that is no name opens
+    # another verb's phrase, whose place this is
+    if any(read.words[k] in _PHRASE_ENDS and k + 1 < at and read.words[k + 1] not in DETERMINERS
+           and read.object_at(k + 1) is None and not sounds_plural(read.words[k + 1])
+           and any(p.end <= k for p in (placement_words(instruction) if places is None else places) if verb < p.end)
+           for k in range(verb + 1, at)):
+        return None
+    return max([verb + 1, *(_place_end(read, p) for p in (placement_words(instruction) if places is None else places)
                             if verb < p.end <= at)]), at
+
+
+def _place_end(read: ReadInstruction, place: PlacementWord) -> int:
+    """Where a placement's place ends: after its target, or after the word past its determiners
+    that only the scene may explain ("set it down on the ground next to the door": the ground)."""
+    if place.target is not None:
+        return place.target.end
+    k = place.end
+    while k < len(read.words) and read.words[k] in DETERMINERS:
+        k += 1
+    return k + 1 if k < len(read.words) and not read.function[k] else place.end
+
+
+def _names_only(read: ReadInstruction, clause: int) -> bool:
+    """The clause says nothing but names ("Laptop, battery, the book, and ..."): a list going on."""
+    return all(w in DETERMINERS or w in _PHRASE_ENDS or read.object_at(k) is not None or sounds_plural(w)
+               for k, w in enumerate(read.words) if read.clause_of[k] == clause)
 
 
 #: Words that end a noun phrase in a list of moved things ("the snacks and water bottles in ..."), as
@@ -426,12 +475,147 @@ def things_placed_elsewhere(instruction: str, problem: Problem, places: list[Pla
                             ) -> list[tuple[PlacementWord, Mention, Mention, set[str]]]:
     """(placement word, its target, the thing it moves, where the goal puts that thing instead) for
     each of :func:`placed_elsewhere`."""
+    out = []
+    mentioned = {i for atom, _positive, types in goal_atoms(problem.goal) for a in atom.args
+                 for i in argument_instances(a, types, problem.objects)}
+    for place, target, there, m, things, held_by in _moved_to_targets(instruction, problem, places):
+        put = set().union(*(held_by.get(i, set()) for i in things))
+        if put and not _reached(held_by, put) & there:
+            out.append((place, target, m, put))
+        elif not put and things & mentioned and not things & there and not any(
+                is_substance(problem.objects[i], "omnigibson") for i in things):
+            out.append((place, target, m, put))  # "put the kayak on the rack": the kayak dried, put nowhere
+    return out
+
+
+def partly_placed(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
+    """A plural a placement moves ("put all the strawberries in a bowl": every one there is,
+    :func:`plural_mentions`) of which the goal puts some at the target and the others nowhere there:
+    Qwen 1.5B put one strawberry of six in the bowl and covered the rest with cream (untuned12
+    direct). ``places``: the instruction's :func:`placement_words`, where the caller has them."""
+    plurals = {(m.start, m.end) for m in plural_mentions(read_instruction(instruction))}
+    out = []
+    for place, target, there, m, things, held_by in _moved_to_targets(instruction, problem, places):
+        things = things - there  # "the bags into the backpack": the backpack is no bag moved
+        if (m.start, m.end) not in plurals or len(things) < 2:
+            continue
+        left = sorted(i for i in things if not _reached(held_by, held_by.get(i, set())) & there)
+        if left and len(left) < len(things):
+            out.append(f"the instruction puts the {m.phrase} '{place.said} the {target.phrase}', all {len(things)} "
+                       f"in the scene, but the goal puts {', '.join(left)} nowhere there")
+    return out
+
+
+def reversed_placements(instruction: str, problem: Problem, places: list[PlacementWord] | None = None) -> list[str]:
+    """A thing a placement moves that the goal relates to the target only the other way round: "Sticker
+    on the license plate.", drafted as ``(attached ?license_plate ?sticker)`` (Qwen 1.5B, untuned12
+    terse, accepted and wrong), or the curtain "on the board" as the board on the curtain."""
+    target_first: dict[tuple[str, str], set[str]] = {}  # (target, thing) -> relations, target first
+    thing_first: set[tuple[str, str]] = set()
+    pairs = [(place, target, there, things) for place, target, there, _m, things, _held
+             in _moved_to_targets(instruction, problem, places)]
+    for atom, positive, types in goal_atoms(problem.goal):
+        # (overlaid napkin knife) is the knife "in the napkin": a cloth spread over is where it goes
+        if not positive or atom.predicate not in OBJECT_RELATIONS or atom.predicate == "overlaid" or len(atom.args) != 2:
+            continue
+        first, second = (argument_instances(a, types, problem.objects) for a in atom.args)
+        for a in first:
+            for b in second:
+                target_first.setdefault((a, b), set()).add(atom.predicate)
+                thing_first.add((a, b))
+    out = []
+    for place, target, there, things in pairs:
+        backwards = {r for t in there for x in things for r in target_first.get((t, x), ())}
+        if backwards and not any((x, t) in thing_first for x in things for t in there):
+            out.append(f"the instruction puts something '{place.said} the {target.phrase}', but the goal has "
+                       + " and ".join(f"({r} {target.phrase} ...)" for r in sorted(backwards))
+                       + ": the other way round")
+    return list(dict.fromkeys(out))
+
+
+#: Verbs that name the container they put things in ("bag the potatoes", "box it all up", "trash
+#: the junk", "recycle the paper"), with a name of that container.
+CONTAINER_VERBS: dict[str, str] = {
+    **dict.fromkeys(("bag", "bagging"), "bag"), **dict.fromkeys(("box", "boxing"), "box"),
+    **dict.fromkeys(("trash", "trashing"), "trash can"), **dict.fromkeys(("recycle", "recycling"), "recycling bin"),
+}
+
+
+def unfilled_containers(instruction: str, problem: Problem) -> list[str]:
+    """A verb that names its container (:data:`CONTAINER_VERBS`) said as a request ("Bag potatoes",
+    "could you box it all up", "Trash the junk"), where the scene has such containers and the goal
+    puts nothing of what the verb acts on (anything, where that is "it", "them" or unnamed) in or
+    on one. Qwen 1.5B answered "Trash the junk, keep the tray." with the tray kept dry and nothing
+    in the trash can (untuned12 terse, accepted and wrong)."""
+    read = read_instruction(instruction)
+    scene = set(problem.objects.values())
+    scene_words = dict(scene_mentions(instruction, scene))
+    out = []
+    for i, word in enumerate(read.words):
+        if word not in CONTAINER_VERBS or not _said_as_verb(read, i):
+            continue
+        name = read_instruction(f"put it in the {CONTAINER_VERBS[word]}").mentions[-1]
+        containers = {t for t in scene if grounds_in(name.phrase, name.synset, {t}, loose=False)}
+        if not containers:
+            continue
+        acted = object_after_verb(read, i, scene_words)
+        kinds = {t for t in scene if grounds_in(acted.phrase, acted.synset, {t}, loose=False)} if acted else set()
+        put = any(positive and atom.predicate in ("inside", "ontop") and len(atom.args) == 2
+                  and argument_type(atom.args[1], types, problem.objects) in containers
+                  and (not kinds or argument_type(atom.args[0], types, problem.objects) in kinds)
+                  for atom, positive, types in goal_atoms(problem.goal))
+        if not put:
+            what = f"the {acted.phrase}" if acted else "anything"
+            out.append(f"the instruction says '{word}', which puts {what} in a {CONTAINER_VERBS[word]} "
+                       f"({', '.join(sorted(containers))}), but the goal puts nothing there")
+    return out
+
+
+def _said_as_verb(read: ReadInstruction, i: int) -> bool:
+    """The word at ``i`` opens its clause, or follows "please", a modal or "you" ("could you box it
+    all up"), and something it acts on follows: a request's verb, not a name ("the trash bags")."""
+    k = i - 1
+    while k >= 0 and read.clause_of[k] == read.clause_of[i] and read.words[k] in _VERB_OPENERS:
+        k -= 1
+    opens = k < 0 or read.clause_of[k] != read.clause_of[i]
+    follows = i + 1 < len(read.words) and read.clause_of[i + 1] == read.clause_of[i] and (
+        read.words[i + 1] in DETERMINERS or read.words[i + 1] in _ACTED_PRONOUNS or read.words[i + 1] == "up"
+        or read.object_at(i + 1) is not None or sounds_plural(read.words[i + 1]))
+    return opens and follows
+
+
+_VERB_OPENERS = frozenset("please you could can would will just also then and mind".split())
+_ACTED_PRONOUNS = frozenset("it them everything all".split())
+
+
+def object_after_verb(read: ReadInstruction, position: int, scene_words: dict[str, str]) -> Mention | None:
+    """The object a verb at ``position`` names right after it ("fry up **those brats**": past
+    determiners and a particle), a word only the scene explains (``scene_words``) included; None
+    where something else comes first."""
+    k = position + 1
+    while k < len(read.words) and read.clause_of[k] == read.clause_of[position] and (
+            read.words[k] in DETERMINERS or read.words[k] in ("up", "off", "out", "down")):
+        k += 1
+    if k >= len(read.words) or read.clause_of[k] != read.clause_of[position]:
+        return None
+    thing = read.object_at(k)
+    if thing is None and read.words[k] in scene_words:  # "those brats": a word only the scene explains
+        thing = Mention(read.words[k], scene_words[read.words[k]], k, k + 1)
+    return thing if thing is not None and thing.start == k else None
+
+
+def _moved_to_targets(instruction: str, problem: Problem, places: list[PlacementWord] | None,
+                      ) -> list[tuple[PlacementWord, Mention, set[str], Mention, set[str], dict[str, set[str]]]]:
+    """(placement word, its target, the instances there (:func:`_at_target`), a thing it moves, the
+    instances that thing names, where the goal puts each thing) for each thing a placement with a
+    named target (no substance, nor a machine the goal runs) moves. Where the goal puts a thing: a
+    place the goal puts in or on another is at that one too (the racket in the box, the box in the
+    car: the racket is in the car); a thing a cloth is spread over is in that cloth too ("a knife
+    and a spoon in each napkin": the napkin overlaid)."""
     read = read_instruction(instruction)
     places = placement_words(instruction) if places is None else places
-    scene_words = dict(scene_mentions(instruction, set(problem.objects.values())))
-    # where the goal puts each thing; a place the goal puts in or on another is at that one too
-    # (the racket in the box, the box in the car: the racket is in the car); a thing a cloth is
-    # spread over is in that cloth too ("a knife and a spoon in each napkin": the napkin overlaid)
+    scene = set(problem.objects.values())
+    scene_words = dict(scene_mentions(instruction, scene))
     asked = goal_polarities(problem.goal, dict(problem.objects)).keys()
     held_by: dict[str, set[str]] = {}
     for atom, positive, types in goal_atoms(problem.goal):
@@ -441,30 +625,27 @@ def things_placed_elsewhere(instruction: str, problem: Problem, places: list[Pla
                 held_by.setdefault(thing, set()).update(second)
             for thing in second if atom.predicate == "overlaid" else ():
                 held_by.setdefault(thing, set()).update(first)
-    mentioned = {i for atom, _positive, types in goal_atoms(problem.goal) for a in atom.args
-                 for i in argument_instances(a, types, problem.objects)}
     out = []
     for place in places:
         target = _placement_target(read, place, scene_words)
         if target is None or place.end < 0 or is_substance(target.synset, "omnigibson"):
             continue
-        kind = grounds_in(target.phrase, target.synset, set(problem.objects.values()), loose=False)
+        kind = grounds_in(target.phrase, target.synset, scene, loose=False)
         if kind and _where_processed(kind, asked):
             continue
         there = _at_target(problem, target)
-        for m in moved_by(instruction, place, places, scene=set(problem.objects.values())) if there else ():
-            things = m.instances_in(problem.objects)
-            put = set().union(*(held_by.get(i, set()) for i in things))
-            reached, frontier = set(put), set(put)
-            while frontier:
-                frontier = set().union(*(held_by.get(i, set()) for i in frontier)) - reached
-                reached |= frontier
-            if put and not reached & there:
-                out.append((place, target, m, put))
-            elif not put and things & mentioned and not things & there and not any(
-                    is_substance(problem.objects[i], "omnigibson") for i in things):
-                out.append((place, target, m, put))  # "put the kayak on the rack": the kayak dried, put nowhere
+        for m in moved_by(instruction, place, places, scene_words, scene) if there else ():
+            out.append((place, target, there, m, m.instances_in(problem.objects), held_by))
     return out
+
+
+def _reached(held_by: dict[str, set[str]], put: set[str]) -> set[str]:
+    """``put`` and every place the goal puts those in or on, transitively."""
+    reached, frontier = set(put), set(put)
+    while frontier:
+        frontier = set().union(*(held_by.get(i, set()) for i in frontier)) - reached
+        reached |= frontier
+    return reached
 
 
 def _at_target(problem: Problem, target: Mention) -> set[str]:
@@ -608,6 +789,23 @@ def other_relations(instruction: str, problem: Problem, places: list[PlacementWo
 _ONE_EACH = frozenset("per own separate".split())
 
 
+def _shared(read: ReadInstruction, m: Mention, k: int, word: str) -> bool:
+    """"own"/"separate" at ``k`` before a singular ``m`` with no "each" before it says one container
+    for them all ("yams in their own sack", "the walkers in a separate box"), not one apiece ("each in
+    its own pot", "separate bags")."""
+    return (word in ("own", "separate") and not sounds_plural(read.words[m.end - 1])
+            and not any(read.words[j] == "each" for j in range(k) if read.clause_of[j] == read.clause_of[m.start]))
+
+
+def _one_in_each(read: ReadInstruction, m: Mention) -> bool:
+    """``m`` follows "each" or "each of the", after "one" earlier in its clause: "put one hamburger
+    in each of the bags" asks for one per bag (Qwen 1.5B put every hamburger in one sack)."""
+    k, word = word_before(read, m)
+    if word == "of" and k > 0 and read.clause_of[k - 1] == read.clause_of[m.start]:
+        k, word = k - 1, read.words[k - 1]
+    return word == "each" and any(read.words[j] == "one" for j in range(k) if read.clause_of[j] == read.clause_of[k])
+
+
 #: "one on top of the other", "on top of each other", "on top of one another": a stack of like things.
 _STACKED = (("on", "top", "of", "the", "other"), ("on", "top", "of", "each", "other"),
             ("on", "top", "of", "one", "another"))
@@ -668,16 +866,22 @@ def arrangements(instruction: str, problem: Problem) -> list[str]:
     read = reading_of(instruction)
     out = []
     counts = Counter(problem.objects.values())
+    read_as = dict(instruction_objects(instruction, set(counts)))  # "each of the bags" with sacks: the sacks
     # Variables a forall binds (BEHAVIOR names them after their type, so one name is one kind).
     universal = {p.var for q in iter_quantifiers(problem.goal) if q.kind == "forall" for p in q.params}
     for m in read.mentions:
-        if word_before(read, m)[1] not in _ONE_EACH:
+        k, word = word_before(read, m)
+        if not (word in _ONE_EACH and not _shared(read, m, k, word)) and not _one_in_each(read, m):
             continue
+        synset = read_as.get(m.phrase, m.synset)
+        # a kind another word names ("one per bag, bags in the backpack"): not the bags meant
+        named_otherwise = {t for t in counts for o in read.mentions if o.synset != m.synset
+                           and grounds_in(o.phrase, o.synset, {t}, loose=False)}
         crowded: dict[str, set[str]] = {}  # container instance -> what the goal puts there
         for atom, placed, types in goal_atoms(problem.goal):
             if (not placed or atom.predicate not in ("inside", "ontop") or len(atom.args) != 2
-                    or atom.args[1] not in problem.objects
-                    or not grounds_in(m.phrase, m.synset, {problem.objects[atom.args[1]]}, loose=False)):
+                    or atom.args[1] not in problem.objects or problem.objects[atom.args[1]] in named_otherwise
+                    or not grounds_in(m.phrase, synset, {problem.objects[atom.args[1]]}, loose=False)):
                 continue
             thing = atom.args[0]  # every instance of a kind, under a forall; else one thing
             crowded.setdefault(atom.args[1], set()).add(types[thing] if thing in universal else thing)

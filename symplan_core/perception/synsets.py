@@ -180,6 +180,18 @@ def lemma_index() -> dict[tuple[str, ...], str]:
     return index
 
 
+def sounds_plural(word: str) -> bool:
+    """English plural ending, the forms ``singulars`` undoes ("greens", "boxes", "berries"; not
+    "glass", "bus", "axis"-like singulars in -ss, -us, -is). A word in -is is a plural where the
+    word without its -s names a thing and the word itself does not ("skis", "kiwis"; not "tennis")."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us")):
+        return False
+    if word.endswith("is"):
+        names = lemma_index()
+        return (word[:-1],) in names and (word,) not in names
+    return True
+
+
 def _open_form(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(part for w in words for part in w.split("-"))
 

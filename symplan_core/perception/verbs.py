@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from symplan_core.bddl.vocabulary import vocabulary
-from symplan_core.perception.synsets import ReadInstruction, is_substance, read_instruction
+from symplan_core.perception.synsets import ReadInstruction, is_substance, read_instruction, sounds_plural
 from symplan_core.tasks import synset_info
 
 _CLEAN = (("covered", False),)
@@ -77,6 +77,54 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     # every B-1K task named for hanging hangs with one of the two (a bike on a rack, sheets on a line)
     "hang": (("attached", True), ("draped", True)),
 }
+
+
+#: Forms of *be* (and verbs like it) after which a state word describes its subject: asked for only
+#: where "make sure", "ensure", "until" or "so that" governs them (:func:`_asked_to_be`). "it's"
+#: reaches here as "it" (the reading drops a final "'s"), so "it" stands for "it's" there.
+_COPULAS = frozenset("is are be am isn't aren't they're we're it everything that get gets".split())
+_MAKE = frozenset("make makes making".split())
+#: Words between such a form of *be* and its state ("make sure they're all closed", "is not open").
+_DEGREE = frozenset("all both completely fully properly really totally nice and good not never still".split())
+
+
+def _participles(verb: str) -> set[str]:
+    """The regular past participles of ``verb`` ("closed", "chopped", "dried"); a doubled last
+    consonant is tried whatever the stress, since a wrong spelling never occurs in a request."""
+    if verb.endswith("e"):
+        return {verb + "d"}
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return {verb[:-1] + "ied"}
+    return {verb + "ed", verb + verb[-1] + "ed"}
+
+
+#: State words said as what a thing should be ("make sure the door is closed", "until it's clean"):
+#: each verb's participles, the verbs that are adjectives too ("clean", "open", "dry"), and the
+#: irregular ones.
+_STATE_ADJECTIVES: dict[str, str] = {
+    **{form: verb for verb in STATE_VERBS for form in _participles(verb)},
+    **{verb: verb for verb in "clean open dry wet shut cut".split()},
+    "frozen": "freeze", "swept": "sweep", "hung": "hang", "lit": "light", "full": "fill",
+}
+
+
+def _asked_to_be(words: tuple[str, ...], clause: tuple[int, ...], i: int) -> int | None:
+    """Where the word at ``i`` follows a form of *be* ("is", "are", "gets") that "make sure",
+    "ensure", "until" or "so that" governs in its clause ("make sure every door is open", "wipe it
+    until it's clean"): the position of that form; else None. Elsewhere a state after *be*
+    describes the scene as it is ("the towels are clean now")."""
+    k = i - 1
+    while k >= 0 and clause[k] == clause[i] and words[k] in _DEGREE:
+        k -= 1
+    if k < 1 or clause[k] != clause[i] or words[k] not in _COPULAS:
+        return None
+    for j in range(k - 1, max(k - 10, 0) - 1, -1):
+        if clause[j] != clause[i]:
+            return None
+        if (words[j] in ("ensure", "until", "till", "til") or (words[j] == "sure" and j and words[j - 1] in _MAKE)
+                or (words[j] == "that" and j and words[j - 1] == "so" and clause[j - 1] == clause[i])):
+            return k
+    return None
 
 
 #: Verbs that switch a thing with the particle "on"/"off" (``turn off the tv``, ``switch it on``).
@@ -184,10 +232,56 @@ _MOVING_VERBS = PLACEMENT_VERBS | SOWING_VERBS
 
 
 def moves_things(read: ReadInstruction, j: int) -> bool:
-    """Word ``j`` is a verb that moves things (:data:`PLACEMENT_VERBS`, :data:`SOWING_VERBS`): not
-    part of an object's name, nor a noun after a determiner ("left a stack of books")."""
+    """Word ``j`` is a verb that moves things (:data:`PLACEMENT_VERBS`, :data:`SOWING_VERBS`), or
+    one that says where its subject goes (:func:`moves_its_subject`): not part of an object's name,
+    nor a noun after a determiner ("left a stack of books"), nor what a form of *be* or *have* makes
+    a description ("bugs are getting into the fruit trees", "the kids have put toys in it")."""
+    if read.words[j] in GOING_VERBS:
+        return moves_its_subject(read, j)
+    if read.words[j] in ("line", "lining"):  # "line up my sandals", "line them up": not "the line"
+        return (read.object_at(j) is None and "up" in read.words[j + 1:j + 3]
+                and not (j and read.words[j - 1] in DETERMINERS))
     return (read.words[j] in _MOVING_VERBS and read.object_at(j) is None
-            and not (j and read.words[j - 1] in DETERMINERS))
+            and not (j and read.words[j - 1] in DETERMINERS) and not described(read, j))
+
+
+#: Forms of *be* and *have* before a verb that make it a description, not a request.
+_DESCRIBING = frozenset("is are was were been has have had 've".split())
+
+
+#: Verbs that say where their subject belongs ("the pots go in the cabinet", "the puzzles belong on
+#: the bookshelf"): a request to put it there, said of the thing rather than to the robot.
+GOING_VERBS = frozenset("go goes belong belongs".split())
+#: Words between such a subject and its verb ("the balls can go in that box", "it all needs to go").
+_BEFORE_GOING = frozenset("can could should will would must might all both just then also each usually always "
+                          "need needs to has have".split())
+#: Subjects that are things ("they go in the fridge"), not the robot nor the speaker ("you go in").
+_THING_SUBJECTS = frozenset("they it these those everything all both them".split())
+
+
+def moves_its_subject(read: ReadInstruction, j: int) -> bool:
+    """Word ``j`` is a :data:`GOING_VERBS` verb whose subject is a thing, named or said as
+    "they"/"everything" ("the DVDs can all go up on the bookcase"): what it is said of goes there.
+    Not an imperative ("go in the kitchen and ..."), nor with the robot or the speaker as subject."""
+    if read.words[j] not in GOING_VERBS or read.object_at(j) is not None:
+        return False
+    k = j - 1
+    while k >= 0 and read.clause_of[k] == read.clause_of[j] and read.words[k] in _BEFORE_GOING:
+        k -= 1
+    if k < 0 or read.clause_of[k] != read.clause_of[j]:
+        return k + 1 < j and read.words[k + 1] in _THING_SUBJECTS  # "all go in the box": "all" opens it
+    return read.object_at(k) is not None or read.words[k] in _THING_SUBJECTS or sounds_plural(read.words[k])
+
+
+#: Words between a :data:`GOING_VERBS` verb and its preposition ("go back in", "can all go up on").
+GOING_PARTICLES = frozenset("up back right straight down over".split())
+
+
+def described(read: ReadInstruction, j: int) -> bool:
+    """Word ``j`` is a verb that moves things made a description by a form of *be* or *have* before
+    it ("bugs are getting into the fruit trees"): said of the world, not asked of the robot."""
+    return (read.words[j] in _MOVING_VERBS and j > 0 and read.words[j - 1] in _DESCRIBING
+            and read.clause_of[j - 1] == read.clause_of[j])
 
 
 def verb_forms(verb: str) -> set[str]:
@@ -249,7 +343,10 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
         if i in particles or any(s.position == i for s in out):
             continue
         if w in ("on", "off") and i and (i + 1 == n or clause[i + 1] != clause[i]):
-            thing = read.object_at(i - 1)  # "hot tub on": a thing that switches, then on/off at clause end
+            # "hot tub on": a thing that switches, then on/off at clause end; or what "make sure"
+            # holds to it ("make sure the stove is off")
+            copula = _asked_to_be(words, clause, i)
+            thing = read.object_at(i - 1 if copula is None else copula - 1)
             info = synset_info(thing.synset) if thing else None
             if thing is not None and info is not None and "toggleable" in info.abilities \
                     and "toggled_on" in predicates:
@@ -258,6 +355,11 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
             continue
         if w == "done" and "cooked" in predicates and _until_done(read, i):
             out.append(StateWord("done", "cooked", True, i))
+            continue
+        if w in _STATE_ADJECTIVES and _asked_to_be(words, clause, i) is not None:
+            flip = _negated(words, clause, i)  # "make sure the oven door is not open"
+            out += [StateWord(w, predicate, polarity != flip, i) for predicate, polarity in STATE_VERBS[_STATE_ADJECTIVES[w]]
+                    if predicate.partition(":")[0] in predicates]
             continue
         verb = index.get(w)
         if verb is None:
@@ -277,6 +379,8 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
             continue  # "close to the sink": near, not shut
         if verb == "clean" and after in ("up", "out") and not (after == "up" and _movable_after(read, i + 2)):
             continue  # "clean up the room", "clean out the fridge": tidying and emptying, not dirt
+        if verb == "sweep" and after == "up" and not _substance_after(read, i + 2):
+            continue  # "sweep up the broken glass": gathering things, not dirt ("sweep up the dust" is)
         if verb == "pour" and after in ("out", "away", "off"):
             continue  # "pour out the water": emptying, not filling
         flip = _negated(words, clause, i)
@@ -300,6 +404,14 @@ def _movable_after(read: ReadInstruction, k: int) -> bool:
         return False
     info = synset_info(thing.synset)
     return info is not None and "sceneObject" not in info.abilities and not is_substance(thing.synset, "omnigibson")
+
+
+def _substance_after(read: ReadInstruction, k: int) -> bool:
+    """The first thing named from ``k`` on, in its clause, is a substance ("sweep up all the dust")."""
+    if k >= len(read.words):
+        return False
+    first = next((m for m in read.mentions if m.start >= k and read.clause_of[m.start] == read.clause_of[k]), None)
+    return first is not None and is_substance(first.synset, "omnigibson")
 
 
 def _taken_off(read: ReadInstruction) -> list[StateWord]:

@@ -40,6 +40,7 @@ from symplan_core.perception.language import state_conflicts
 from symplan_core.perception.object_words import (
     acted_on_directly,
     alternatives,
+    assembled_products,
     goal_tools,
     held_contents,
     incidental_objects,
@@ -209,6 +210,7 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
     lacking: list[str] = []
     had = possessed(read) if read is not None else frozenset()
     asked_to_make = {p.phrase: p.synset for p in requested_products(read, present)} if read is not None else {}
+    put_together = {m.phrase for m in assembled_products(read)} if read is not None else set()
     dishes = {t for t in made if not is_changed(t)}
     removed_dirt = sorted({argument_type(atom.args[1], types, omni) or atom.args[1]
                            for atom, positive, types in goal_atoms(omni_problem.goal)
@@ -240,6 +242,12 @@ def check_objects(problem: Problem, facts: DraftFacts) -> Verdict:
             # it; "the glasses still have those red rings in them": what they have is their dirt
             notes.append(f"the instruction names {phrase!r} ({synset}), which the scene has none of; the goal "
                          f"removes {', '.join(removed_dirt)}")
+            continue
+        if phrase in put_together and not needed and not wanted:
+            # "make a peanut butter and jelly sandwich": BEHAVIOR has no sandwich object, and its goal
+            # spreads and stacks the slices (``object_words.assembled``)
+            notes.append(f"the instruction asks to make {phrase!r} ({synset}), which BEHAVIOR has no object of: "
+                         "read as what the goal puts together")
             continue
         if needed or wanted or (not facts.curated_goal and not incidental):
             lacking.append(phrase)

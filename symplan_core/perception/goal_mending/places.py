@@ -34,7 +34,7 @@ from symplan_core.perception.goal_reading import (
     placed_kinds,
     removal_of,
 )
-from symplan_core.perception.language import asks_removal, object_after_verb
+from symplan_core.perception.language import asks_removal
 from symplan_core.perception.object_words import (
     instruction_objects,
     names_a_floor,
@@ -45,6 +45,7 @@ from symplan_core.perception.object_words import (
 from symplan_core.perception.placements import (
     emptied_sources_in_goal,
     named_place_types,
+    object_after_verb,
     other_relations,
     placement_words,
     things_placed_elsewhere,
