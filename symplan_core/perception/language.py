@@ -89,6 +89,7 @@ from symplan_core.perception.verbs import (
     STATE_VERBS,
     StateWord,
     asked_states,
+    participles,
     state_words,
     verb_forms,
 )
@@ -522,21 +523,26 @@ def _uncovered_with(m: Mention) -> str:
             "but the goal covers nothing with it")
 
 
-#: State verbs that cover a thing with what their "with" names ("season", "coat", "glaze").
+#: State verbs that cover a thing with what their "with" names ("season", "coat", "glaze"), and
+#: their participles ("make sure they are coated in olive oil and sprinkled with parmesan").
 _COVERING_VERBS = frozenset(f for verb, states in STATE_VERBS.items() if ("covered:applied", True) in states
-                            for f in verb_forms(verb))
+                            for f in verb_forms(verb) | participles(verb))
 #: Words that go on a list of things ("salt, black pepper, and olive oil"; commas are not words).
 _LIST_WORDS = frozenset(("and", "or")) | DETERMINERS
 
 
 def _listed_after_covering_with(read: ReadInstruction) -> list[Mention]:
     """The names listed right after the "with" of a covering verb (:data:`_COVERING_VERBS`) in its
-    clause: "season both steaks *with* salt, black pepper, and olive oil"."""
+    clause, or its "in" within three words of it: "season both steaks *with* salt, black pepper, and
+    olive oil", "coated *in* olive oil"."""
     out: list[Mention] = []
     ordered = sorted(read.mentions, key=lambda m: m.start)
     for w, word in enumerate(read.words):
-        if word != "with" or not any(read.words[j] in _COVERING_VERBS for j in range(w)
-                                     if read.clause_of[j] == read.clause_of[w]):
+        # "with", or "in" right after the verb's object ("coat them in oil", "coated in olive oil")
+        if not (word == "with" or (word == "in" and any(read.words[j] in _COVERING_VERBS for j in range(max(0, w - 3), w)
+                                                        if read.clause_of[j] == read.clause_of[w]))):
+            continue
+        if not any(read.words[j] in _COVERING_VERBS for j in range(w) if read.clause_of[j] == read.clause_of[w]):
             continue
         end = w + 1
         for m in ordered:

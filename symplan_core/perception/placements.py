@@ -478,10 +478,11 @@ def things_placed_elsewhere(instruction: str, problem: Problem, places: list[Pla
     out = []
     mentioned = {i for atom, _positive, types in goal_atoms(problem.goal) for a in atom.args
                  for i in argument_instances(a, types, problem.objects)}
-    for place, target, there, m, things, held_by in _moved_to_targets(instruction, problem, places):
+    for place, target, there, m, things, held_by, reach in _moved_to_targets(instruction, problem, places):
         put = set().union(*(held_by.get(i, set()) for i in things))
-        if put and not _reached(held_by, put) & there:
-            out.append((place, target, m, put))
+        if put and not _reached(reach, set().union(*(reach.get(i, set()) for i in things))) & there:
+            if not put & there:  # at the target by another relation: :func:`misplacements` says so
+                out.append((place, target, m, put))
         elif not put and things & mentioned and not things & there and not any(
                 is_substance(problem.objects[i], "omnigibson") for i in things):
             out.append((place, target, m, put))  # "put the kayak on the rack": the kayak dried, put nowhere
@@ -495,11 +496,11 @@ def partly_placed(instruction: str, problem: Problem, places: list[PlacementWord
     direct). ``places``: the instruction's :func:`placement_words`, where the caller has them."""
     plurals = {(m.start, m.end) for m in plural_mentions(read_instruction(instruction))}
     out = []
-    for place, target, there, m, things, held_by in _moved_to_targets(instruction, problem, places):
+    for place, target, there, m, things, _held, reach in _moved_to_targets(instruction, problem, places):
         things = things - there  # "the bags into the backpack": the backpack is no bag moved
         if (m.start, m.end) not in plurals or len(things) < 2:
             continue
-        left = sorted(i for i in things if not _reached(held_by, held_by.get(i, set())) & there)
+        left = sorted(i for i in things if not _reached(reach, reach.get(i, set())) & there)
         if left and len(left) < len(things):
             out.append(f"the instruction puts the {m.phrase} '{place.said} the {target.phrase}', all {len(things)} "
                        f"in the scene, but the goal puts {', '.join(left)} nowhere there")
@@ -512,7 +513,7 @@ def reversed_placements(instruction: str, problem: Problem, places: list[Placeme
     terse, accepted and wrong), or the curtain "on the board" as the board on the curtain."""
     target_first: dict[tuple[str, str], set[str]] = {}  # (target, thing) -> relations, target first
     thing_first: set[tuple[str, str]] = set()
-    pairs = [(place, target, there, things) for place, target, there, _m, things, _held
+    pairs = [(place, target, there, things) for place, target, there, _m, things, _held, _reach
              in _moved_to_targets(instruction, problem, places)]
     for atom, positive, types in goal_atoms(problem.goal):
         # (overlaid napkin knife) is the knife "in the napkin": a cloth spread over is where it goes
@@ -605,24 +606,30 @@ def object_after_verb(read: ReadInstruction, position: int, scene_words: dict[st
 
 
 def _moved_to_targets(instruction: str, problem: Problem, places: list[PlacementWord] | None,
-                      ) -> list[tuple[PlacementWord, Mention, set[str], Mention, set[str], dict[str, set[str]]]]:
+                      ) -> list[tuple[PlacementWord, Mention, set[str], Mention, set[str], dict[str, set[str]],
+                                       dict[str, set[str]]]]:
     """(placement word, its target, the instances there (:func:`_at_target`), a thing it moves, the
-    instances that thing names, where the goal puts each thing) for each thing a placement with a
-    named target (no substance, nor a machine the goal runs) moves. Where the goal puts a thing: a
-    place the goal puts in or on another is at that one too (the racket in the box, the box in the
-    car: the racket is in the car); a thing a cloth is spread over is in that cloth too ("a knife
-    and a spoon in each napkin": the napkin overlaid)."""
+    instances that thing names, where the goal puts each thing, and what counts as reaching the
+    target) for each thing a placement with a named target (no substance, nor a machine the goal
+    runs) moves. Where the goal puts a thing: a place the goal puts in or on another is at that one
+    too (the racket in the box, the box in the car: the racket is in the car); a thing a cloth is
+    spread over is in that cloth too ("a knife and a spoon in each napkin": the napkin overlaid).
+    "On" a target is reached only on it (on top, hung or draped) or on what is on it: a pen put in
+    the backpack on the checkout is not "on the checkout" (untuned12 casual, accepted and wrong)."""
     read = read_instruction(instruction)
     places = placement_words(instruction) if places is None else places
     scene = set(problem.objects.values())
     scene_words = dict(scene_mentions(instruction, scene))
     asked = goal_polarities(problem.goal, dict(problem.objects)).keys()
     held_by: dict[str, set[str]] = {}
+    stacked_on: dict[str, set[str]] = {}  # not inside: a pen in the backpack on the checkout is not on it
     for atom, positive, types in goal_atoms(problem.goal):
         if positive and atom.predicate in OBJECT_RELATIONS and len(atom.args) == 2:
             first, second = (argument_instances(a, types, problem.objects) for a in atom.args)
             for thing in first:
                 held_by.setdefault(thing, set()).update(second)
+                if atom.predicate in _ON_RELATIONS:
+                    stacked_on.setdefault(thing, set()).update(second)
             for thing in second if atom.predicate == "overlaid" else ():
                 held_by.setdefault(thing, set()).update(first)
     out = []
@@ -634,9 +641,14 @@ def _moved_to_targets(instruction: str, problem: Problem, places: list[Placement
         if kind and _where_processed(kind, asked):
             continue
         there = _at_target(problem, target)
+        reach = stacked_on if place.relation == "ontop" else held_by
         for m in moved_by(instruction, place, places, scene_words, scene) if there else ():
-            out.append((place, target, there, m, m.instances_in(problem.objects), held_by))
+            out.append((place, target, there, m, m.instances_in(problem.objects), held_by, reach))
     return out
+
+
+#: The relations a thing said to go "on" a place may have to it, or to what is on it.
+_ON_RELATIONS = frozenset(("ontop", "attached", "draped"))
 
 
 def _reached(held_by: dict[str, set[str]], put: set[str]) -> set[str]:

@@ -48,6 +48,9 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     # So do seasoning, coating and spraying: cook_a_ham has (covered ?ham ?glaze), clean_a_vacuum
     # (covered ?vacuum ?disinfectant) for "spray everything with disinfectant"
     **dict.fromkeys("season glaze coat sprinkle spray".split(), (("covered:applied", True),)),
+    # and spreading with something ("spread both slices with peanut butter and jelly":
+    # make_a_sandwich covers them; "spread the tablecloth over the table" lays it out: state_words)
+    "spread": (("covered:applied", True),),
     # covering: with a substance (covered ?peas ?cheese_sauce) or a sheet of something (overlaid ?foil ?ham)
     "cover": (("covered", True), ("overlaid", True)),
     # and polishing: every B-1K polish_* task has (covered ?x ?polish)
@@ -88,7 +91,7 @@ _MAKE = frozenset("make makes making".split())
 _DEGREE = frozenset("all both completely fully properly really totally nice and good not never still".split())
 
 
-def _participles(verb: str) -> set[str]:
+def participles(verb: str) -> set[str]:
     """The regular past participles of ``verb`` ("closed", "chopped", "dried"); a doubled last
     consonant is tried whatever the stress, since a wrong spelling never occurs in a request."""
     if verb.endswith("e"):
@@ -102,7 +105,7 @@ def _participles(verb: str) -> set[str]:
 #: each verb's participles, the verbs that are adjectives too ("clean", "open", "dry"), and the
 #: irregular ones.
 _STATE_ADJECTIVES: dict[str, str] = {
-    **{form: verb for verb in STATE_VERBS for form in _participles(verb)},
+    **{form: verb for verb in STATE_VERBS for form in participles(verb)},
     **{verb: verb for verb in "clean open dry wet shut cut".split()},
     "frozen": "freeze", "swept": "sweep", "hung": "hang", "lit": "light", "full": "fill",
 }
@@ -383,6 +386,8 @@ def state_words(instruction: str, domains: Iterable[str] = ("omnigibson", "igibs
             continue  # "sweep up the broken glass": gathering things, not dirt ("sweep up the dust" is)
         if verb == "pour" and after in ("out", "away", "off"):
             continue  # "pour out the water": emptying, not filling
+        if verb == "spread" and not any(words[j] == "with" and clause[j] == clause[i] for j in range(i + 1, n)):
+            continue  # covering only with "with": "spread the tablecloth over the table" lays it out
         flip = _negated(words, clause, i)
         for predicate, polarity in STATE_VERBS[verb]:
             if predicate.partition(":")[0] in predicates:

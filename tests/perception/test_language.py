@@ -692,6 +692,18 @@ def test_the_thing_a_placement_moves_is_not_the_place_of_its_target(behavior_dir
         assert reversed_placements(said, released) == []
 
 
+def test_on_a_place_is_not_inside_something_on_it(behavior_dir) -> None:
+    # untuned12 casual: the pen and the pencil put in the backpack on the checkout, accepted and wrong
+    said = ("Okay, I think we've got everything for school - can you put the backpack, laptop, notebook, pen and "
+            "pencil up on the checkout, set the calculator on the notebook, and put all the money into the register?")
+    packed = _with_goal("b1k/buy_school_supplies_for_high_school", "(:goal (and (ontop ?backpack.n.01_1 "
+                        "?checkout.n.03_1) (inside ?pen.n.01_1 ?backpack.n.01_1) (ontop ?laptop.n.01_1 ?checkout.n.03_1) "
+                        "(ontop ?notebook.n.01_1 ?checkout.n.03_1) (ontop ?pencil.n.01_1 ?checkout.n.03_1)))")
+    assert placed_elsewhere(said, packed) == [
+        "the instruction puts the pen 'on the checkout', but the goal puts it only at backpack.n.01_1"]
+    assert placed_elsewhere(said, to_omnigibson(load_problem("b1k/buy_school_supplies_for_high_school"))) == []
+
+
 def test_a_plural_a_placement_moves_is_put_there_whole(behavior_dir) -> None:
     # untuned12 direct: one strawberry of six in the bowl, the rest covered with cream, accepted and wrong
     said = "Please put all the strawberries in a bowl, sprinkle some sugar over them, and top them with whipped cream."
@@ -1653,6 +1665,19 @@ def test_what_a_thing_is_wiped_down_with_that_goals_apply_must_end_up_on_it(beha
         "the instruction says 'with black pepper', which asks for (covered ?x ?black_pepper), but the goal covers "
         "nothing with it"]
     assert unapplied_agents(said, to_omnigibson(load_problem("b1k/make_a_steak"))) == []
+    # a covering verb's participle, and its "in" (untuned12 direct: the parmesan shaker switched on)
+    said = ("Please cook the brussels sprouts, broccoli and spinach, and make sure all three are coated in olive oil "
+            "and sprinkled with parmesan.")
+    oiled = _with_goal("b1k/cook_vegetables", "(:goal (and (forall (?broccoli.n.02 - broccoli.n.02) (and (cooked "
+                       "?broccoli.n.02) (covered ?broccoli.n.02 ?olive_oil.n.01_1)))))")
+    assert unapplied_agents(said, oiled) == [
+        "the instruction says 'with parmesan', which asks for (covered ?x ?parmesan), but the goal covers nothing with it"]
+    assert unapplied_agents(said, to_omnigibson(load_problem("b1k/cook_vegetables"))) == []
+    # spreading with something covers (untuned12 direct: the slices only set on the plate)
+    said = ("Please make a peanut butter and jelly sandwich: spread both slices of bread with peanut butter and "
+            "jelly, put them together, and set it on the plate.")
+    assert _said(said) == [("spread", "covered:applied", True)]
+    assert _said("Spread the tablecloth over the table.") == []  # laid out, not covered
     for text, problem in _committed_instructions():  # no released goal trips it
         assert unapplied_agents(text, problem) == [], text
 
