@@ -711,13 +711,18 @@ def _placement_target(read: ReadInstruction, place: PlacementWord, scene_words: 
 
 
 def _list_clauses(read: ReadInstruction) -> list[int]:
-    """Per word, its clause, where a clause that opens with a determiner or an object name goes on
-    the list of the one before it in its sentence ("put the vest, the dress and the jersey on hangers")."""
+    """Per word, its clause, where a clause that opens with a determiner, an object name or a plural
+    goes on the list of the one before it in its sentence ("put the vest, the dress and the jersey
+    on hangers", "put my coat, pants and wallet on the bed")."""
     out: list[int] = []
     for i, clause in enumerate(read.clause_of):
         opens = i == 0 or clause != read.clause_of[i - 1]
         same_sentence = i > 0 and read.sentence_of[i] == read.sentence_of[i - 1]  # "... washer? Detergent's in ..."
-        if opens and same_sentence and (read.words[i] in DETERMINERS or read.object_at(i) is not None):
+        # a plural name goes on a list that ends in a name ("my coat, pants and wallet"), not one that
+        # ends otherwise ("put a tablecloth down, dogs on one plate")
+        listed = i > 0 and (read.object_at(i - 1) is not None or sounds_plural(read.words[i - 1]))
+        if opens and same_sentence and (read.words[i] in DETERMINERS or read.object_at(i) is not None
+                                        or (sounds_plural(read.words[i]) and listed)):
             out.append(out[-1])
         else:
             out.append(out[-1] + 1 if opens and i else (out[-1] if out else 0))

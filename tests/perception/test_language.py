@@ -702,6 +702,15 @@ def test_on_a_place_is_not_inside_something_on_it(behavior_dir) -> None:
     assert placed_elsewhere(said, packed) == [
         "the instruction puts the pen 'on the checkout', but the goal puts it only at backpack.n.01_1"]
     assert placed_elsewhere(said, to_omnigibson(load_problem("b1k/buy_school_supplies_for_high_school"))) == []
+    # a plural BEHAVIOR has no name for goes on a list that ends in a name (untuned12 casual: the
+    # pants put on the floor, accepted and wrong), not on one that ends otherwise
+    said = "Just put my coat, pants and wallet on the bed, and stand the boots on the floor so I can grab them."
+    floored = _with_goal("b1k/preparing_clothes_for_the_next_day", "(:goal (and (ontop ?coat.n.01_1 ?bed.n.01_1) "
+                         "(ontop ?trouser.n.01_1 ?floor.n.01_2) (ontop ?wallet.n.01_1 ?bed.n.01_1)))")
+    assert placed_elsewhere(said, floored) == [
+        "the instruction puts the pants 'on the bed', but the goal puts it only at floor.n.01_2"]
+    hot_dogs = "Put a tablecloth down, dogs on one plate and buns on another."
+    assert not any(m.phrase == "tablecloth" for place in placement_words(hot_dogs) for m in moved_by(hot_dogs, place))
 
 
 def test_a_plural_a_placement_moves_is_put_there_whole(behavior_dir) -> None:
