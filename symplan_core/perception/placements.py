@@ -535,10 +535,11 @@ def reversed_placements(instruction: str, problem: Problem, places: list[Placeme
 
 
 #: Verbs that name the container they put things in ("bag the potatoes", "box it all up", "trash
-#: the junk", "recycle the paper"), with a name of that container.
+#: the junk", "recycle the paper", "shelve the rest"), with a name of that container.
 CONTAINER_VERBS: dict[str, str] = {
     **dict.fromkeys(("bag", "bagging"), "bag"), **dict.fromkeys(("box", "boxing"), "box"),
     **dict.fromkeys(("trash", "trashing"), "trash can"), **dict.fromkeys(("recycle", "recycling"), "recycling bin"),
+    **dict.fromkeys(("shelve", "shelving"), "shelf"),
 }
 
 
@@ -555,15 +556,19 @@ def unfilled_containers(instruction: str, problem: Problem) -> list[str]:
     for i, word in enumerate(read.words):
         if word not in CONTAINER_VERBS or not _said_as_verb(read, i):
             continue
-        name = read_instruction(f"put it in the {CONTAINER_VERBS[word]}").mentions[-1]
-        containers = {t for t in scene if grounds_in(name.phrase, name.synset, {t}, loose=False)}
+        said = f"put it in the {CONTAINER_VERBS[word]}"  # read as the objects axis reads it: a shelf, the bookcase
+        name = read_instruction(said).mentions[-1]
+        read_as = dict(instruction_objects(said, scene)).get(name.phrase, name.synset)
+        containers = {t for t in scene if grounds_in(name.phrase, read_as, {t}, loose=False)}
         if not containers:
             continue
         acted = object_after_verb(read, i, scene_words)
         kinds = {t for t in scene if grounds_in(acted.phrase, acted.synset, {t}, loose=False)} if acted else set()
-        put = any(positive and atom.predicate in ("inside", "ontop") and len(atom.args) == 2
-                  and argument_type(atom.args[1], types, problem.objects) in containers
-                  and (not kinds or argument_type(atom.args[0], types, problem.objects) in kinds)
+        put = any(positive and len(atom.args) == 2 and (
+                      (atom.predicate in ("inside", "ontop") and argument_type(atom.args[1], types, problem.objects)
+                       in containers and (not kinds or argument_type(atom.args[0], types, problem.objects) in kinds))
+                      or (atom.predicate in SUBSTANCE_HOLDING and argument_type(atom.args[0], types, problem.objects)
+                          in containers))  # "jar up the beans": a jar filled with them
                   for atom, positive, types in goal_atoms(problem.goal))
         if not put:
             what = f"the {acted.phrase}" if acted else "anything"

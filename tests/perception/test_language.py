@@ -678,6 +678,13 @@ def test_a_verb_that_names_its_container_asks_something_put_in_one(behavior_dir)
         "the instruction says 'bag', which puts the potatoes in a bag (sack.n.01), but the goal puts nothing there"]
     # "their own sack": one sack for the yams, not one each
     assert arrangements("Bag potatoes; yams in their own sack.", potatoes) == []
+    # "shelve the rest": the scene's bookcase is the shelf (untuned9 terse: nothing shelved, accepted and wrong)
+    said = "Recycle the newspapers, shelve the rest."
+    recycled = _with_goal("b1k/sorting_newspapers_for_recycling", "(:goal (and (forall (?newspaper.n.03 - "
+                          "newspaper.n.03) (inside ?newspaper.n.03 ?recycling_bin.n.01_1))))")
+    assert unfilled_containers(said, recycled) == [
+        "the instruction says 'shelve', which puts anything in a shelf (bookcase.n.01), but the goal puts nothing there"]
+    assert unfilled_containers(said, to_omnigibson(load_problem("b1k/sorting_newspapers_for_recycling"))) == []
 
 
 def test_the_thing_a_placement_moves_is_not_the_place_of_its_target(behavior_dir) -> None:
