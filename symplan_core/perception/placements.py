@@ -349,6 +349,7 @@ def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
     between the verb that moves things and the preposition, after an earlier placement's target
     in between (see :func:`moved_by`); None with no such verb."""
     at = place.end - len(place.said.split())  # the preposition
+    places = placement_words(instruction) if places is None else places
     clause = _list_clauses(read)  # "put the corn flakes, the baguette, ... on the counter": one list
     verb = max((j for j in range(at) if clause[j] == clause[at] and moves_things(read, j)
                 and (read.words[j] not in GOING_VERBS or _goes_to(read, j, at))), default=None)
@@ -359,9 +360,7 @@ def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
         first = min(k for k in range(verb + 1) if read.clause_of[k] == read.clause_of[verb])
         while first and _names_only(read, read.clause_of[first - 1]):  # "Laptop, battery, and the DVDs can go"
             first = min(k for k in range(first) if read.clause_of[k] == read.clause_of[first - 1])
-        return max([first, *((p.target.end if p.target else p.end)
-                             for p in (placement_words(instruction) if places is None else places)
-                             if first < p.end <= verb)]), verb
+        return max([first, *((p.target.end if p.target else p.end) for p in places if first < p.end <= verb)]), verb
     if read.clause_of[verb] != read.clause_of[at]:
         # across a list's commas only where the list runs up to the preposition: in "bring the rake,
         # ..., the plants to the checkout and pay at the register" "at" is another verb's
@@ -372,11 +371,9 @@ def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
     # another verb's phrase, whose place this is
     if any(read.words[k] in _PHRASE_ENDS and k + 1 < at and read.words[k + 1] not in DETERMINERS
            and read.object_at(k + 1) is None and not sounds_plural(read.words[k + 1])
-           and any(p.end <= k for p in (placement_words(instruction) if places is None else places) if verb < p.end)
-           for k in range(verb + 1, at)):
+           and any(verb < p.end <= k for p in places) for k in range(verb + 1, at)):
         return None
-    return max([verb + 1, *(_place_end(read, p) for p in (placement_words(instruction) if places is None else places)
-                            if verb < p.end <= at)]), at
+    return max([verb + 1, *(_place_end(read, p) for p in places if verb < p.end <= at)]), at
 
 
 def _place_end(read: ReadInstruction, place: PlacementWord) -> int:
