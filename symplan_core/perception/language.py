@@ -538,11 +538,10 @@ def _listed_after_covering_with(read: ReadInstruction) -> list[Mention]:
     out: list[Mention] = []
     ordered = sorted(read.mentions, key=lambda m: m.start)
     for w, word in enumerate(read.words):
-        # "with", or "in" right after the verb's object ("coat them in oil", "coated in olive oil")
-        if not (word == "with" or (word == "in" and any(read.words[j] in _COVERING_VERBS for j in range(max(0, w - 3), w)
-                                                        if read.clause_of[j] == read.clause_of[w]))):
-            continue
-        if not any(read.words[j] in _COVERING_VERBS for j in range(w) if read.clause_of[j] == read.clause_of[w]):
+        # "with" after the verb, or "in" right after its object ("coat them in oil", "coated in olive oil")
+        before = range(w) if word == "with" else range(max(0, w - 3), w)
+        if word not in ("with", "in") or not any(read.words[j] in _COVERING_VERBS for j in before
+                                                 if read.clause_of[j] == read.clause_of[w]):
             continue
         end = w + 1
         for m in ordered:
