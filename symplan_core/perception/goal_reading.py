@@ -440,6 +440,26 @@ def package_fillings(problem: Problem) -> list[str]:
 APPLIANCE_STATES = frozenset({"cooked", "frozen", "hot", "saturated", "filled", "contains", "covered", "insource"})
 
 
+def idle_pairings(problem: Problem) -> list[str]:
+    """Each pairing whose body never uses a kind that has fewer instances than the kind it pairs
+    it with: ``(forpairs (?turf - turf) (?shovel - shovel) (inside ?turf ?barrow))`` pairs each turf
+    with a shovel it never mentions, so with one shovel it asks one turf of four in the barrow (Qwen
+    1.5B wrote it for "dig up all four pieces of sod"). With as many of the unused kind, the pairing
+    asks its body of every one, as a ``forall`` would. One released goal pairs an unused kind
+    (set_up_a_preschool_classroom), with as many."""
+    counts = Counter(problem.objects.values())
+    out = []
+    for q in iter_quantifiers(problem.goal):
+        if q.kind not in ("forpairs", "fornpairs") or len(q.params) != 2:
+            continue
+        used = {arg for atom in iter_atoms(q.body) for arg in atom.args}
+        for idle, other in (q.params, q.params[::-1]):
+            if idle.var not in used and counts[idle.type] < counts[other.type]:
+                out.append(f"the goal's {q.kind} pairs each {other.type} with a {idle.type} it never uses, so it "
+                           f"asks {counts[idle.type]} of {counts[other.type]}")
+    return list(dict.fromkeys(out))
+
+
 def placed_kinds(problem: Problem) -> set[str | None]:
     """The kinds of object the goal puts somewhere (a positive placement literal)."""
     return {argument_type(atom.args[0], types, problem.objects) for atom, positive, types in goal_atoms(problem.goal)

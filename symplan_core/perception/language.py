@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from symplan_core.bddl import Atom, Literal, Problem
-from symplan_core.bddl.checks import argument_type, bound_goal_atoms, goal_atoms
+from symplan_core.bddl import And, Atom, Formula, Imply, Literal, Not, Or, Problem, Quantifier
+from symplan_core.bddl.checks import argument_type, bound_goal_atoms, goal_atoms, iter_atoms
 from symplan_core.bddl.vocabulary import vocabulary
 from symplan_core.engine.predicates import ABILITY_EVIDENCE
 from symplan_core.perception.goal_reading import (
@@ -82,6 +82,7 @@ from symplan_core.perception.synsets import (
     is_substance,
     kinds_of,
     read_instruction,
+    words_of,
 )
 from symplan_core.perception.verbs import (
     DETERMINERS,
@@ -175,6 +176,7 @@ def state_conflicts(instruction: str, problem: Problem, domains: Iterable[str] =
     missing += unserved_drinks(instruction, problem, places)  # "blend me a cappuccino", left in the blender
     missing += made_elsewhere(instruction, problem, places)  # "make mousse in the mixer", and it in a bowl
     missing += idle_products(instruction, problem)  # "cook the peas", and cooked water made for nothing
+    missing += unsaid_choices(instruction, problem)  # "cook the meatballs", and (or (cooked penne) (cooked meatball))
     return StateCheck(tuple(conflicts), tuple(dict.fromkeys(missing)), tuple(dict.fromkeys(unanswered)))
 
 
@@ -269,7 +271,11 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
     modifiers = incidental_objects(read) if by_word else frozenset()
     for position, alternatives in by_word.items():
         needs = frozenset(a for w in alternatives if (a := ABILITY_EVIDENCE.get(w.predicate)) is not None)
-        thing = object_after_verb(read, position, scene_words) or _it_before(with_scene, position, direct, needs)
+        thing = object_after_verb(read, position, scene_words)
+        if thing is None and any(w.predicate != "overlaid" for w in alternatives):
+            # what "wrap it" wraps may be what holds the last thing named ("drop the bell in the box
+            # and wrap it up"): an "it" read back stands for no wrapped thing
+            thing = _it_before(with_scene, position, direct, needs)
         if thing is None or is_substance(thing.synset, "omnigibson") or thing.phrase in modifiers:
             continue  # "clean the dryer lint screen": the screen is cleaned, "dryer" only says which
         kinds = {t for t in scene if grounds_in(thing.phrase, thing.synset, {t}, loose=False)}
@@ -283,7 +289,9 @@ def states_of_others(instruction: str, words: Iterable[StateWord], problem: Prob
             if ((atom.predicate, positive) in states or (f"{atom.predicate}:{dirt}", positive) in states) and atom.args:
                 # of the thing, or with it: "clean the mold off the wall" is (not (covered ?wall ?mold))
                 argument_kinds = [argument_type(a, types, problem.objects) or a for a in atom.args]
-                subjects |= (set(argument_kinds) & kinds) or {argument_kinds[0]}
+                # what is wrapped is what a sheet is laid over: (overlaid ?foil ?ham) is said of the ham
+                said_of = argument_kinds[-1] if atom.predicate == "overlaid" else argument_kinds[0]
+                subjects |= (set(argument_kinds) & kinds) or {said_of}
             elif atom.predicate == "real" and positive and atom.args:
                 arg = atom.args[0]  # as in goal_polarities: a made thing may be declared by the goal alone
                 typ = argument_type(arg, types, problem.objects) or arg.lstrip("?").rsplit("_", 1)[0]
@@ -410,6 +418,52 @@ def idle_products(instruction: str, problem: Problem) -> list[str]:
             continue
         out.append(f"the goal makes {typ}, which the instruction never names, and does nothing with it")
     return out
+
+
+#: Words that offer a choice: a goal may then say "(or ...)".
+_CHOICE_WORDS = frozenset({"or", "either", "whichever", "whatever", "wherever"})
+
+
+def _sexpr(tree: list | str) -> str:
+    return tree if isinstance(tree, str) else "(" + " ".join(_sexpr(t) for t in tree) + ")"
+
+
+def unsaid_choices(instruction: str, problem: Problem) -> list[str]:
+    """Each ``(or ...)`` of the goal between literals about different things, where the instruction
+    offers no choice, and the things the literals are about differ: Qwen 1.5B hedged "cook all four meatballs" as ``(or (cooked ?penne)
+    (cooked ?meatball))``, which a plan meets by cooking the penne. A choice between relations of
+    the same things ("in or next to the sink", either one on the other), of places for one thing
+    (BEHAVIOR's platter on the tray or the table, for "set out the breakfast") or between a thing and what
+    it is made into (BEHAVIOR's ``(or (real ?salt) (real ?cooked__salt))``, the chips covered in
+    salsa or in cooked salsa) is kept."""
+    if _CHOICE_WORDS & set(words_of(instruction)):
+        return []
+
+    def kind(arg: str) -> str:
+        """A substance as what it is or is made from (salsa for cooked__salsa_1), a thing as itself
+        (log_1 is not log_2) or, when made, as what it is made from."""
+        typ = problem.objects.get(arg)
+        if typ is None:
+            return arg
+        return made_from(typ) or (typ.split(".n.")[0] if is_substance(typ, "omnigibson") else arg)
+
+    out = []
+    stack: list[Formula] = [problem.goal]
+    while stack:
+        f = stack.pop()
+        if isinstance(f, Imply):
+            stack.append(f.consequent)  # the antecedent is a condition, not a goal
+            continue
+        if isinstance(f, Or):
+            things = {frozenset(map(kind, (a for atom in iter_atoms(part) for a in atom.args))) for part in f.parts}
+            subjects = {frozenset(kind(atom.args[0]) for atom in iter_atoms(part) if atom.args) for part in f.parts}
+            if len(things) > 1 and len(subjects) > 1:  # a choice of places for the same things is BEHAVIOR's too
+                out.append(f"the goal offers a choice the instruction does not: {_sexpr(f.to_list())}")
+        if isinstance(f, And | Or):
+            stack.extend(f.parts)
+        elif isinstance(f, Not | Quantifier):
+            stack.append(f.body)
+    return list(dict.fromkeys(out))
 
 
 def _serves_drinks(typ: str) -> bool:

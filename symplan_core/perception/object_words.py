@@ -409,7 +409,15 @@ def _modifier(read: ReadInstruction, m: Mention) -> bool:
     its last noun. A determiner starts another phrase ("give the necklace a wash")."""
     after = m.end if m.end < len(read.words) and read.clause_of[m.end] == read.clause_of[m.start] else None
     return (after is not None and read.words[after] not in _AFTER_NOUN and read.words[after] not in DETERMINERS
-            and not read.function[after])
+            and not read.function[after] and not _participle(read, after))
+
+
+def _participle(read: ReadInstruction, k: int) -> bool:
+    """The word at ``k`` after a name is a participle that says where or how the thing is ("leave
+    the lighter *sitting* on top", "the towels *hanging* there"), an -ing word that names nothing and
+    is followed by a preposition or particle: no compound's head."""
+    return (read.words[k].endswith("ing") and read.object_at(k) is None and k + 1 < len(read.words)
+            and read.words[k + 1] in _AFTER_NOUN)
 
 
 #: BEHAVIOR's kinds of things one eats (its hierarchy has one parent per synset).

@@ -14,7 +14,13 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from symplan_core.bddl import Atom, Problem
-from symplan_core.bddl.checks import argument_instances, argument_type, goal_atoms, iter_quantifiers
+from symplan_core.bddl.checks import (
+    argument_instances,
+    argument_type,
+    goal_atoms,
+    iter_atoms,
+    iter_quantifiers,
+)
 from symplan_core.engine.predicates import (
     HANGING_PLACES,
     OBJECT_RELATIONS,
@@ -337,10 +343,29 @@ def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord]
     start, at = span
     named = [*read.mentions, *(Mention(w, scene_words[w], k, k + 1) for k, w in enumerate(read.words)
                                if scene_words and w in scene_words and read.object_at(k) is None)]
-    return [m for m in named if start <= m.start and m.end <= at and m != place.target
-            and (not is_substance(m.synset, "omnigibson")
-                 or any(not is_substance(t, "omnigibson") and grounds_in(m.phrase, m.synset, {t}, loose=False)
-                        for t in scene))]
+    moved = [m for m in named if start <= m.start and m.end <= at and m != place.target
+             and (not is_substance(m.synset, "omnigibson")
+                  or any(not is_substance(t, "omnigibson") and grounds_in(m.phrase, m.synset, {t}, loose=False)
+                         for t in scene))]
+    if not moved and start < at and read.words[start] == "them" and (them := _plural_before(read, named, start, places)):
+        return [them]
+    return moved
+
+
+def _plural_before(read: ReadInstruction, named: list[Mention], position: int,
+                   places: list[PlacementWord] | None) -> Mention | None:
+    """What "them" at ``position`` stands for in a placement ("scrub all six oysters, put them in
+    the container"): the one plural thing named before it that is no place; None where the words
+    before name several such things, or none."""
+    targets = {p.target for p in places or () if p.target is not None}
+    before = [m for m in named if m.end <= position and m not in targets
+              and not is_substance(m.synset, "omnigibson") and _said_plural(read, m)]
+    return max(before, key=lambda m: m.end) if len({m.phrase for m in before}) == 1 else None
+
+
+def _said_plural(read: ReadInstruction, m: Mention) -> bool:
+    """``m`` is said as several things: a plural word, or after "both" ("both salmon")."""
+    return sounds_plural(read.words[m.end - 1]) or word_before(read, m)[1] == "both"
 
 
 def _moved_span(read: ReadInstruction, instruction: str, place: PlacementWord,
@@ -663,12 +688,16 @@ def _reached(held_by: dict[str, set[str]], put: set[str]) -> set[str]:
 
 
 def _at_target(problem: Problem, target: Mention) -> set[str]:
-    """The instances a placement target names, and what the initial state has at them, which
-    counts as the place too: a dress draped on a hanger that hangs in the wardrobe is "in the
-    closet"."""
+    """The instances a placement target names, and what the initial state has at them (and the
+    goal does not take away), which counts as the place too: a dress draped on a hanger that hangs
+    in the wardrobe is "in the closet"."""
     there = target.instances_in(problem.objects)
+    # what the goal takes out of or off the target is no longer at it: the tupperware that starts in
+    # the fridge, drafted as (not (inside ?tupperware_1 ?fridge_1)) for "stick it in the fridge"
+    taken = {atom.args[0] for atom, positive, _types in goal_atoms(problem.goal) if not positive
+             and atom.predicate in OBJECT_RELATIONS and len(atom.args) == 2 and atom.args[1] in there}
     return there | {lit.args[0] for lit in problem.init if not lit.negated and lit.predicate in OBJECT_RELATIONS
-                    and len(lit.args) == 2 and lit.args[1] in there}
+                    and len(lit.args) == 2 and lit.args[1] in there and lit.args[0] not in taken}
 
 
 def _machine(synset: str) -> bool:
@@ -825,6 +854,55 @@ def _one_in_each(read: ReadInstruction, m: Mention) -> bool:
     return word == "each" and any(read.words[j] == "one" for j in range(k) if read.clause_of[j] == read.clause_of[k])
 
 
+#: A word before a container that makes it one for all that goes there ("in one hamper").
+_ONE_FOR_ALL = frozenset({"one", "same", "single"})
+_INTO_OR_ONTO = frozenset({"in", "into", "inside", "on", "onto"})
+
+
+def _spread(instruction: str, read: ReadInstruction, problem: Problem, counts: Counter,
+            read_as: dict[str, str]) -> list[str]:
+    """A container said to be one for all that goes there ("put both skirts in one hamper", "in the
+    same box", "the yams in their own sack") and a goal that puts like things in different ones:
+    by a ``forpairs`` over that container (a one-to-one matching, so each in another) or by ground
+    literals. Qwen 1.5B wrote the ``forpairs`` for the skirts."""
+    out = []
+    scene = set(counts)
+    scene_words = dict(scene_mentions(instruction, scene))
+    places = placement_words(instruction)
+    for m in read.mentions:
+        k, word = word_before(read, m)
+        one = word in _ONE_FOR_ALL and (word != "one" or (k > 0 and read.words[k - 1] in _INTO_OR_ONTO))
+        if not (one or _shared(read, m, k, word)):
+            continue
+        synset = read_as.get(m.phrase, m.synset)
+        kinds = {t for t in counts if counts[t] > 1 and grounds_in(m.phrase, synset, {t}, loose=False)}
+        moved = {t for place in places if place.target == m
+                 for thing in moved_by(instruction, place, places, scene_words, scene)
+                 for t in scene if grounds_in(thing.phrase, thing.synset, {t}, loose=False)}
+        if not kinds or not moved:
+            continue
+
+        def puts_moved_in(atom: Atom, types: dict[str, str], moved: set[str] = moved) -> bool:
+            return (atom.predicate in ("inside", "ontop") and len(atom.args) == 2
+                    and argument_type(atom.args[0], types, problem.objects) in moved)
+
+        paired = [q for q in iter_quantifiers(problem.goal) if q.kind in ("forpairs", "fornpairs")
+                  and any(puts_moved_in(atom, {p.var: p.type for p in q.params})
+                          and any(atom.args[1] == p.var and p.type in kinds for p in q.params)
+                          for atom in iter_atoms(q.body))]
+        where: dict[str, set[str]] = {}  # a kind of thing moved -> the containers of that kind it is put in
+        for atom, placed, types in goal_atoms(problem.goal):
+            if placed and puts_moved_in(atom, types) and problem.objects.get(atom.args[1]) in kinds:
+                where.setdefault(argument_type(atom.args[0], types, problem.objects) or "", set()).add(atom.args[1])
+        spread = sorted(t for t, at in where.items() if len(at) > 1)
+        if paired or spread:
+            said = " ".join(read.words[k:m.end])
+            how = (f"its {paired[0].kind} puts each in a different {m.phrase}" if paired
+                   else f"it puts {spread[0]} in {len(where[spread[0]])} of them")
+            out.append(f"the instruction says '{said}', one for all that goes there, but {how}")
+    return out
+
+
 #: "one on top of the other", "on top of each other", "on top of one another": a stack of like things.
 _STACKED = (("on", "top", "of", "the", "other"), ("on", "top", "of", "each", "other"),
             ("on", "top", "of", "one", "another"))
@@ -910,6 +988,7 @@ def arrangements(instruction: str, problem: Problem) -> list[str]:
                 out.append(f"the instruction asks for one per {m.phrase!r}, but the goal puts {n} things in or on "
                            f"{container}")
     out += _each_filled(read, problem)
+    out += _spread(instruction, read, problem, counts, read_as)
     words = read.words
     kept_together = any(_kept_together(read, i) for i in range(len(words)))
     for runs, relation, said in ((_STACKED, "ontop", "'on top of' one another"),

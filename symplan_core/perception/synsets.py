@@ -60,7 +60,7 @@ _ALL_OF = frozenset("all both".split())
 #: noun phrase is an imperative verb ("sand out the scratch", "wipe down the counter").
 PARTICLES = frozenset("out up down off away back over".split())
 #: Words an imperative may follow at a clause's start ("please wipe down the counter").
-_IMPERATIVE_LEADS = frozenset("please just then also now".split())
+_IMPERATIVE_LEADS = frozenset("please just then also now mind".split())
 #: "give it a (good) scrub": an act given, not a thing. The verbs people say so of housework.
 _GIVE = frozenset("give gives gave giving given".split())
 #: Words that follow a modal and never a noun's head: "the DVDs can all go up", "it could just sit there".
@@ -310,7 +310,7 @@ def function_words(words: list[str]) -> list[bool]:
       ``cover each of``, ``toast the bread``, ``brush some honey on it`` (a noun head is never
       followed directly by ``the``/``each``/``some``/``it``);
     * at a clause's start, a word followed by a particle and then by a noun phrase is an imperative
-      verb: ``sand out the scratch``, ``please wipe down the counter`` (not ``take the trash out the
+      verb: ``sand out the scratch``, ``please wipe down the counter``, ``mind filling up the tray`` (not ``take the trash out the
       back door``: there the word is not the clause's first; nor an "-s" form: ``clothes off the
       line`` is a terse request that names the clothes);
     * an act of housework given ("give them a proper *scrub*", "give it a *wash*", "a good *coat* of

@@ -53,6 +53,9 @@ STATE_VERBS: dict[str, tuple[tuple[str, bool], ...]] = {
     "spread": (("covered:applied", True),),
     # covering: with a substance (covered ?peas ?cheese_sauce) or a sheet of something (overlaid ?foil ?ham)
     "cover": (("covered", True), ("overlaid", True)),
+    # wrapping lays a sheet over a thing: every B-1K goal with a wrap (foil, plastic wrap, wrapping
+    # paper, a napkin round the silverware) has (overlaid ?wrap ?thing)
+    "wrap": (("overlaid", True),),
     # and polishing: every B-1K polish_* task has (covered ?x ?polish)
     **dict.fromkeys("polish".split(), (("covered:applied", True),)),
     # and lubricating: lube_a_bicycle_chain has (covered ?chain ?lubricant) (not "oil", "wax": mostly

@@ -29,6 +29,7 @@ from symplan_core.perception.goal_reading import (
     carried,
     goal_coverage,
     goal_types,
+    idle_pairings,
     is_changed,
     made_from,
     made_types,
@@ -499,6 +500,8 @@ def verify_draft(problem: Problem | None, facts: DraftFacts, robot: str = "singl
         # plans; a state the instruction asks for and the goal never uses rejects an LLM goal (it
         # was written for this instruction) and is a note on a curated one.
         refused = [*said.conflicts, *([] if facts.curated_goal else said.missing)] if said else []
+        if not facts.curated_goal:  # a slip in one released goal; in an LLM goal, a request half written
+            refused += idle_pairings(to_omnigibson(reparsed))
         if refused:
             verdicts.append(Verdict("goal", False, refused))
         else:

@@ -26,6 +26,7 @@ from symplan_core.perception.goal_reading import (
     carried,
     goal_coverage,
     goal_types,
+    idle_pairings,
     initial_facts,
     made_types,
     package_fillings,
@@ -46,6 +47,7 @@ from symplan_core.perception.language import (
     unasked_damage,
     unasked_switching,
     unmade_kinds,
+    unsaid_choices,
     unserved_drinks,
 )
 from symplan_core.perception.llm_goal import drafter_prompt, parse_goal
@@ -732,6 +734,103 @@ def test_a_plural_a_placement_moves_is_put_there_whole(behavior_dir) -> None:
     assert partly_placed("put a strawberry in the bowl", one) == []  # one asked, one put
 
 
+def test_a_pairing_with_a_kind_its_body_never_uses_asks_too_few(behavior_dir) -> None:
+    # untuned13 direct: each turf paired with the one shovel, so one of four put in the barrow;
+    # accepted and wrong
+    task = "b1k/remove_sod"
+    paired = _with_goal(task, "(:goal (and (forpairs (?turf.n.01 - turf.n.01) (?shovel.n.01 - shovel.n.01) "
+                              "(inside ?turf.n.01 ?barrow.n.03_1)) (ontop ?barrow.n.03_1 ?floor.n.01_1)))")
+    assert idle_pairings(paired) == [
+        "the goal's forpairs pairs each turf.n.01 with a shovel.n.01 it never uses, so it asks 1 of 4"]
+    assert idle_pairings(to_omnigibson(load_problem(task))) == []
+    # with as many of the unused kind, every one is asked, as a forall would (untuned13 casual: the
+    # one pencil case paired with the one pencil, right)
+    case = _with_goal("b1k/clean_your_pencil_case", "(:goal (and (forpairs (?pencil_box.n.01 - pencil_box.n.01) "
+                      "(?pencil.n.01 - pencil.n.01) (not (covered ?pencil_box.n.01 ?dust.n.01_1)))))")
+    assert idle_pairings(case) == []
+
+
+def test_a_choice_the_instruction_does_not_offer_is_refused(behavior_dir) -> None:
+    # untuned13 direct: "cook all four meatballs" hedged as the penne or the meatball cooked; accepted, wrong
+    said = ("Please boil the penne, heat the marinara, cook all four meatballs, and serve the pasta, sauce and "
+            "meatballs together in the bowl.")
+    hedged = _with_goal("b1k/making_a_meal", "(:goal (and (forall (?meatball.n.01 - meatball.n.01) "
+                        "(or (cooked ?penne.n.01_1) (cooked ?meatball.n.01)))))")
+    assert unsaid_choices(said, hedged) == [
+        "the goal offers a choice the instruction does not: (or (cooked penne.n.01_1) (cooked ?meatball.n.01))"]
+    assert unsaid_choices("cook the penne or the meatballs", hedged) == []  # offered
+    # untuned13 terse: "Split the logs in half." as one log or another on a half; accepted and wrong
+    either_log = _with_goal("b1k/chopping_wood", "(:goal (and (or (ontop ?log.n.01_1 ?half__log.n.01_1) "
+                            "(ontop ?log.n.01_2 ?half__log.n.01_2))))")
+    assert len(unsaid_choices("Split the logs in half.", either_log)) == 1
+    assert unsaid_choices(said, to_omnigibson(load_problem("b1k/making_a_meal"))) == []
+    # relations of the same things ("in or next to the sink"), and a thing or what it is made into
+    assert unsaid_choices("take both mugs to the sink", to_omnigibson(load_problem("b1k/doing_housework_for_adult"))) == []
+    assert unsaid_choices("make nachos", to_omnigibson(load_problem("b1k/make_nachos"))) == []
+
+
+def test_one_container_for_all_is_not_one_each(behavior_dir) -> None:
+    # untuned13 direct: a forpairs put each skirt in another hamper; accepted and wrong
+    said = ("Please put both skirts in one hamper and both pairs of trousers in a different hamper, and leave the "
+            "third hamper without any skirts or trousers.")
+    task = "b1k/sorting_clothing"
+    apart = _with_goal(task, "(:goal (and (forpairs (?skirt.n.01 - skirt.n.01) (?hamper.n.02 - hamper.n.02) "
+                             "(inside ?skirt.n.01 ?hamper.n.02))))")
+    assert arrangements(said, apart) == [
+        "the instruction says 'one hamper', one for all that goes there, but its forpairs puts each in a "
+        "different hamper"]
+    ground = _with_goal(task, "(:goal (and (inside ?skirt.n.01_1 ?hamper.n.02_1) (inside ?skirt.n.01_2 ?hamper.n.02_2)))")
+    assert arrangements("put the skirts in the same hamper", ground) == [
+        "the instruction says 'same hamper', one for all that goes there, but it puts skirt.n.01 in 2 of them"]
+    assert arrangements(said, to_omnigibson(load_problem(task))) == []
+    together = _with_goal(task, "(:goal (and (forall (?skirt.n.01 - skirt.n.01) (inside ?skirt.n.01 ?hamper.n.02_1))))")
+    assert arrangements(said, together) == []
+    assert arrangements("put each skirt in a hamper", apart) == []  # no one container said
+
+
+def test_wrapping_lays_the_wrap_over_the_thing(behavior_dir) -> None:
+    # untuned13 direct: the wrapping paper put inside the box; accepted and wrong
+    task = "b1k/make_a_christmas_gift_box"
+    inside = _with_goal(task, "(:goal (and (inside ?bell.n.01_1 ?packing_box.n.02_1) "
+                              "(inside ?wrapping_paper.n.01_1 ?packing_box.n.02_1)))")
+    said = "Please put the bell inside the box and wrap the box with the wrapping paper."
+    assert "the instruction says 'wrap', which asks for (overlaid ...), but the goal has none" in (
+        state_conflicts(said, inside).missing)
+    released = to_omnigibson(load_problem(task))
+    # "it" after the bell put in the box is the box, not the bell
+    for request in (said, "Could you drop the little bell in the box and wrap it up in the Christmas paper?",
+                    "Box the bell and wrap it."):
+        assert state_conflicts(request, released).missing == (), request
+
+
+def test_what_the_goal_takes_out_of_a_place_no_longer_counts_as_there(behavior_dir) -> None:
+    # untuned13 casual: the oysters put in the tupperware, which starts in the fridge, and the
+    # tupperware taken out of the fridge; accepted and wrong
+    said = ("I picked up some oysters for tonight but they're all gritty. Could you rinse them off, pop them in a "
+            "Tupperware and stick it in the fridge till dinner?")
+    task = "b1k/clean_oysters"
+    taken_out = _with_goal(task, "(:goal (and (forall (?huitre.n.01 - huitre.n.01) (inside ?huitre.n.01 "
+                                 "?tupperware.n.01_1)) (not (inside ?tupperware.n.01_1 ?electric_refrigerator.n.01_1))))")
+    assert empty_places(said, taken_out) == [
+        "the instruction says 'in the fridge', which asks for (inside ?x ?fridge), but the goal puts nothing there"]
+    left_there = _with_goal(task, "(:goal (and (forall (?huitre.n.01 - huitre.n.01) (inside ?huitre.n.01 "
+                                  "?tupperware.n.01_1))))")
+    assert empty_places(said, left_there) == []  # the tupperware starts in the fridge and stays
+    assert empty_places(said, to_omnigibson(load_problem(task))) == []
+
+
+def test_them_in_a_placement_is_the_one_plural_named_before(behavior_dir) -> None:
+    said = ("Please scrub the dirt and sand off all six oysters, put them in the plastic container, and put the "
+            "container in the fridge.")
+    scene = set(load_problem("b1k/clean_oysters").objects.values())
+    words = dict(scene_mentions(said, scene))
+    places = placement_words(said)
+    assert [m.phrase for m in moved_by(said, places[0], places, words, scene)] == ["oysters"]
+    two = "Rinse the oysters and the mussels, then put them in the bowl."
+    places = placement_words(two)
+    assert moved_by(two, places[0], places, dict(scene_mentions(two, scene)), scene) == []  # which is not said
+
+
 def test_where_a_process_happens_need_not_be_in_the_goal(behavior_dir) -> None:
     assert "oven" in incidental_objects("brush it with the glaze and bake it in the oven")
     assert incidental_objects("would you wash it off in the sink?") == {"sink"}
@@ -954,7 +1053,8 @@ def test_things_said_to_go_somewhere_are_placed_there_and_a_description_places_n
     # "the line" is a clothesline
     assert moved("could you line up my sandals by the bed and put that book on a table?") == [
         ("nextto", "bed", ["sandals"]), ("ontop", "table", ["book"])]
-    assert moved("take the shirts off the line and put them in the basket") == [("inside", "basket", [])]
+    # ("them": the one plural named before, the shirts)
+    assert moved("take the shirts off the line and put them in the basket") == [("inside", "basket", ["shirts"])]
 
 
 def test_a_state_a_thing_should_be_is_held_against_the_goal(behavior_dir) -> None:
