@@ -13,6 +13,10 @@ Each set is verified with and without the language checks (``check_language``). 
 
     python scripts/scripted_goal_drafts.py [--instructions tests/perception/data/instructions_dev.jsonl]
 
+``--keep RUN/tasks.jsonl OUT.jsonl`` writes the fields ``--replay`` reads of a recorded run (plus its
+reasons) to a small file to commit: ``tests/perception/data/goal_drafts/`` keeps real drafts so that
+anyone can re-judge them at any later commit, without the model.
+
 ``--replay RUN/tasks.jsonl`` instead re-judges the goals a real LLM drafted in a recorded
 ``symplan perceive eval --drafter llm`` run (its ``drafted_goal`` per instruction, replayed through
 the same scripted backend, with the run's holdout setting) with today's verifier, and prints the
@@ -25,6 +29,7 @@ done right.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from collections import Counter
 
@@ -55,10 +60,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--instructions", default="tests/perception/data/instructions_dev.jsonl")
     parser.add_argument("--replay", help="tasks.jsonl of a recorded `perceive eval --drafter llm` run")
+    parser.add_argument("--keep", nargs=2, metavar=("RUN_TASKS", "OUT"),
+                        help="write the fields --replay reads of a recorded run's tasks.jsonl to OUT (JSONL)")
     parser.add_argument("--confirm", choices=("never", "novel"), default="never",
                         help="--replay: re-judge with this PerceptionConfig.confirm (novel: accepted drafts are "
                              "asked back; the simulated person says yes when the plan transfers)")
     args = parser.parse_args()
+    if args.keep:
+        keep(*args.keep)
+        return
     if args.replay:
         replay(args.replay, args.confirm)
         return
@@ -114,6 +124,14 @@ def load_replay_rows(tasks_file: str) -> list[dict]:
     if len({r["holdout"] for r in rows}) != 1:
         raise SystemExit(f"{tasks_file}: rows with and without holdout")
     return rows
+
+
+def keep(tasks_file: str, out: str) -> None:
+    """The rows of a recorded run, cut to what ``replay`` reads and what explains a verdict."""
+    fields = (*_REPLAY_FIELDS, "drafted_goal", "goal_equivalent", "reasons")
+    with open(out, "w") as fh:
+        for row in load_replay_rows(tasks_file):
+            fh.write(json.dumps({f: row[f] for f in fields if f in row}) + "\n")
 
 
 def replay(tasks_file: str, confirm: str = "never") -> None:

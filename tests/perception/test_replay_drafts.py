@@ -4,6 +4,7 @@ verifier, with no model; and a file that is not such a run says so."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,16 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "scripted_goal_drafts
 RECORDED = {"task": "b1k/cook_mustard_greens", "instruction": "Cook the mustard greens.", "style": "direct",
             "holdout": True, "accepted": True, "plan_transfer": False, "accepted_wrong": True,
             "drafted_goal": "(:goal (and (cooked ?mustard.n.03_1)))"}
+
+
+DRAFTS = Path(__file__).parent / "data" / "goal_drafts"
+#: Each committed file of real drafts -> (plan-transfer, accepted-but-wrong) as today's verifier
+#: judges them: a change that loses a right goal or lets one more wrong goal through fails here.
+JUDGED = {
+    "qwen2.5-coder-1.5b_untuned13_direct.jsonl": (11, 3),
+    "qwen2.5-coder-1.5b_untuned13_casual.jsonl": (9, 4),
+    "qwen2.5-coder-1.5b_untuned13_terse.jsonl": (12, 4),
+}
 
 
 def _replay(path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -68,6 +79,19 @@ def test_with_confirm_novel_an_accepted_wrong_draft_is_asked_back_and_declined(t
     assert "terse: re-judged accepted 0, plan-transfer 0, accepted-but-wrong 0 of 1" in novel.stdout
     assert "terse: re-judged with --confirm novel: asked back 1 (declined 1), done right 0 of 1" in novel.stdout
     assert "Should I make this true: make sure that tarpaulin is spread over kayak?" in novel.stdout
+
+
+def test_every_committed_draft_file_is_listed_with_its_counts() -> None:
+    assert sorted(p.name for p in DRAFTS.glob("*.jsonl")) == sorted(JUDGED)
+
+
+@pytest.mark.parametrize("name", sorted(JUDGED))
+def test_the_committed_real_drafts_keep_their_right_goals_and_let_no_more_wrong_ones_through(name) -> None:
+    run = _replay(DRAFTS / name)
+    assert run.returncode == 0, run.stderr
+    (counts,) = re.findall(r"re-judged accepted \d+, plan-transfer (\d+), accepted-but-wrong (\d+) of 30", run.stdout)
+    transfer, wrong = map(int, counts)
+    assert (transfer, wrong) == JUDGED[name], run.stdout
 
 
 @pytest.mark.parametrize(("content", "message"), [
