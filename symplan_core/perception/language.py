@@ -429,13 +429,13 @@ def _sexpr(tree: list | str) -> str:
 
 
 def unsaid_choices(instruction: str, problem: Problem) -> list[str]:
-    """Each ``(or ...)`` of the goal between literals about different things, where the instruction
-    offers no choice, and the things the literals are about differ: Qwen 1.5B hedged "cook all four meatballs" as ``(or (cooked ?penne)
+    """Each ``(or ...)`` of the goal whose literals are about different things, where the instruction
+    offers no choice: Qwen 1.5B hedged "cook all four meatballs" as ``(or (cooked ?penne)
     (cooked ?meatball))``, which a plan meets by cooking the penne. A choice between relations of
-    the same things ("in or next to the sink", either one on the other), of places for one thing
-    (BEHAVIOR's platter on the tray or the table, for "set out the breakfast") or between a thing and what
-    it is made into (BEHAVIOR's ``(or (real ?salt) (real ?cooked__salt))``, the chips covered in
-    salsa or in cooked salsa) is kept."""
+    the same things ("in or next to the sink", either one on the other), between places for one
+    thing (BEHAVIOR's platter on the tray or the table) or between a thing and what it is made into
+    (BEHAVIOR's ``(or (real ?salt) (real ?cooked__salt))``, chips covered in salsa or in cooked
+    salsa) is kept."""
     if _CHOICE_WORDS & set(words_of(instruction)):
         return []
 

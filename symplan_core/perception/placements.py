@@ -950,8 +950,8 @@ def _kept_together(read: ReadInstruction, i: int) -> bool:
 
 
 def arrangements(instruction: str, problem: Problem) -> list[str]:
-    """Four arrangements the instruction states and the goal contradicts or leaves out
-    (*something in each*: :func:`_each_filled`):
+    """Arrangements the instruction states and the goal contradicts or leaves out (*something in
+    each*: :func:`_each_filled`; *one container for all*: :func:`_spread`):
     * *one per container* ("one plant per pot", "each in its own pot"): the goal puts several
       things in (or on) one instance of that container, by a ``forall`` over a kind with several
       instances or by two ground literals;

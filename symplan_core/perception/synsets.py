@@ -310,9 +310,9 @@ def function_words(words: list[str]) -> list[bool]:
       ``cover each of``, ``toast the bread``, ``brush some honey on it`` (a noun head is never
       followed directly by ``the``/``each``/``some``/``it``);
     * at a clause's start, a word followed by a particle and then by a noun phrase is an imperative
-      verb: ``sand out the scratch``, ``please wipe down the counter``, ``mind filling up the tray`` (not ``take the trash out the
-      back door``: there the word is not the clause's first; nor an "-s" form: ``clothes off the
-      line`` is a terse request that names the clothes);
+      verb: ``sand out the scratch``, ``please wipe down the counter``, ``mind filling up the tray``
+      (not ``take the trash out the back door``: there the word is not the clause's first; nor an
+      "-s" form: ``clothes off the line`` is a terse request that names the clothes);
     * an act of housework given ("give them a proper *scrub*", "give it a *wash*", "a good *coat* of
       polish") is no object, nor is a layer of something ("put a *coat* of polish on it");
     * at a clause's start, a word joined by "and"/"or" to a verb is a verb too: "*scrub* and rinse

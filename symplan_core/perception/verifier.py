@@ -500,7 +500,7 @@ def verify_draft(problem: Problem | None, facts: DraftFacts, robot: str = "singl
         # plans; a state the instruction asks for and the goal never uses rejects an LLM goal (it
         # was written for this instruction) and is a note on a curated one.
         refused = [*said.conflicts, *([] if facts.curated_goal else said.missing)] if said else []
-        if not facts.curated_goal:  # a slip in one released goal; in an LLM goal, a request half written
+        if not facts.curated_goal:  # a pairing that asks too few: a request half written
             refused += idle_pairings(to_omnigibson(reparsed))
         if refused:
             verdicts.append(Verdict("goal", False, refused))
