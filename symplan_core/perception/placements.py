@@ -337,6 +337,7 @@ def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord]
     substance's name that names a thing of the ``scene`` types counts as that thing ("the cream
     cheese", with a bag of cream cheese)."""
     read = read_instruction(instruction)
+    places = placement_words(instruction) if places is None else places
     span = _moved_span(read, instruction, place, places)
     if span is None:
         return []
@@ -353,11 +354,11 @@ def moved_by(instruction: str, place: PlacementWord, places: list[PlacementWord]
 
 
 def _plural_before(read: ReadInstruction, named: list[Mention], position: int,
-                   places: list[PlacementWord] | None) -> Mention | None:
+                   places: list[PlacementWord]) -> Mention | None:
     """What "them" at ``position`` stands for in a placement ("scrub all six oysters, put them in
     the container"): the one plural thing named before it that is no place; None where the words
     before name several such things, or none."""
-    targets = {p.target for p in places or () if p.target is not None}
+    targets = {p.target for p in places if p.target is not None}
     before = [m for m in named if m.end <= position and m not in targets
               and not is_substance(m.synset, "omnigibson") and _said_plural(read, m)]
     return max(before, key=lambda m: m.end) if len({m.phrase for m in before}) == 1 else None
@@ -865,15 +866,19 @@ def _spread(instruction: str, read: ReadInstruction, problem: Problem, counts: C
     same box", "the yams in their own sack") and a goal that puts like things in different ones:
     by a ``forpairs`` over that container (a one-to-one matching, so each in another) or by ground
     literals. Qwen 1.5B wrote the ``forpairs`` for the skirts."""
+    said_one = []  # (mention, index of the word before it) of each container said to be one for all
+    for m in read.mentions:
+        k, word = word_before(read, m)
+        one = word in _ONE_FOR_ALL and (word != "one" or (k > 0 and read.words[k - 1] in _INTO_OR_ONTO))
+        if one or _shared(read, m, k, word):
+            said_one.append((m, k))
+    if not said_one:
+        return []
     out = []
     scene = set(counts)
     scene_words = dict(scene_mentions(instruction, scene))
     places = placement_words(instruction)
-    for m in read.mentions:
-        k, word = word_before(read, m)
-        one = word in _ONE_FOR_ALL and (word != "one" or (k > 0 and read.words[k - 1] in _INTO_OR_ONTO))
-        if not (one or _shared(read, m, k, word)):
-            continue
+    for m, k in said_one:
         synset = read_as.get(m.phrase, m.synset)
         kinds = {t for t in counts if counts[t] > 1 and grounds_in(m.phrase, synset, {t}, loose=False)}
         moved = {t for place in places if place.target == m

@@ -495,13 +495,14 @@ def verify_draft(problem: Problem | None, facts: DraftFacts, robot: str = "singl
                                              or "no declared instances" in r for r in verdicts[1].reasons):
         verdicts.append(Verdict("goal", None, ["not checked: the goal names objects the scene does not have"]))
     else:
-        said = state_conflicts(facts.instruction, to_omnigibson(reparsed)) if facts.instruction else None
+        omni = to_omnigibson(reparsed)
+        said = state_conflicts(facts.instruction, omni) if facts.instruction else None
         # A goal that says the opposite of the instruction's state words is wrong however well it
         # plans; a state the instruction asks for and the goal never uses rejects an LLM goal (it
         # was written for this instruction) and is a note on a curated one.
         refused = [*said.conflicts, *([] if facts.curated_goal else said.missing)] if said else []
         if not facts.curated_goal:  # a pairing that asks too few: a request half written
-            refused += idle_pairings(to_omnigibson(reparsed))
+            refused += idle_pairings(omni)
         if refused:
             verdicts.append(Verdict("goal", False, refused))
         else:
